@@ -1,0 +1,82 @@
+/**
+ * Builds the HTTP application around a store. Never listens: the server and the tests decide that.
+ */
+import fastifySwagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Config } from './config.js';
+import { systemClock, type Clock } from './domain/principal.js';
+import { buildServices } from './domain/services.js';
+import type { Api } from './http/api.js';
+import { registerAuth } from './http/plugins/auth.js';
+import { bindCaseInsensitively } from './http/plugins/case-insensitive-body.js';
+import { registerErrorHandling } from './http/plugins/errors.js';
+import { validatorCompiler } from './http/plugins/validation.js';
+import apiKeyRoutes from './http/routes/api-keys/index.js';
+import { ErrorBody } from './http/schemas/error.js';
+import { Secrets } from './security/secrets.js';
+import type { Store } from './store/types.js';
+
+export interface AppDeps {
+  config: Config;
+  store: Store;
+  masterKey: Buffer;
+  clock?: Clock;
+  logger?: FastifyServerOptions['logger'];
+}
+
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, store } = deps;
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    bodyLimit: config.bodyLimit,
+    genReqId: () => crypto.randomUUID(),
+    requestIdHeader: false,
+    routerOptions: { ignoreTrailingSlash: true, caseSensitive: false },
+    ajv: { customOptions: { coerceTypes: false } },
+  }).withTypeProvider();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.removeContentTypeParser('text/plain');
+  // The container API also accepts text/json and application/*+json, with the same JSON parser.
+  const jsonParser = app.getDefaultJsonParser('error', 'ignore');
+  app.addContentTypeParser('text/json', { parseAs: 'string' }, jsonParser);
+  app.addContentTypeParser(/^application\/[\w.+-]+\+json$/, { parseAs: 'string' }, jsonParser);
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  app.decorate('services', buildServices({ store, secrets: new Secrets(deps.masterKey), clock: deps.clock ?? systemClock, config }));
+  registerErrorHandling(app);
+  app.addSchema(ErrorBody);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'edgeplane',
+        version: '0.1.0',
+        description: 'Management API of the platform: API keys, container applications, video libraries, pull zones, DNS zones and storage zones.',
+      },
+      components: {
+        securitySchemes: { AccessKey: { type: 'apiKey', in: 'header', name: 'AccessKey' } },
+      },
+      security: [{ AccessKey: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json['$id'] ?? `def-${i}`) },
+  });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  // Core API: property names bind case-insensitively, as on the platform.
+  await app.register(async (core) => {
+    registerAuth(core, app.services.apiKeys, { personalKeyOnly: false });
+    core.addHook('preValidation', async (request) => {
+      const schema = request.routeOptions.schema?.body;
+      if (schema && request.body !== undefined) request.body = bindCaseInsensitively(request.body, schema);
+    });
+    apiKeyRoutes(core as unknown as Api);
+  });
+
+  return app;
+}

@@ -1,0 +1,63 @@
+/**
+ * The whole configuration, declared once. Every option has an environment variable; `readConfig`
+ * validates them all at start so a typo fails fast with a message instead of a surprise later.
+ */
+import { Type, type Static } from 'typebox';
+import { Value } from 'typebox/value';
+
+export const ConfigSchema = Type.Object({
+  host: Type.String({ default: '127.0.0.1', description: 'Address the HTTP server binds to.' }),
+  port: Type.Integer({ minimum: 0, maximum: 65535, default: 8080, description: 'TCP port (0 picks a free one).' }),
+  databaseUrl: Type.String({
+    default: 'sqlite:./data/edgeplane.db',
+    pattern: '^(sqlite:.+|postgres(ql)?://.+)$',
+    description: 'Store location: `sqlite:<path>`, `sqlite::memory:`, or `postgres://…`.',
+  }),
+  bootstrapKey: Type.Optional(Type.String({ minLength: 16, description: 'API key of the first account, created on an empty store. Random (printed once) when unset.' })),
+  masterKey: Type.Optional(Type.String({
+    pattern: '^[0-9a-fA-F]{64}$',
+    description: ' 32-byte hex key that encrypts stored credentials. Default: a key file beside the SQLite database (0600), or an in-memory key for `sqlite::memory:`.',
+  })),
+  cdnDomain: Type.String({ default: 'edgeplane.test', description: 'Domain of generated pull zone system hostnames (`<name>.<domain>`).' }),
+  storageDomain: Type.String({ default: 'storage.edgeplane.test', description: 'Domain of generated storage zone hostnames.' }),
+  containerDomain: Type.String({ default: 'containers.edgeplane.test', description: 'Domain of generated container endpoint public hosts.' }),
+  logLevel: Type.Union([Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('trace'), Type.Literal('silent')], { default: 'info', description: 'Log level.' }),
+  bodyLimit: Type.Integer({ minimum: 1024, default: 1048576, description: 'Largest accepted request body, in bytes.' }),
+});
+export type Config = Static<typeof ConfigSchema>;
+
+/** Environment variable for each option: the table in the README is checked against this map. */
+export const ENV_VARS: Record<keyof Config, string> = {
+  host: 'HOST',
+  port: 'PORT',
+  databaseUrl: 'DATABASE_URL',
+  bootstrapKey: 'EDGEPLANE_BOOTSTRAP_KEY',
+  masterKey: 'EDGEPLANE_MASTER_KEY',
+  cdnDomain: 'EDGEPLANE_CDN_DOMAIN',
+  storageDomain: 'EDGEPLANE_STORAGE_DOMAIN',
+  containerDomain: 'EDGEPLANE_CONTAINER_DOMAIN',
+  logLevel: 'LOG_LEVEL',
+  bodyLimit: 'EDGEPLANE_BODY_LIMIT',
+};
+
+export class ConfigError extends Error {}
+
+/** Builds a validated config from environment-style strings plus overrides (tests pass objects). */
+export function readConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<Config> = {}): Config {
+  const raw: Record<string, unknown> = {};
+  for (const [key, variable] of Object.entries(ENV_VARS) as [keyof Config, string][]) {
+    const value = env[variable];
+    if (value === undefined || value === '') continue;
+    const prop = ConfigSchema.properties[key] as { type?: string };
+    raw[key] = prop.type === 'integer' && /^-?\d+$/.test(value) ? Number(value) : value;
+  }
+  const merged = Value.Default(ConfigSchema, { ...raw, ...overrides }) as Record<string, unknown>;
+  if (!Value.Check(ConfigSchema, merged)) {
+    const problems = [...Value.Errors(ConfigSchema, merged)].map((e) => {
+      const key = e.instancePath.replace(/^\//, '') as keyof Config;
+      return `${ENV_VARS[key] ?? key}: ${e.message}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  return merged as Config;
+}

@@ -1,0 +1,69 @@
+/** API keys: issuing, listing (values shown again, as the platform does), revoking, authenticating. */
+import { errors } from '../errors.js';
+import type { Clock, Principal, Role } from '../principal.js';
+import { newCredential, type Secrets } from '../../security/secrets.js';
+import type { ApiKeyRecord, KeyKind, Store, StoreTx } from '../../store/types.js';
+
+export interface ApiKeyView {
+  Id: number;
+  Key: string;
+  Roles: string[];
+}
+
+export interface ApiKeyPage {
+  Items: ApiKeyView[];
+  CurrentPage: number;
+  TotalItems: number;
+  HasMoreItems: boolean;
+}
+
+export class ApiKeyService {
+  constructor(
+    private readonly store: Store,
+    private readonly secrets: Secrets,
+    private readonly clock: Clock,
+  ) {}
+
+  async authenticate(presented: string): Promise<Principal | undefined> {
+    // The lookup is by keyed hash, so timing reveals nothing about stored values.
+    const record = await this.store.apiKeys.findByLookupHash(this.secrets.lookupHash(presented));
+    return record && { accountId: record.accountId, keyId: record.id, keyKind: record.kind, roles: record.roles };
+  }
+
+  async list(principal: Principal, page: number, perPage: number): Promise<ApiKeyPage> {
+    const offset = (page - 1) * perPage;
+    const result = await this.store.apiKeys.list(principal.accountId, offset, perPage);
+    return {
+      Items: result.items.map((k) => this.view(k)),
+      CurrentPage: page,
+      TotalItems: result.total,
+      HasMoreItems: offset + result.items.length < result.total,
+    };
+  }
+
+  async create(principal: Principal, roles: Role[]): Promise<ApiKeyView> {
+    return this.issue(this.store, principal.accountId, 'personal', roles.length > 0 ? [...new Set(roles)] : ['FullAccess']);
+  }
+
+  async revoke(principal: Principal, id: number): Promise<void> {
+    if (!(await this.store.apiKeys.revoke(principal.accountId, id, this.clock()))) throw errors.notFound('API key');
+  }
+
+  /** Issues a key; `presetValue` lets the operator choose the bootstrap key. */
+  async issue(tx: StoreTx, accountId: number, kind: KeyKind, roles: string[], presetValue?: string): Promise<ApiKeyView> {
+    const value = presetValue ?? newCredential();
+    const record = await tx.apiKeys.create({
+      accountId,
+      kind,
+      roles,
+      lookupHash: this.secrets.lookupHash(value),
+      sealedKey: this.secrets.seal(value),
+      createdAt: this.clock().toISOString(),
+    });
+    return { Id: record.id, Key: value, Roles: record.roles };
+  }
+
+  private view(record: ApiKeyRecord): ApiKeyView {
+    return { Id: record.id, Key: this.secrets.open(record.sealedKey), Roles: record.roles };
+  }
+}

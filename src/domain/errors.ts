@@ -1,0 +1,49 @@
+/**
+ * The one error type the domain raises. Each code maps to exactly one HTTP status (see
+ * http/plugins/errors.ts); the `key` mirrors the platform's `ErrorKey` so clients can branch on it.
+ */
+export type ErrorCode =
+  | 'validation'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'unprocessable'
+  | 'rate_limited'
+  | 'unavailable';
+
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly key: string,
+    readonly fields: FieldProblem[] = [],
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+/** Factory table: call sites read as sentences (`errors.notFound('pull zone')`). */
+export const errors = {
+  validation: (field: string, message: string, key = 'validation_error') =>
+    new AppError('validation', message, key, [{ field, message }]),
+  invalid: (message: string, key = 'validation_error') => new AppError('validation', message, key),
+  unauthorized: (message = 'The request is missing a valid AccessKey header.') =>
+    new AppError('unauthorized', message, 'unauthorized'),
+  forbidden: (message: string, key = 'forbidden') => new AppError('forbidden', message, key),
+  notFound: (what: string) => new AppError('not_found', `The requested ${what} was not found.`, `${what.replace(/\s+/g, '')}.not_found`),
+  nameTaken: (field: string, what: string, name: string) =>
+    new AppError('validation', `The ${what} name "${name}" is already taken.`, `${what.replace(/\s+/g, '')}.name_taken`, [
+      { field, message: `The ${what} name "${name}" is already taken.` },
+    ]),
+  conflict: (message: string, key = 'conflict') => new AppError('conflict', message, key),
+  unavailable: (message = 'The store is unavailable; retry shortly.') => new AppError('unavailable', message, 'unavailable'),
+};

@@ -1,0 +1,24 @@
+/** Builds every domain service once per app; routes reach them through `app.services`. */
+import type { Config } from '../config.js';
+import type { Secrets } from '../security/secrets.js';
+import type { Store } from '../store/types.js';
+import { AccountService } from './accounts/service.js';
+import { ApiKeyService } from './api-keys/service.js';
+import type { Clock } from './principal.js';
+
+export interface ServiceContext {
+  store: Store;
+  secrets: Secrets;
+  clock: Clock;
+  config: Config;
+}
+
+export function buildServices(ctx: ServiceContext) {
+  const apiKeys = new ApiKeyService(ctx.store, ctx.secrets, ctx.clock);
+  return {
+    apiKeys,
+    accounts: new AccountService(ctx.store, apiKeys, ctx.clock),
+  };
+}
+
+export type Services = ReturnType<typeof buildServices>;

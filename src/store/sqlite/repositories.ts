@@ -1,0 +1,173 @@
+/** Prepared statements for each part of the SQLite store; driver errors are translated here. */
+import type Database from 'better-sqlite3';
+import {
+  NameTakenError,
+  type Account,
+  type Accounts,
+  type ApiKeyRecord,
+  type ApiKeys,
+  type DocChange,
+  type Documents,
+  type KeyKind,
+  type ListQuery,
+  type NewDoc,
+  type Page,
+  type ResourceKind,
+  type StoredDoc,
+} from '../types.js';
+
+type Db = Database.Database;
+
+interface AccountRow { id: number; name: string; balance: number; created_at: string }
+const toAccount = (r: AccountRow): Account => ({ id: r.id, name: r.name, balance: r.balance, createdAt: r.created_at });
+
+export class SqliteAccounts implements Accounts {
+  private readonly insertStmt; private readonly getStmt; private readonly listStmt; private readonly countStmt; private readonly balanceStmt;
+  constructor(db: Db) {
+    this.insertStmt = db.prepare<[string, string], AccountRow>('INSERT INTO accounts (name, created_at) VALUES (?, ?) RETURNING *');
+    this.getStmt = db.prepare<[number], AccountRow>('SELECT * FROM accounts WHERE id = ?');
+    this.listStmt = db.prepare<[], AccountRow>('SELECT * FROM accounts ORDER BY id');
+    this.countStmt = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM accounts');
+    this.balanceStmt = db.prepare<[number, number]>('UPDATE accounts SET balance = ? WHERE id = ?');
+  }
+  async create(name: string, now: Date): Promise<Account> {
+    return toAccount(this.insertStmt.get(name, now.toISOString())!);
+  }
+  async get(id: number): Promise<Account | undefined> {
+    const row = this.getStmt.get(id);
+    return row && toAccount(row);
+  }
+  async list(): Promise<Account[]> {
+    return this.listStmt.all().map(toAccount);
+  }
+  async count(): Promise<number> {
+    return this.countStmt.get()!.n;
+  }
+  async setBalance(id: number, balance: number): Promise<boolean> {
+    return this.balanceStmt.run(balance, id).changes === 1;
+  }
+}
+
+interface KeyRow { id: number; account_id: number; kind: KeyKind; roles: string; sealed_key: string; created_at: string }
+const toKey = (r: KeyRow): ApiKeyRecord => ({
+  id: r.id,
+  accountId: r.account_id,
+  kind: r.kind,
+  roles: JSON.parse(r.roles) as string[],
+  sealedKey: r.sealed_key,
+  createdAt: r.created_at,
+});
+
+export class SqliteApiKeys implements ApiKeys {
+  private readonly insertStmt; private readonly byHashStmt; private readonly pageStmt; private readonly countStmt; private readonly revokeStmt;
+  constructor(db: Db) {
+    this.insertStmt = db.prepare<[number, string, string, string, string, string], KeyRow>(
+      'INSERT INTO api_keys (account_id, kind, roles, lookup_hash, sealed_key, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING *',
+    );
+    this.byHashStmt = db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE lookup_hash = ? AND revoked_at IS NULL');
+    this.pageStmt = db.prepare<[number, number, number], KeyRow>(
+      'SELECT * FROM api_keys WHERE account_id = ? AND revoked_at IS NULL ORDER BY id LIMIT ? OFFSET ?',
+    );
+    this.countStmt = db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM api_keys WHERE account_id = ? AND revoked_at IS NULL');
+    this.revokeStmt = db.prepare<[string, number, number]>(
+      'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL',
+    );
+  }
+  async create(k: Parameters<ApiKeys['create']>[0]): Promise<ApiKeyRecord> {
+    return toKey(this.insertStmt.get(k.accountId, k.kind, JSON.stringify(k.roles), k.lookupHash, k.sealedKey, k.createdAt)!);
+  }
+  async findByLookupHash(hash: string): Promise<ApiKeyRecord | undefined> {
+    const row = this.byHashStmt.get(hash);
+    return row && toKey(row);
+  }
+  async list(accountId: number, offset: number, limit: number): Promise<Page<ApiKeyRecord>> {
+    return { items: this.pageStmt.all(accountId, limit, offset).map(toKey), total: this.countStmt.get(accountId)!.n };
+  }
+  async revoke(accountId: number, id: number, now: Date): Promise<boolean> {
+    return this.revokeStmt.run(now.toISOString(), id, accountId).changes === 1;
+  }
+}
+
+export class SqliteSequences {
+  private readonly stmt;
+  constructor(db: Db) {
+    this.stmt = db.prepare<[string], { last: number }>(
+      'INSERT INTO sequences (name, last) VALUES (?, 1) ON CONFLICT (name) DO UPDATE SET last = last + 1 RETURNING last',
+    );
+  }
+  next(name: string): number {
+    return this.stmt.get(name)!.last;
+  }
+}
+
+interface DocRow { id: string; account_id: number; version: number; doc: string }
+const toDoc = <T>(r: DocRow): StoredDoc<T> => ({ id: r.id, accountId: r.account_id, version: r.version, doc: JSON.parse(r.doc) as T });
+
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+export class SqliteDocuments implements Documents {
+  private readonly getStmt; private readonly nameStmt; private readonly insertStmt; private readonly updateStmt; private readonly deleteStmt;
+  constructor(private readonly db: Db) {
+    this.getStmt = db.prepare<[string, number, string], DocRow>(
+      'SELECT id, account_id, version, doc FROM resources WHERE kind = ? AND account_id = ? AND id = ?',
+    );
+    this.nameStmt = db.prepare<[string, string], { one: number }>(
+      'SELECT 1 AS one FROM resources WHERE kind = ? AND name = ? COLLATE NOCASE',
+    );
+    this.insertStmt = db.prepare<[string, string, number, string | null, string | null, string | null, string]>(
+      'INSERT INTO resources (kind, id, account_id, name, parent_id, link_id, doc) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.updateStmt = db.prepare<[string | null, string | null, string | null, string, string, number, string, number]>(
+      `UPDATE resources SET name = ?, parent_id = ?, link_id = ?, doc = ?, version = version + 1
+       WHERE kind = ? AND account_id = ? AND id = ? AND version = ?`,
+    );
+    this.deleteStmt = db.prepare<[string, number, string]>('DELETE FROM resources WHERE kind = ? AND account_id = ? AND id = ?');
+  }
+
+  async get<T>(kind: ResourceKind, accountId: number, id: string): Promise<StoredDoc<T> | undefined> {
+    const row = this.getStmt.get(kind, accountId, id);
+    return row && toDoc<T>(row);
+  }
+
+  async list<T>(kind: ResourceKind, accountId: number, q: ListQuery): Promise<Page<StoredDoc<T>>> {
+    let where = 'kind = ? AND account_id = ?';
+    const args: (string | number)[] = [kind, accountId];
+    if (q.parentId !== undefined) { where += ' AND parent_id = ?'; args.push(q.parentId); }
+    if (q.linkId !== undefined) { where += ' AND link_id = ?'; args.push(q.linkId); }
+    if (q.search) { where += " AND instr(lower(name), lower(?)) > 0"; args.push(q.search); }
+    const total = (this.db.prepare(`SELECT count(*) AS n FROM resources WHERE ${where}`).get(...args) as { n: number }).n;
+    const rows = this.db
+      .prepare(`SELECT id, account_id, version, doc FROM resources WHERE ${where} ORDER BY rid LIMIT ? OFFSET ?`)
+      .all(...args, q.limit, q.offset) as DocRow[];
+    return { items: rows.map((r) => toDoc<T>(r)), total };
+  }
+
+  async nameExists(kind: ResourceKind, name: string): Promise<boolean> {
+    return this.nameStmt.get(kind, name) !== undefined;
+  }
+
+  async insert<T>(kind: ResourceKind, d: NewDoc<T>): Promise<void> {
+    try {
+      this.insertStmt.run(kind, d.id, d.accountId, d.name ?? null, d.parentId ?? null, d.linkId ?? null, JSON.stringify(d.doc));
+    } catch (error) {
+      if (isUniqueViolation(error) && d.name) throw new NameTakenError(kind, d.name);
+      throw error;
+    }
+  }
+
+  async update<T>(kind: ResourceKind, accountId: number, c: DocChange<T>): Promise<boolean> {
+    try {
+      const res = this.updateStmt.run(c.name ?? null, c.parentId ?? null, c.linkId ?? null, JSON.stringify(c.doc), kind, accountId, c.id, c.version);
+      return res.changes === 1;
+    } catch (error) {
+      if (isUniqueViolation(error) && c.name) throw new NameTakenError(kind, c.name);
+      throw error;
+    }
+  }
+
+  async delete(kind: ResourceKind, accountId: number, id: string): Promise<boolean> {
+    return this.deleteStmt.run(kind, accountId, id).changes === 1;
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * The storage boundary. Routes and domain code see only this interface, so SQLite and PostgreSQL
+ * are interchangeable. Resources are stored as JSON documents plus the few columns the store must
+ * index itself (owner, unique name, parent and link ids); every query is scoped by account, which
+ * makes cross-account reads impossible by construction rather than by convention.
+ */
+
+export type ResourceKind =
+  | 'pullZone'
+  | 'storageZone'
+  | 'dnsZone'
+  | 'dnsRecord'
+  | 'videoLibrary'
+  | 'containerApp';
+
+export interface Account {
+  id: number;
+  name: string;
+  balance: number;
+  createdAt: string;
+}
+
+export type KeyKind = 'account' | 'personal';
+
+export interface ApiKeyRecord {
+  id: number;
+  accountId: number;
+  kind: KeyKind;
+  roles: string[];
+  /** The key value, sealed (see security/secrets.ts). */
+  sealedKey: string;
+  createdAt: string;
+}
+
+export interface StoredDoc<T> {
+  id: string;
+  accountId: number;
+  version: number;
+  doc: T;
+}
+
+export interface NewDoc<T> {
+  id: string;
+  accountId: number;
+  /** Kept unique per kind across all accounts (the platform's names are global). */
+  name?: string | null;
+  parentId?: string | null;
+  linkId?: string | null;
+  doc: T;
+}
+
+export interface DocChange<T> {
+  id: string;
+  /** The version read; the write fails (returns false) if someone else wrote in between. */
+  version: number;
+  name?: string | null;
+  parentId?: string | null;
+  linkId?: string | null;
+  doc: T;
+}
+
+export interface ListQuery {
+  offset: number;
+  limit: number;
+  parentId?: string;
+  linkId?: string;
+  /** Case-insensitive substring of the indexed name. */
+  search?: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+/** Raised by implementations when a unique name is already used; the domain turns it into a 400. */
+export class NameTakenError extends Error {
+  constructor(readonly kind: ResourceKind, readonly taken: string) {
+    super(`${kind} name "${taken}" is taken`);
+  }
+}
+
+export interface Accounts {
+  create(name: string, now: Date): Promise<Account>;
+  get(id: number): Promise<Account | undefined>;
+  list(): Promise<Account[]>;
+  count(): Promise<number>;
+  setBalance(id: number, balance: number): Promise<boolean>;
+}
+
+export interface ApiKeys {
+  create(key: { accountId: number; kind: KeyKind; roles: string[]; lookupHash: string; sealedKey: string; createdAt: string }): Promise<ApiKeyRecord>;
+  findByLookupHash(hash: string): Promise<ApiKeyRecord | undefined>;
+  list(accountId: number, offset: number, limit: number): Promise<Page<ApiKeyRecord>>;
+  revoke(accountId: number, id: number, now: Date): Promise<boolean>;
+}
+
+export interface Documents {
+  get<T>(kind: ResourceKind, accountId: number, id: string): Promise<StoredDoc<T> | undefined>;
+  list<T>(kind: ResourceKind, accountId: number, query: ListQuery): Promise<Page<StoredDoc<T>>>;
+  /** Whether any account uses the name: names of these kinds are platform-wide. */
+  nameExists(kind: ResourceKind, name: string): Promise<boolean>;
+  insert<T>(kind: ResourceKind, doc: NewDoc<T>): Promise<void>;
+  update<T>(kind: ResourceKind, accountId: number, change: DocChange<T>): Promise<boolean>;
+  delete(kind: ResourceKind, accountId: number, id: string): Promise<boolean>;
+}
+
+/** What a unit of work can touch. */
+export interface StoreTx {
+  accounts: Accounts;
+  apiKeys: ApiKeys;
+  docs: Documents;
+  /** Next integer id of a sequence (one per resource kind, plus hostnames, edge rules...). */
+  nextId(sequence: string): Promise<number>;
+}
+
+export interface Store extends StoreTx {
+  readonly dialect: 'sqlite' | 'postgres';
+  /** Runs `work` atomically: all of its writes commit together, or none do. */
+  transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T>;
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}
