@@ -1,0 +1,110 @@
+/**
+ * Builds a real app over a real SQLite file in a temporary directory, with one account ready.
+ * Each call is isolated; `restart()` closes and reopens the same file to prove durability.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { readConfig, type Config } from '../../src/config.js';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import type { Store } from '../../src/store/types.js';
+
+export interface TestResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Record<string, unknown>;
+}
+
+export interface TestContext {
+  app: FastifyInstance;
+  store: Store;
+  config: Config;
+  /** Full-access personal key of the first account. */
+  key: string;
+  accountId: number;
+  request<T = any>(method: InjectOptions['method'], url: string, body?: unknown, key?: string | null, headers?: Record<string, string>): Promise<TestResponse<T>>;
+  get<T = any>(url: string, key?: string | null): Promise<TestResponse<T>>;
+  post<T = any>(url: string, body?: unknown, key?: string | null): Promise<TestResponse<T>>;
+  put<T = any>(url: string, body?: unknown, key?: string | null): Promise<TestResponse<T>>;
+  patch<T = any>(url: string, body?: unknown, key?: string | null): Promise<TestResponse<T>>;
+  del<T = any>(url: string, body?: unknown, key?: string | null): Promise<TestResponse<T>>;
+  /** A second, unrelated account: its key must see none of the first account's resources. */
+  newAccount(name?: string): Promise<{ accountId: number; key: string }>;
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestContext> {
+  const dir = mkdtempSync(join(tmpdir(), 'edgeplane-test-'));
+  const file = join(dir, 'edgeplane.db');
+  const masterKey = randomBytes(32);
+  const config = readConfig({}, { databaseUrl: `sqlite:${file}`, ...overrides });
+
+  const open = async () => {
+    const store = await SqliteStore.open(file);
+    const app = await buildApp({ config, store, masterKey });
+    return { store, app };
+  };
+
+  let { store, app } = await open();
+  const first = await app.services.accounts.create('test');
+
+  const ctx: TestContext = {
+    get app() { return app; },
+    get store() { return store; },
+    config,
+    key: first.apiKey,
+    accountId: first.account.id,
+    async request(method, url, body, key, headers = {}) {
+      const h: Record<string, string> = { ...headers };
+      const useKey = key === undefined ? ctx.key : key;
+      if (useKey !== null) h['accesskey'] = useKey;
+      const opts: InjectOptions = { method, url, headers: h };
+      if (body !== undefined) {
+        opts.payload = typeof body === 'string' ? body : JSON.stringify(body);
+        if (!Object.keys(h).some((k) => k.toLowerCase() === 'content-type')) h['content-type'] = 'application/json';
+      }
+      const res = await app.inject(opts);
+      let parsed: unknown = res.body;
+      if (res.body.length > 0 && String(res.headers['content-type'] ?? '').includes('json')) parsed = JSON.parse(res.body);
+      return { status: res.statusCode, body: parsed as any, headers: res.headers };
+    },
+    get: (url, key) => ctx.request('GET', url, undefined, key),
+    post: (url, body, key) => ctx.request('POST', url, body, key),
+    put: (url, body, key) => ctx.request('PUT', url, body, key),
+    patch: (url, body, key) => ctx.request('PATCH', url, body, key),
+    del: (url, body, key) => ctx.request('DELETE', url, body, key),
+    async newAccount(name = 'other') {
+      const created = await app.services.accounts.create(name);
+      return { accountId: created.account.id, key: created.apiKey };
+    },
+    async restart() {
+      await app.close();
+      await store.close();
+      ({ store, app } = await open());
+    },
+    async close() {
+      await app.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return ctx;
+}
+
+/** The part 7 error body, checked in full. */
+export function expectErrorBody(res: TestResponse, status: number, instance?: string): void {
+  const b = res.body as Record<string, unknown>;
+  if (res.status !== status) throw new Error(`expected status ${status}, got ${res.status}: ${JSON.stringify(b)}`);
+  for (const f of ['title', 'detail', 'instance', 'id']) if (typeof b[f] !== 'string') throw new Error(`error body lacks string ${f}: ${JSON.stringify(b)}`);
+  if (b['status'] !== status) throw new Error(`error body status ${String(b['status'])} != ${status}`);
+  if (!Array.isArray(b['errors'])) throw new Error('error body lacks errors[]');
+  if (instance !== undefined && b['instance'] !== instance) throw new Error(`instance ${String(b['instance'])} != ${instance}`);
+}
+
+/** Field names of a validation error, as reported. */
+export const errorFields = (res: TestResponse): string[] =>
+  ((res.body as { errors?: { field: string }[] }).errors ?? []).map((e) => e.field);
