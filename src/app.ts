@@ -16,6 +16,14 @@ import { ErrorBody } from './http/schemas/error.js';
 import { Secrets } from './security/secrets.js';
 import type { Store } from './store/types.js';
 
+/** Each resource registers its operations here, one line per resource. */
+const CORE_ROUTES: ((app: Api) => void)[] = [
+  apiKeyRoutes,
+];
+
+/** Container-application operations, served under /mc (and /apps). */
+const CONTAINER_ROUTES: ((app: Api) => void)[] = [];
+
 export interface AppDeps {
   config: Config;
   store: Store;
@@ -75,8 +83,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const schema = request.routeOptions.schema?.body;
       if (schema && request.body !== undefined) request.body = bindCaseInsensitively(request.body, schema);
     });
-    apiKeyRoutes(core as unknown as Api);
+    for (const routes of CORE_ROUTES) routes(core as unknown as Api);
   });
+
+  // Container API: mounted at /mc, and at the root too because the platform's command-line client
+  // calls `<base>/apps/...`. The second mount is left out of the OpenAPI document.
+  for (const prefix of ['/mc', '']) {
+    await app.register(
+      async (mc) => {
+        if (prefix === '') mc.addHook('onRoute', (route) => { route.schema = { ...route.schema, hide: true }; });
+        registerAuth(mc, app.services.apiKeys, { personalKeyOnly: true });
+        for (const routes of CONTAINER_ROUTES) routes(mc as unknown as Api);
+      },
+      { prefix },
+    );
+  }
 
   return app;
 }

@@ -1,0 +1,83 @@
+/**
+ * Typed access to one kind of resource document for the domain services: account-scoped reads
+ * that turn "missing" and "someone else's" into the same 404, credential fields sealed at rest,
+ * and optimistic versions so concurrent read-modify-writes never lose an update.
+ */
+import { SealedFields } from '../security/sealed-fields.js';
+import type { Secrets } from '../security/secrets.js';
+import { NameTakenError, type ListQuery, type Page, type ResourceKind, type StoredDoc, type StoreTx } from '../store/types.js';
+import { errors } from './errors.js';
+
+export interface Indexed {
+  name?: string | null;
+  parentId?: string | null;
+  linkId?: string | null;
+}
+
+export class DocumentRepo<T> {
+  private readonly sealed: SealedFields<T>;
+
+  constructor(
+    readonly kind: ResourceKind,
+    /** How the resource is named in messages ("pull zone"). */
+    readonly label: string,
+    secrets: Secrets,
+    credentialPaths: readonly string[],
+    /** The indexed columns, always derived from the document so they can never disagree with it. */
+    private readonly indexOf: (doc: T) => Indexed = () => ({}),
+    /** The request field that carries the unique name, for the 400 that names it. */
+    private readonly nameField = 'Name',
+  ) {
+    this.sealed = new SealedFields<T>(secrets, credentialPaths);
+  }
+
+  async find(tx: StoreTx, accountId: number, id: string | number): Promise<StoredDoc<T> | undefined> {
+    const found = await tx.docs.get<T>(this.kind, accountId, String(id));
+    if (found) this.sealed.open(found.doc);
+    return found;
+  }
+
+  async get(tx: StoreTx, accountId: number, id: string | number): Promise<StoredDoc<T>> {
+    const found = await this.find(tx, accountId, id);
+    if (!found) throw errors.notFound(this.label);
+    return found;
+  }
+
+  async list(tx: StoreTx, accountId: number, query: ListQuery): Promise<Page<T>> {
+    const page = await tx.docs.list<T>(this.kind, accountId, query);
+    return { total: page.total, items: page.items.map((d) => this.sealed.open(d.doc)) };
+  }
+
+  async nameTaken(tx: StoreTx, name: string): Promise<boolean> {
+    return tx.docs.nameExists(this.kind, name);
+  }
+
+  async insert(tx: StoreTx, accountId: number, id: string | number, doc: T): Promise<void> {
+    try {
+      await tx.docs.insert(this.kind, { id: String(id), accountId, doc: this.sealed.seal(doc), ...this.indexOf(doc) });
+    } catch (error) {
+      throw this.translate(error);
+    }
+  }
+
+  /** Writes a new version; fails with 409 if the document changed since `current` was read. */
+  async update(tx: StoreTx, accountId: number, current: StoredDoc<T>, doc: T): Promise<void> {
+    let ok: boolean;
+    try {
+      const change = { id: current.id, version: current.version, doc: this.sealed.seal(doc), ...this.indexOf(doc) };
+      ok = await tx.docs.update(this.kind, accountId, change);
+    } catch (error) {
+      throw this.translate(error);
+    }
+    if (!ok) throw errors.conflict(`The ${this.label} was changed by another request; retry.`, 'concurrent_update');
+  }
+
+  async delete(tx: StoreTx, accountId: number, id: string | number): Promise<void> {
+    if (!(await tx.docs.delete(this.kind, accountId, String(id)))) throw errors.notFound(this.label);
+  }
+
+  private translate(error: unknown): unknown {
+    if (error instanceof NameTakenError) return errors.nameTaken(this.nameField, this.label, error.taken);
+    return error;
+  }
+}
