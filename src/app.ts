@@ -12,6 +12,8 @@ import { bindCaseInsensitively } from './http/plugins/case-insensitive-body.js';
 import { registerErrorHandling } from './http/plugins/errors.js';
 import { validatorCompiler } from './http/plugins/validation.js';
 import apiKeyRoutes from './http/routes/api-keys/index.js';
+import pullZoneRoutes from './http/routes/pull-zones/index.js';
+import storageZoneRoutes from './http/routes/storage-zones/index.js';
 import { ErrorBody } from './http/schemas/error.js';
 import { Secrets } from './security/secrets.js';
 import type { Store } from './store/types.js';
@@ -19,10 +21,13 @@ import type { Store } from './store/types.js';
 /** Each resource registers its operations here, one line per resource. */
 const CORE_ROUTES: ((app: Api) => void)[] = [
   apiKeyRoutes,
+  pullZoneRoutes,
+  storageZoneRoutes,
 ];
 
 /** Container-application operations, served under /mc (and /apps). */
-const CONTAINER_ROUTES: ((app: Api) => void)[] = [];
+const CONTAINER_ROUTES: ((app: Api) => void)[] = [
+];
 
 export interface AppDeps {
   config: Config;

@@ -15,3 +15,11 @@ export const canWrite = (p: Principal) => p.roles.includes('FullAccess');
 
 export type Clock = () => Date;
 export const systemClock: Clock = () => new Date();
+
+/**
+ * The owner id resources show in `UserId`. The platform uses GUIDs; edgeplane derives a stable
+ * one from the account id so it needs no extra column and never changes.
+ */
+export function userIdOf(accountId: number): string {
+  return `00000000-0000-4000-8000-${accountId.toString(16).padStart(12, '0')}`;
+}

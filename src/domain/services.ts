@@ -5,6 +5,8 @@ import type { Store } from '../store/types.js';
 import { AccountService } from './accounts/service.js';
 import { ApiKeyService } from './api-keys/service.js';
 import type { Clock } from './principal.js';
+import { PullZoneService } from './pull-zones/service.js';
+import { StorageZoneService } from './storage-zones/service.js';
 
 export interface ServiceContext {
   store: Store;
@@ -15,9 +17,13 @@ export interface ServiceContext {
 
 export function buildServices(ctx: ServiceContext) {
   const apiKeys = new ApiKeyService(ctx.store, ctx.secrets, ctx.clock);
+  const pullZones = new PullZoneService(ctx.store, ctx.secrets, ctx.config.cdnDomain);
+  const storageZones = new StorageZoneService(ctx.store, ctx.secrets, ctx.clock, ctx.config.storageDomain);
   return {
     apiKeys,
     accounts: new AccountService(ctx.store, apiKeys, ctx.clock),
+    pullZones,
+    storageZones,
   };
 }
 
