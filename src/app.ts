@@ -10,8 +10,10 @@ import type { Api } from './http/api.js';
 import { registerAuth } from './http/plugins/auth.js';
 import { bindCaseInsensitively } from './http/plugins/case-insensitive-body.js';
 import { registerErrorHandling } from './http/plugins/errors.js';
+import { serializerCompiler } from './http/plugins/serialization.js';
 import { validatorCompiler } from './http/plugins/validation.js';
 import apiKeyRoutes from './http/routes/api-keys/index.js';
+import dnsRoutes from './http/routes/dns/index.js';
 import pullZoneRoutes from './http/routes/pull-zones/index.js';
 import storageZoneRoutes from './http/routes/storage-zones/index.js';
 import { ErrorBody } from './http/schemas/error.js';
@@ -21,6 +23,7 @@ import type { Store } from './store/types.js';
 /** Each resource registers its operations here, one line per resource. */
 const CORE_ROUTES: ((app: Api) => void)[] = [
   apiKeyRoutes,
+  dnsRoutes,
   pullZoneRoutes,
   storageZoneRoutes,
 ];
@@ -50,6 +53,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }).withTypeProvider();
 
   app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   app.removeContentTypeParser('text/plain');
   // The container API also accepts text/json and application/*+json, with the same JSON parser.
   const jsonParser = app.getDefaultJsonParser('error', 'ignore');

@@ -31,6 +31,9 @@ export class AppError extends Error {
   }
 }
 
+/** "DNS zone" → "dnszone", the platform's style of error key prefix. */
+const keyOf = (what: string) => what.replace(/\s+/g, '').toLowerCase();
+
 /** Factory table: call sites read as sentences (`errors.notFound('pull zone')`). */
 export const errors = {
   validation: (field: string, message: string, key = 'validation_error') =>
@@ -39,11 +42,11 @@ export const errors = {
   unauthorized: (message = 'The request is missing a valid AccessKey header.') =>
     new AppError('unauthorized', message, 'unauthorized'),
   forbidden: (message: string, key = 'forbidden') => new AppError('forbidden', message, key),
-  notFound: (what: string) => new AppError('not_found', `The requested ${what} was not found.`, `${what.replace(/\s+/g, '')}.not_found`),
-  nameTaken: (field: string, what: string, name: string) =>
-    new AppError('validation', `The ${what} name "${name}" is already taken.`, `${what.replace(/\s+/g, '')}.name_taken`, [
-      { field, message: `The ${what} name "${name}" is already taken.` },
-    ]),
+  notFound: (what: string) => new AppError('not_found', `The requested ${what} was not found.`, `${keyOf(what)}.not_found`),
+  nameTaken: (field: string, what: string, name: string) => {
+    const message = `The ${what} ${field === 'Name' ? 'name' : field.toLowerCase()} "${name}" is already taken.`;
+    return new AppError('validation', message, `${keyOf(what)}.name_taken`, [{ field, message }]);
+  },
   conflict: (message: string, key = 'conflict') => new AppError('conflict', message, key),
   unavailable: (message = 'The store is unavailable; retry shortly.') => new AppError('unavailable', message, 'unavailable'),
 };

@@ -4,6 +4,7 @@ import type { Secrets } from '../security/secrets.js';
 import type { Store } from '../store/types.js';
 import { AccountService } from './accounts/service.js';
 import { ApiKeyService } from './api-keys/service.js';
+import { DnsZoneService } from './dns/service.js';
 import type { Clock } from './principal.js';
 import { PullZoneService } from './pull-zones/service.js';
 import { StorageZoneService } from './storage-zones/service.js';
@@ -22,6 +23,7 @@ export function buildServices(ctx: ServiceContext) {
   return {
     apiKeys,
     accounts: new AccountService(ctx.store, apiKeys, ctx.clock),
+    dnsZones: new DnsZoneService(ctx.store, ctx.secrets, ctx.clock, ctx.config),
     pullZones,
     storageZones,
   };

@@ -202,6 +202,14 @@ export const DnsZoneUpdateRequest = Type.Object(
   { additionalProperties: false, description: 'Changes to a DNS zone\'s settings.' },
 );
 
+/** Path of GET /dnszone/{id}. */
+export const DnsZoneIdParams = Type.Object({ id: Int64({ minimum: 1, description: 'Identifier of the DNS zone.' }) });
+
+/** Path of PUT /dnszone/{zoneId}/records. */
+export const DnsZoneRecordsParams = Type.Object({
+  zoneId: Int64({ minimum: 1, description: 'Identifier of the DNS zone the record belongs to.' }),
+});
+
 export type DnsRecordRequestT = Static<typeof DnsRecordRequest>;
 export type DnsRecordUpdateRequestT = Static<typeof DnsRecordUpdateRequest>;
 export type DnsRecordEnvironmentVariableT = Static<typeof DnsRecordEnvironmentVariable>;
