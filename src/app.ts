@@ -16,6 +16,7 @@ import apiKeyRoutes from './http/routes/api-keys/index.js';
 import dnsRoutes from './http/routes/dns/index.js';
 import pullZoneRoutes from './http/routes/pull-zones/index.js';
 import storageZoneRoutes from './http/routes/storage-zones/index.js';
+import videoLibraryRoutes from './http/routes/video-libraries/index.js';
 import { ErrorBody } from './http/schemas/error.js';
 import { Secrets } from './security/secrets.js';
 import type { Store } from './store/types.js';
@@ -26,6 +27,7 @@ const CORE_ROUTES: ((app: Api) => void)[] = [
   dnsRoutes,
   pullZoneRoutes,
   storageZoneRoutes,
+  videoLibraryRoutes,
 ];
 
 /** Container-application operations, served under /mc (and /apps). */

@@ -8,6 +8,7 @@ import { DnsZoneService } from './dns/service.js';
 import type { Clock } from './principal.js';
 import { PullZoneService } from './pull-zones/service.js';
 import { StorageZoneService } from './storage-zones/service.js';
+import { VideoLibraryService } from './video-libraries/service.js';
 
 export interface ServiceContext {
   store: Store;
@@ -26,6 +27,7 @@ export function buildServices(ctx: ServiceContext) {
     dnsZones: new DnsZoneService(ctx.store, ctx.secrets, ctx.clock, ctx.config),
     pullZones,
     storageZones,
+    videoLibraries: new VideoLibraryService(ctx.store, ctx.secrets, ctx.clock, pullZones, storageZones),
   };
 }
 
