@@ -17,8 +17,15 @@ export interface PullZoneCreateOptions {
   videoLibraryId?: number;
 }
 
+/**
+ * Resources that point at pull zones (DNS records, container endpoints, ...) register a hook here;
+ * deleting a zone runs every hook in the same transaction, so no link is ever left dangling.
+ */
+export type PullZoneDeletedHook = (tx: StoreTx, accountId: number, pullZoneId: number) => Promise<void>;
+
 export class PullZoneService {
   readonly zones: DocumentRepo<PullZoneT>;
+  readonly onDelete: PullZoneDeletedHook[] = [];
 
   constructor(
     private readonly store: Store,
