@@ -13,6 +13,7 @@ import { registerErrorHandling } from './http/plugins/errors.js';
 import { serializerCompiler } from './http/plugins/serialization.js';
 import { validatorCompiler } from './http/plugins/validation.js';
 import apiKeyRoutes from './http/routes/api-keys/index.js';
+import containerAppRoutes from './http/routes/containers/index.js';
 import dnsRoutes from './http/routes/dns/index.js';
 import pullZoneRoutes from './http/routes/pull-zones/index.js';
 import storageZoneRoutes from './http/routes/storage-zones/index.js';
@@ -32,6 +33,7 @@ const CORE_ROUTES: ((app: Api) => void)[] = [
 
 /** Container-application operations, served under /mc (and /apps). */
 const CONTAINER_ROUTES: ((app: Api) => void)[] = [
+  containerAppRoutes,
 ];
 
 export interface AppDeps {
@@ -60,7 +62,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The container API also accepts text/json and application/*+json, with the same JSON parser.
   const jsonParser = app.getDefaultJsonParser('error', 'ignore');
   app.addContentTypeParser('text/json', { parseAs: 'string' }, jsonParser);
-  app.addContentTypeParser(/^application\/[\w.+-]+\+json$/, { parseAs: 'string' }, jsonParser);
+  app.addContentTypeParser(/^application\/[\w.+-]+\+json(?:\s*;.*)?$/, { parseAs: 'string' }, jsonParser);
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

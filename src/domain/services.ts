@@ -4,6 +4,7 @@ import type { Secrets } from '../security/secrets.js';
 import type { Store } from '../store/types.js';
 import { AccountService } from './accounts/service.js';
 import { ApiKeyService } from './api-keys/service.js';
+import { ContainerAppService } from './containers/service.js';
 import { DnsZoneService } from './dns/service.js';
 import type { Clock } from './principal.js';
 import { PullZoneService } from './pull-zones/service.js';
@@ -24,6 +25,7 @@ export function buildServices(ctx: ServiceContext) {
   return {
     apiKeys,
     accounts: new AccountService(ctx.store, apiKeys, ctx.clock),
+    containerApps: new ContainerAppService(ctx.store, ctx.secrets, ctx.config.containerDomain),
     dnsZones: new DnsZoneService(ctx.store, ctx.secrets, ctx.clock, ctx.config),
     pullZones,
     storageZones,

@@ -1,0 +1,55 @@
+/**
+ * Rules about an application's containers that a JSON schema cannot express. Each failure is a
+ * 400 naming the offending field as the client sent it (`containerTemplates[1].endpoints[0].cdn`).
+ */
+import { errors } from '../errors.js';
+
+interface EndpointLike {
+  displayName: string;
+  cdn?: unknown;
+  anycast?: unknown;
+}
+
+/** A container to check; `field` is the prefix of its fields in the request, absent for stored ones. */
+export interface CheckedContainer {
+  name: string;
+  endpoints: readonly EndpointLike[];
+  field?: string;
+}
+
+/**
+ * The specification leaves open whether `cdn` or `anycast` is required. An endpoint is one or the
+ * other (its `type` is `cdn` or `anycast`), so exactly one must be given: neither is reported on
+ * `cdn`, both on `anycast`.
+ */
+export function checkEndpointKind(endpoint: EndpointLike, field: string): void {
+  const hasCdn = endpoint.cdn != null;
+  const hasAnycast = endpoint.anycast != null;
+  if (!hasCdn && !hasAnycast) throw errors.validation(`${field}cdn`, `Give the endpoint either cdn or anycast settings.`);
+  if (hasCdn && hasAnycast) throw errors.validation(`${field}anycast`, `Give the endpoint either cdn or anycast settings, not both.`);
+}
+
+/**
+ * Container names and endpoint display names are unique within an application: an endpoint is
+ * addressed by its display name (PUT …/endpoints/{endpointId}). Stored containers come first so a
+ * clash is reported on the incoming one.
+ */
+export function checkContainers(containers: readonly CheckedContainer[]): void {
+  const names = new Set<string>();
+  const displayNames = new Set<string>();
+  for (const c of containers) {
+    const incoming = c.field !== undefined;
+    if (incoming && names.has(c.name)) {
+      throw errors.validation(`${c.field}name`, `The application already has a container named "${c.name}".`, 'container.name_taken');
+    }
+    names.add(c.name);
+    c.endpoints.forEach((e, j) => {
+      const field = `${c.field ?? ''}endpoints[${j}].`;
+      if (incoming) checkEndpointKind(e, field);
+      if (incoming && displayNames.has(e.displayName)) {
+        throw errors.validation(`${field}displayName`, `The application already has an endpoint named "${e.displayName}".`, 'endpoint.name_taken');
+      }
+      displayNames.add(e.displayName);
+    });
+  }
+}

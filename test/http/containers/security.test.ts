@@ -1,0 +1,113 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Application, ContainerTemplate } from '../../../src/http/schemas/containers.js';
+import { createTestApp, expectErrorBody, type TestContext } from '../../helpers/app.js';
+import { appBody, cdnEndpoint, createApp, createAppWithTemplate, expectSchema, ID, minimalTemplate } from './fixtures.js';
+
+let t: TestContext;
+beforeEach(async () => { t = await createTestApp(); });
+afterEach(async () => { await t.close(); });
+
+/** Every container operation, with a valid body, against application `appId`. */
+const operations = (appId: string): [string, string, unknown][] => [
+  ['POST', '/mc/apps', appBody()],
+  ['GET', `/mc/apps/${appId}`, undefined],
+  ['PUT', `/mc/apps/${appId}`, appBody({ containerTemplates: [minimalTemplate()] })],
+  ['POST', `/mc/apps/${appId}/containers`, { ...minimalTemplate(), name: 'other' }],
+  ['PUT', `/mc/apps/${appId}/endpoints/public`, cdnEndpoint('public')],
+];
+
+describe('authentication and ownership', () => {
+  it('answers 401 without a key and with a wrong key, on every operation', async () => {
+    const appId = await createApp(t);
+    for (const [method, url, body] of operations(appId)) {
+      expectErrorBody(await t.request(method as 'GET', url, body, null), 401, url);
+      expectErrorBody(await t.request(method as 'GET', url, body, 'not-a-key'), 401, url);
+    }
+  });
+
+  it('refuses an account API key with 403: these operations call for a personal key', async () => {
+    const appId = await createApp(t);
+    const accountKey = (await t.app.services.apiKeys.issue(t.store, t.accountId, 'account', ['FullAccess'])).Key;
+    for (const [method, url, body] of operations(appId)) {
+      const res = await t.request(method as 'GET', url, body, accountKey);
+      expectErrorBody(res, 403, url);
+      expect(res.body.ErrorKey).toBeUndefined();
+    }
+    for (const [method, url, body] of operations(appId)) {
+      const bare = url.replace(/^\/mc/, '');
+      expectErrorBody(await t.request(method as 'GET', bare, body, accountKey), 403, bare);
+    }
+  });
+
+  it('hides another account\'s application behind 404, and leaves it unchanged', async () => {
+    const { appId } = await createAppWithTemplate(t, { ...minimalTemplate(), endpoints: [cdnEndpoint('public')] });
+    const before = (await t.get(`/mc/apps/${appId}`)).body;
+    const other = await t.newAccount();
+    for (const [method, url, body] of operations(appId).slice(1)) {
+      expectErrorBody(await t.request(method as 'GET', url, body, other.key), 404, url);
+    }
+    expect((await t.get(`/mc/apps/${appId}`)).body).toEqual(before);
+  });
+});
+
+describe('the same operations at /apps (without /mc)', () => {
+  it('create, read, add a container, replace and update an endpoint', async () => {
+    const created = await t.post('/apps', appBody());
+    expect(created.status).toBe(201);
+    const appId = created.body.id as string;
+    expect(appId).toMatch(ID);
+    const added = await t.post(`/apps/${appId}/containers`, { ...minimalTemplate(), endpoints: [cdnEndpoint('public')] });
+    expect(added.status).toBe(201);
+    expectSchema(ContainerTemplate, added.body);
+    const renamed = await t.put(`/apps/${appId}/endpoints/public`, cdnEndpoint('front'));
+    expect(renamed).toMatchObject({ status: 200, body: { id: added.body.endpoints[0].id } });
+    const got = await t.get(`/apps/${appId}`);
+    expect(got.status).toBe(200);
+    expectSchema(Application, got.body);
+    expect(got.body.containerTemplates[0].endpoints[0].displayName).toBe('front');
+    expect((await t.get(`/mc/apps/${appId}`)).body).toEqual(got.body);
+    const replaced = await t.put(`/apps/${appId}`, appBody({ containerTemplates: [{ ...minimalTemplate(), id: added.body.id }] }));
+    expect(replaced).toMatchObject({ status: 200, body: { id: appId } });
+    expectErrorBody(await t.get('/apps/unknownapp'), 404, '/apps/unknownapp');
+    const invalid = await t.post('/apps', appBody({ name: 'bad_name' }));
+    expectErrorBody(invalid, 400, '/apps');
+    expect(invalid.body.errors.map((e: { field: string }) => e.field)).toEqual(['name']);
+  });
+});
+
+describe('content types', () => {
+  it.each(['application/json', 'text/json', 'application/merge-patch+json', 'text/json; charset=utf-8', 'application/merge-patch+json; charset=utf-8'])('accepts %s', async (type) => {
+    const created = await t.request('POST', '/mc/apps', JSON.stringify(appBody()), undefined, { 'content-type': type });
+    expect(created.status).toBe(201);
+    const appId = created.body.id as string;
+    const added = await t.request('POST', `/mc/apps/${appId}/containers`, JSON.stringify({ ...minimalTemplate(), endpoints: [cdnEndpoint('p')] }), undefined, { 'content-type': type });
+    expect(added.status).toBe(201);
+    const replaced = await t.request('PUT', `/mc/apps/${appId}`, JSON.stringify(appBody({ containerTemplates: [{ ...minimalTemplate(), id: added.body.id, endpoints: [cdnEndpoint('p')] }] })), undefined, { 'content-type': type });
+    expect(replaced.status).toBe(200);
+    const updated = await t.request('PUT', `/mc/apps/${appId}/endpoints/p`, JSON.stringify(cdnEndpoint('q')), undefined, { 'content-type': type });
+    expect(updated.status).toBe(200);
+  });
+
+  it('answers 415 to text/plain and 400 to broken JSON', async () => {
+    const appId = await createApp(t);
+    for (const [method, url, body] of operations(appId)) {
+      if (body === undefined) continue;
+      expectErrorBody(await t.request(method as 'POST', url, JSON.stringify(body), undefined, { 'content-type': 'text/plain' }), 415, url);
+      expectErrorBody(await t.request(method as 'POST', url, '{"name":', undefined, { 'content-type': 'text/json' }), 400, url);
+    }
+  });
+});
+
+describe('durability', () => {
+  it('reads everything back after a restart, and keeps working on it', async () => {
+    const { appId } = await createAppWithTemplate(t, { ...minimalTemplate(), endpoints: [cdnEndpoint('public')] });
+    expect((await t.put(`/mc/apps/${appId}/endpoints/public`, cdnEndpoint('renamed'))).status).toBe(200);
+    const before = (await t.get(`/mc/apps/${appId}`)).body;
+    await t.restart();
+    const after = await t.get(`/mc/apps/${appId}`);
+    expect(after.status).toBe(200);
+    expect(after.body).toEqual(before);
+    expect(after.body.containerTemplates[0].endpoints[0].displayName).toBe('renamed');
+    expect((await t.post(`/mc/apps/${appId}/containers`, { ...minimalTemplate(), name: 'second' })).status).toBe(201);
+  });
+});
