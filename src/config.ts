@@ -21,6 +21,8 @@ export const ConfigSchema = Type.Object({
   cdnDomain: Type.String({ default: 'edgeplane.test', description: 'Domain of generated pull zone system hostnames (`<name>.<domain>`).' }),
   storageDomain: Type.String({ default: 'storage.edgeplane.test', description: 'Domain of generated storage zone hostnames.' }),
   containerDomain: Type.String({ default: 'containers.edgeplane.test', description: 'Domain of generated container endpoint public hosts.' }),
+  jobDelayMs: Type.Integer({ minimum: 0, default: 2000, description: 'Pace of simulated background work (replication, acceleration, deployments), in milliseconds per step.' }),
+  monitorIntervalMs: Type.Integer({ minimum: 100, default: 60000, description: 'How often DNS record monitors probe their targets, in milliseconds.' }),
   logLevel: Type.Union([Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('trace'), Type.Literal('silent')], { default: 'info', description: 'Log level.' }),
   bodyLimit: Type.Integer({ minimum: 1024, default: 1048576, description: 'Largest accepted request body, in bytes.' }),
 });
@@ -36,6 +38,10 @@ export const ENV_VARS: Record<keyof Config, string> = {
   cdnDomain: 'EDGEPLANE_CDN_DOMAIN',
   storageDomain: 'EDGEPLANE_STORAGE_DOMAIN',
   containerDomain: 'EDGEPLANE_CONTAINER_DOMAIN',
+  jobDelayMs: Type.Integer({ minimum: 0, default: 2000, description: 'Pace of simulated background work (replication, acceleration, deployments), in milliseconds per step.' }),
+  monitorIntervalMs: Type.Integer({ minimum: 100, default: 60000, description: 'How often DNS record monitors probe their targets, in milliseconds.' }),
+  jobDelayMs: 'EDGEPLANE_JOB_DELAY_MS',
+  monitorIntervalMs: 'EDGEPLANE_MONITOR_INTERVAL_MS',
   logLevel: 'LOG_LEVEL',
   bodyLimit: 'EDGEPLANE_BODY_LIMIT',
 };

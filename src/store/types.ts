@@ -11,7 +11,9 @@ export type ResourceKind =
   | 'dnsZone'
   | 'dnsRecord'
   | 'videoLibrary'
-  | 'containerApp';
+  | 'containerApp'
+  /** A pull zone hostname, indexed by value so a hostname belongs to one zone platform-wide. */
+  | 'hostname';
 
 export interface Account {
   id: number;

@@ -75,6 +75,19 @@ export class PullZoneService {
     return zone;
   }
 
+  /**
+   * Deletes a zone and everything that points at it, inside the caller's transaction. A zone that a
+   * video library owns is deleted only through its library (`owner: 'videoLibrary'`).
+   */
+  async deleteIn(tx: StoreTx, accountId: number, id: number, options: { owner?: 'videoLibrary' | 'storageZone' } = {}): Promise<void> {
+    const zone = await this.zones.get(tx, accountId, id);
+    if (zone.doc.VideoLibraryId > 0 && options.owner !== 'videoLibrary') {
+      throw errors.validation('id', `Pull zone ${id} belongs to video library ${zone.doc.VideoLibraryId}; delete the library instead.`, 'pullzone.owned_by_video_library');
+    }
+    for (const hook of this.onDelete) await hook(tx, accountId, id);
+    await this.zones.delete(tx, accountId, id);
+  }
+
   async get(principal: Principal, id: number, includeCertificate: boolean): Promise<PullZoneT> {
     const { doc } = await this.zones.get(this.store, principal.accountId, id);
     return includeCertificate ? doc : withoutCertificates(doc);
