@@ -38,8 +38,6 @@ export const ENV_VARS: Record<keyof Config, string> = {
   cdnDomain: 'EDGEPLANE_CDN_DOMAIN',
   storageDomain: 'EDGEPLANE_STORAGE_DOMAIN',
   containerDomain: 'EDGEPLANE_CONTAINER_DOMAIN',
-  jobDelayMs: Type.Integer({ minimum: 0, default: 2000, description: 'Pace of simulated background work (replication, acceleration, deployments), in milliseconds per step.' }),
-  monitorIntervalMs: Type.Integer({ minimum: 100, default: 60000, description: 'How often DNS record monitors probe their targets, in milliseconds.' }),
   jobDelayMs: 'EDGEPLANE_JOB_DELAY_MS',
   monitorIntervalMs: 'EDGEPLANE_MONITOR_INTERVAL_MS',
   logLevel: 'LOG_LEVEL',
