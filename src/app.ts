@@ -7,7 +7,11 @@ import type { Config } from './config.js';
 import { systemClock, type Clock } from './domain/principal.js';
 import { buildServices } from './domain/services.js';
 import type { Api } from './http/api.js';
+import { JobRunner } from './jobs/runner.js';
 import { registerAuth } from './http/plugins/auth.js';
+import { registerOperatorAuth } from './http/plugins/operator-auth.js';
+import healthRoute from './http/routes/operator/health.js';
+import operatorRoutes from './http/routes/operator/index.js';
 import { bindCaseInsensitively } from './http/plugins/case-insensitive-body.js';
 import { registerErrorHandling } from './http/plugins/errors.js';
 import { serializerCompiler } from './http/plugins/serialization.js';
@@ -42,6 +46,8 @@ export interface AppDeps {
   masterKey: Buffer;
   clock?: Clock;
   logger?: FastifyServerOptions['logger'];
+  /** Poll for background jobs (default true). Tests turn it off and call `services.jobs.runDue()`. */
+  runJobs?: boolean;
 }
 
 
@@ -68,7 +74,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
 
-  app.decorate('services', buildServices({ store, secrets: new Secrets(deps.masterKey), clock: deps.clock ?? systemClock, config }));
+  const clock = deps.clock ?? systemClock;
+  const jobs = new JobRunner(store, clock, {
+    pollMs: Math.max(50, Math.min(1000, config.jobDelayMs)),
+    onError: (kind, error) => app.log.error({ err: error, kind }, 'background job failed'),
+  });
+  app.decorate('services', buildServices({ store, secrets: new Secrets(deps.masterKey), clock, config, jobs }));
+  if (deps.runJobs ?? true) {
+    app.addHook('onReady', async () => jobs.start());
+  }
+  app.addHook('onClose', async () => jobs.stop());
   registerErrorHandling(app);
   app.addSchema(ErrorBody);
 
@@ -98,6 +113,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
     for (const routes of CORE_ROUTES) routes(core as unknown as Api);
   });
+
+  healthRoute(app as unknown as Api);
+  await app.register(
+    async (operator) => {
+      registerOperatorAuth(operator, config.adminToken);
+      operatorRoutes(operator as unknown as Api);
+    },
+    { prefix: '/_edgeplane' },
+  );
 
   // Container API: mounted at /mc, and at the root too because the platform's command-line client
   // calls `<base>/apps/...`. The second mount is left out of the OpenAPI document.

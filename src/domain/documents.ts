@@ -43,6 +43,13 @@ export class DocumentRepo<T> {
     return found;
   }
 
+  /** For the operator and background jobs only: finds a document whatever its account. */
+  async findAnyAccount(tx: StoreTx, id: string | number): Promise<StoredDoc<T> | undefined> {
+    const found = await tx.docs.getAnyAccount<T>(this.kind, String(id));
+    if (found) this.sealed.open(found.doc);
+    return found;
+  }
+
   async list(tx: StoreTx, accountId: number, query: ListQuery): Promise<Page<T>> {
     const page = await tx.docs.list<T>(this.kind, accountId, query);
     return { total: page.total, items: page.items.map((d) => this.sealed.open(d.doc)) };

@@ -6,6 +6,8 @@ import { AccountService } from './accounts/service.js';
 import { ApiKeyService } from './api-keys/service.js';
 import { ContainerAppService } from './containers/service.js';
 import { DnsZoneService } from './dns/service.js';
+import type { JobRunner } from '../jobs/runner.js';
+import { OperatorService } from './operator/service.js';
 import type { Clock } from './principal.js';
 import { PullZoneService } from './pull-zones/service.js';
 import { StorageZoneService } from './storage-zones/service.js';
@@ -16,15 +18,22 @@ export interface ServiceContext {
   secrets: Secrets;
   clock: Clock;
   config: Config;
+  jobs: JobRunner;
 }
 
 export function buildServices(ctx: ServiceContext) {
   const apiKeys = new ApiKeyService(ctx.store, ctx.secrets, ctx.clock);
   const pullZones = new PullZoneService(ctx.store, ctx.secrets, ctx.config.cdnDomain);
   const storageZones = new StorageZoneService(ctx.store, ctx.secrets, ctx.clock, ctx.config.storageDomain);
+  const accounts = new AccountService(ctx.store, apiKeys, ctx.clock);
   return {
     apiKeys,
-    accounts: new AccountService(ctx.store, apiKeys, ctx.clock),
+    accounts,
+    operator: new OperatorService(ctx.store, accounts, pullZones.zones),
+    jobs: ctx.jobs,
+    storeDialect: ctx.store.dialect,
+    /** Readiness: the store answers a trivial query. */
+    health: async () => ctx.store.accounts.count().then(() => true, () => false),
     containerApps: new ContainerAppService(ctx.store, ctx.secrets, ctx.config.containerDomain),
     dnsZones: new DnsZoneService(ctx.store, ctx.secrets, ctx.clock, ctx.config),
     pullZones,

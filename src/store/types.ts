@@ -83,7 +83,7 @@ export class NameTakenError extends Error {
 }
 
 export interface Accounts {
-  create(name: string, now: Date): Promise<Account>;
+  create(name: string, balance: number, now: Date): Promise<Account>;
   get(id: number): Promise<Account | undefined>;
   list(): Promise<Account[]>;
   count(): Promise<number>;
@@ -99,6 +99,8 @@ export interface ApiKeys {
 
 export interface Documents {
   get<T>(kind: ResourceKind, accountId: number, id: string): Promise<StoredDoc<T> | undefined>;
+  /** Operator and job access, not scoped by account: never reachable from an account's request. */
+  getAnyAccount<T>(kind: ResourceKind, id: string): Promise<StoredDoc<T> | undefined>;
   list<T>(kind: ResourceKind, accountId: number, query: ListQuery): Promise<Page<StoredDoc<T>>>;
   /** Whether any account uses the name: names of these kinds are platform-wide. */
   nameExists(kind: ResourceKind, name: string): Promise<boolean>;
@@ -107,11 +109,37 @@ export interface Documents {
   delete(kind: ResourceKind, accountId: number, id: string): Promise<boolean>;
 }
 
+export interface Job {
+  id: number;
+  kind: string;
+  payload: unknown;
+  /** Epoch milliseconds. */
+  runAt: number;
+  attempts: number;
+}
+
+export interface Jobs {
+  enqueue(kind: string, payload: unknown, runAt: number): Promise<number>;
+  /**
+   * Leases up to `limit` due jobs to `worker` until `leaseUntil`; a job whose lease ran out (its
+   * worker died) becomes claimable again, so no job is lost and none runs twice at the same time.
+   */
+  claimDue(now: number, limit: number, worker: string, leaseUntil: number): Promise<Job[]>;
+  /** Removes a finished job; only its lease holder may. */
+  complete(id: number, worker: string): Promise<void>;
+  /** Puts a failed job back for a later attempt. */
+  retry(id: number, worker: string, runAt: number, error: string): Promise<void>;
+  count(now: number): Promise<{ pending: number; leased: number }>;
+  /** Every job of a kind whose payload matches, for tests and cancellation. */
+  cancel(kind: string, matches: (payload: unknown) => boolean): Promise<number>;
+}
+
 /** What a unit of work can touch. */
 export interface StoreTx {
   accounts: Accounts;
   apiKeys: ApiKeys;
   docs: Documents;
+  jobs: Jobs;
   /** Next integer id of a sequence (one per resource kind, plus hostnames, edge rules...). */
   nextId(sequence: string): Promise<number>;
 }

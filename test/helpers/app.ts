@@ -18,8 +18,28 @@ export interface TestResponse<T = any> {
   headers: Record<string, unknown>;
 }
 
+/** A clock tests move by hand, so time-driven behaviour is tested without sleeping. */
+export class TestClock {
+  private now: number;
+  constructor(start = Date.parse('2026-01-01T00:00:00.000Z')) {
+    this.now = start;
+  }
+  read = (): Date => new Date(this.now);
+  advance(ms: number): void {
+    this.now += ms;
+  }
+}
+
+export interface TestOptions {
+  /** Default: a TestClock. */
+  clock?: TestClock;
+}
+
 export interface TestContext {
   app: FastifyInstance;
+  clock: TestClock;
+  /** Advances the clock and runs the background jobs that are then due. */
+  runJobs(afterMs?: number): Promise<number>;
   store: Store;
   config: Config;
   /** Full-access personal key of the first account. */
@@ -37,7 +57,8 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestContext> {
+export async function createTestApp(overrides: Partial<Config> = {}, options: TestOptions = {}): Promise<TestContext> {
+  const clock = options.clock ?? new TestClock();
   const dir = mkdtempSync(join(tmpdir(), 'edgeplane-test-'));
   const file = join(dir, 'edgeplane.db');
   const masterKey = randomBytes(32);
@@ -45,7 +66,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
 
   const open = async () => {
     const store = await SqliteStore.open(file);
-    const app = await buildApp({ config, store, masterKey });
+    const app = await buildApp({ config, store, masterKey, clock: clock.read, runJobs: false });
     return { store, app };
   };
 
@@ -56,6 +77,11 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     get app() { return app; },
     get store() { return store; },
     config,
+    clock,
+    async runJobs(afterMs = 0) {
+      clock.advance(afterMs);
+      return app.services.jobs.runDue();
+    },
     key: first.apiKey,
     accountId: first.account.id,
     async request(method, url, body, key, headers = {}) {

@@ -3,6 +3,12 @@ import type { ApiKeyService } from '../api-keys/service.js';
 import type { Clock } from '../principal.js';
 import type { Account, Store, StoreTx } from '../../store/types.js';
 
+/**
+ * Funds a new account starts with, so its pull zones serve until the operator says otherwise;
+ * an account whose balance reaches 0 has run out of funds (see pull-zones/state.ts).
+ */
+export const INITIAL_BALANCE = 100;
+
 export interface NewAccount {
   account: Account;
   apiKey: string;
@@ -20,7 +26,7 @@ export class AccountService {
   }
 
   private async createIn(tx: StoreTx, name: string, presetKey?: string): Promise<NewAccount> {
-    const account = await tx.accounts.create(name, this.clock());
+    const account = await tx.accounts.create(name, INITIAL_BALANCE, this.clock());
     const key = await this.apiKeys.issue(tx, account.id, 'personal', ['FullAccess'], presetKey);
     return { account, apiKey: key.Key };
   }

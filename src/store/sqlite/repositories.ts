@@ -7,6 +7,8 @@ import {
   type ApiKeyRecord,
   type ApiKeys,
   type DocChange,
+  type Job,
+  type Jobs,
   type Documents,
   type KeyKind,
   type ListQuery,
@@ -24,14 +26,14 @@ const toAccount = (r: AccountRow): Account => ({ id: r.id, name: r.name, balance
 export class SqliteAccounts implements Accounts {
   private readonly insertStmt; private readonly getStmt; private readonly listStmt; private readonly countStmt; private readonly balanceStmt;
   constructor(db: Db) {
-    this.insertStmt = db.prepare<[string, string], AccountRow>('INSERT INTO accounts (name, created_at) VALUES (?, ?) RETURNING *');
+    this.insertStmt = db.prepare<[string, number, string], AccountRow>('INSERT INTO accounts (name, balance, created_at) VALUES (?, ?, ?) RETURNING *');
     this.getStmt = db.prepare<[number], AccountRow>('SELECT * FROM accounts WHERE id = ?');
     this.listStmt = db.prepare<[], AccountRow>('SELECT * FROM accounts ORDER BY id');
     this.countStmt = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM accounts');
     this.balanceStmt = db.prepare<[number, number]>('UPDATE accounts SET balance = ? WHERE id = ?');
   }
-  async create(name: string, now: Date): Promise<Account> {
-    return toAccount(this.insertStmt.get(name, now.toISOString())!);
+  async create(name: string, balance: number, now: Date): Promise<Account> {
+    return toAccount(this.insertStmt.get(name, balance, now.toISOString())!);
   }
   async get(id: number): Promise<Account | undefined> {
     const row = this.getStmt.get(id);
@@ -108,11 +110,12 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 export class SqliteDocuments implements Documents {
-  private readonly getStmt; private readonly nameStmt; private readonly insertStmt; private readonly updateStmt; private readonly deleteStmt;
+  private readonly getStmt; private readonly anyStmt; private readonly nameStmt; private readonly insertStmt; private readonly updateStmt; private readonly deleteStmt;
   constructor(private readonly db: Db) {
     this.getStmt = db.prepare<[string, number, string], DocRow>(
       'SELECT id, account_id, version, doc FROM resources WHERE kind = ? AND account_id = ? AND id = ?',
     );
+    this.anyStmt = db.prepare<[string, string], DocRow>('SELECT id, account_id, version, doc FROM resources WHERE kind = ? AND id = ?');
     this.nameStmt = db.prepare<[string, string], { one: number }>(
       'SELECT 1 AS one FROM resources WHERE kind = ? AND name = ? COLLATE NOCASE',
     );
@@ -128,6 +131,11 @@ export class SqliteDocuments implements Documents {
 
   async get<T>(kind: ResourceKind, accountId: number, id: string): Promise<StoredDoc<T> | undefined> {
     const row = this.getStmt.get(kind, accountId, id);
+    return row && toDoc<T>(row);
+  }
+
+  async getAnyAccount<T>(kind: ResourceKind, id: string): Promise<StoredDoc<T> | undefined> {
+    const row = this.anyStmt.get(kind, id);
     return row && toDoc<T>(row);
   }
 
@@ -169,5 +177,52 @@ export class SqliteDocuments implements Documents {
 
   async delete(kind: ResourceKind, accountId: number, id: string): Promise<boolean> {
     return this.deleteStmt.run(kind, accountId, id).changes === 1;
+  }
+}
+
+interface JobRow { id: number; kind: string; payload: string; run_at: number; attempts: number }
+const toJob = (r: JobRow): Job => ({ id: r.id, kind: r.kind, payload: JSON.parse(r.payload) as unknown, runAt: r.run_at, attempts: r.attempts });
+
+export class SqliteJobs implements Jobs {
+  private readonly insertStmt; private readonly claimStmt; private readonly completeStmt; private readonly retryStmt;
+  private readonly countStmt; private readonly byKindStmt; private readonly deleteStmt;
+  constructor(db: Db) {
+    this.insertStmt = db.prepare<[string, string, number]>('INSERT INTO jobs (kind, payload, run_at) VALUES (?, ?, ?)');
+    this.claimStmt = db.prepare<[string, number, number, number, number], JobRow>(
+      `UPDATE jobs SET locked_by = ?, locked_until = ?, attempts = attempts + 1
+       WHERE id IN (SELECT id FROM jobs WHERE run_at <= ? AND (locked_until IS NULL OR locked_until < ?) ORDER BY run_at, id LIMIT ?)
+       RETURNING id, kind, payload, run_at, attempts`,
+    );
+    this.completeStmt = db.prepare<[number, string]>('DELETE FROM jobs WHERE id = ? AND locked_by = ?');
+    this.retryStmt = db.prepare<[number, string, number, string]>(
+      'UPDATE jobs SET run_at = ?, last_error = ?, locked_by = NULL, locked_until = NULL WHERE id = ? AND locked_by = ?',
+    );
+    this.countStmt = db.prepare<{ now: number }, { pending: number; leased: number }>(
+      'SELECT count(*) - count(CASE WHEN locked_until >= @now THEN 1 END) AS pending, count(CASE WHEN locked_until >= @now THEN 1 END) AS leased FROM jobs',
+    );
+    this.byKindStmt = db.prepare<[string], { id: number; payload: string }>('SELECT id, payload FROM jobs WHERE kind = ?');
+    this.deleteStmt = db.prepare<[number]>('DELETE FROM jobs WHERE id = ?');
+  }
+  async enqueue(kind: string, payload: unknown, runAt: number): Promise<number> {
+    return Number(this.insertStmt.run(kind, JSON.stringify(payload), runAt).lastInsertRowid);
+  }
+  async claimDue(now: number, limit: number, worker: string, leaseUntil: number): Promise<Job[]> {
+    return this.claimStmt.all(worker, leaseUntil, now, now, limit).map(toJob);
+  }
+  async complete(id: number, worker: string): Promise<void> {
+    this.completeStmt.run(id, worker);
+  }
+  async retry(id: number, worker: string, runAt: number, error: string): Promise<void> {
+    this.retryStmt.run(runAt, error.slice(0, 1000), id, worker);
+  }
+  async count(now: number): Promise<{ pending: number; leased: number }> {
+    return this.countStmt.get({ now })!;
+  }
+  async cancel(kind: string, matches: (payload: unknown) => boolean): Promise<number> {
+    let n = 0;
+    for (const row of this.byKindStmt.all(kind)) {
+      if (matches(JSON.parse(row.payload))) n += this.deleteStmt.run(row.id).changes;
+    }
+    return n;
   }
 }

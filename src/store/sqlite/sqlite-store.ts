@@ -10,8 +10,8 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { loadMigrations } from '../migrations.js';
-import type { Accounts, ApiKeys, Documents, Store, StoreTx } from '../types.js';
-import { SqliteAccounts, SqliteApiKeys, SqliteDocuments, SqliteSequences } from './repositories.js';
+import type { Accounts, ApiKeys, Documents, Jobs, Store, StoreTx } from '../types.js';
+import { SqliteAccounts, SqliteApiKeys, SqliteDocuments, SqliteJobs, SqliteSequences } from './repositories.js';
 
 type Db = Database.Database;
 
@@ -20,6 +20,7 @@ export class SqliteStore implements Store {
   readonly accounts: Accounts;
   readonly apiKeys: ApiKeys;
   readonly docs: Documents;
+  readonly jobs: Jobs;
   private readonly tx: StoreTx;
   private readonly sequences: SqliteSequences;
   private lock: Promise<void> = Promise.resolve();
@@ -31,12 +32,14 @@ export class SqliteStore implements Store {
       accounts: new SqliteAccounts(db),
       apiKeys: new SqliteApiKeys(db),
       docs: new SqliteDocuments(db),
+      jobs: new SqliteJobs(db),
       nextId: async (name) => this.sequences.next(name),
     };
     // Outside a transaction, callers wait while one is open instead of reading its uncommitted rows.
     this.accounts = this.gated(this.tx.accounts);
     this.apiKeys = this.gated(this.tx.apiKeys);
     this.docs = this.gated(this.tx.docs);
+    this.jobs = this.gated(this.tx.jobs);
   }
 
   /** `path` is a file path or `:memory:`. Migrations run before the store is returned. */

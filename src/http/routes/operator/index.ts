@@ -1,0 +1,9 @@
+import type { Api } from '../../api.js';
+import operatorAccountRoutes from './accounts.js';
+import operatorPullZoneRoutes from './pull-zones.js';
+
+/** Registered under /_edgeplane/ behind the operator credential (see plugins/operator-auth.ts). */
+export default function operatorRoutes(app: Api) {
+  operatorAccountRoutes(app);
+  operatorPullZoneRoutes(app);
+}

@@ -1,0 +1,37 @@
+/** Shapes of the operator API under /_edgeplane/ (an edgeplane extension, not the platform's API). */
+import { Type } from 'typebox';
+import { Double, Int64 } from './common.js';
+
+export const OperatorAccount = Type.Object({
+  Id: Int64({ description: 'Account id.' }),
+  Name: Type.String({ description: 'Account name.' }),
+  Balance: Double({ description: 'Funds of the account; at 0 or below its pull zones stop serving (Enabled false).' }),
+  DateCreated: Type.String({ format: 'date-time', description: 'When the account was created.' }),
+});
+
+export const OperatorAccountCreate = Type.Object(
+  { Name: Type.String({ minLength: 1, maxLength: 100, description: 'Name of the new account.' }) },
+  { additionalProperties: false },
+);
+
+export const OperatorAccountCreated = Type.Object({
+  Id: Int64({ description: 'Account id.' }),
+  Name: Type.String({ description: 'Account name.' }),
+  ApiKey: Type.String({ description: 'Full-access personal API key of the new account. Shown once here; listed again by `GET /apikey`.' }),
+});
+
+export const OperatorBalance = Type.Object(
+  { Balance: Double({ minimum: -1e15, maximum: 1e15, description: 'The account\'s new funds.' }) },
+  { additionalProperties: false },
+);
+
+export const OperatorUsage = Type.Object(
+  { Bytes: Int64({ minimum: 0, description: 'Bytes served to add to the zone\'s MonthlyBandwidthUsed.' }) },
+  { additionalProperties: false },
+);
+
+export const Health = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')], { description: '`ok` once the server can serve.' }),
+  version: Type.String({ description: 'edgeplane version.' }),
+  store: Type.String({ description: 'The store in use: sqlite or postgres.' }),
+});

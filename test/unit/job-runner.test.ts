@@ -1,0 +1,94 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { JobRunner } from '../../src/jobs/runner.js';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { TestClock } from '../helpers/app.js';
+
+let dir: string;
+let store: SqliteStore;
+let clock: TestClock;
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'edgeplane-jobs-'));
+  store = await SqliteStore.open(join(dir, 'db.sqlite'));
+  clock = new TestClock();
+});
+afterEach(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('JobRunner', () => {
+  it('runs a job only once it is due, then removes it', async () => {
+    const runner = new JobRunner(store, clock.read);
+    const seen: unknown[] = [];
+    runner.register('note', async (p) => { seen.push(p); });
+    await runner.enqueue('note', { n: 1 }, 1000);
+    expect(await runner.runDue()).toBe(0);
+    clock.advance(999);
+    expect(await runner.runDue()).toBe(0);
+    clock.advance(1);
+    expect(await runner.runDue()).toBe(1);
+    expect(seen).toEqual([{ n: 1 }]);
+    expect(await runner.runDue()).toBe(0);
+    expect(await store.jobs.count(clock.read().getTime())).toEqual({ pending: 0, leased: 0 });
+  });
+
+  it('survives a restart: jobs are rows, not timers', async () => {
+    await new JobRunner(store, clock.read).enqueue('note', { n: 2 }, 10);
+    await store.close();
+    store = await SqliteStore.open(join(dir, 'db.sqlite'));
+    const runner = new JobRunner(store, clock.read);
+    const seen: unknown[] = [];
+    runner.register('note', async (p) => { seen.push(p); });
+    clock.advance(10);
+    await runner.runDue();
+    expect(seen).toEqual([{ n: 2 }]);
+  });
+
+  it('never runs a leased job on a second runner, and retries a failed one later', async () => {
+    const a = new JobRunner(store, clock.read, { leaseMs: 60_000 });
+    const b = new JobRunner(store, clock.read, { leaseMs: 60_000 });
+    let runs = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    a.register('slow', async () => { runs++; await gate; });
+    b.register('slow', async () => { runs++; });
+    await a.enqueue('slow', {});
+    const first = a.runDue();
+    await new Promise((r) => setImmediate(r));
+    expect(await b.runDue()).toBe(0);
+    release();
+    await first;
+    expect(runs).toBe(1);
+
+    let attempts = 0;
+    const errors: unknown[] = [];
+    const c = new JobRunner(store, clock.read, { onError: (_k, e) => errors.push(e) });
+    c.register('flaky', async () => { attempts++; if (attempts === 1) throw new Error('boom'); });
+    await c.enqueue('flaky', {});
+    await c.runDue();
+    expect(attempts).toBe(1);
+    expect(errors).toHaveLength(1);
+    expect(await c.runDue()).toBe(0);
+    clock.advance(1000);
+    await c.runDue();
+    expect(attempts).toBe(2);
+    expect(await store.jobs.count(clock.read().getTime())).toEqual({ pending: 0, leased: 0 });
+  });
+
+  it('picks up a job again when its runner died holding the lease', async () => {
+    const now = clock.read().getTime();
+    await store.jobs.enqueue('orphan', {}, now);
+    const claimed = await store.jobs.claimDue(now, 10, 'dead-worker', now + 5000);
+    expect(claimed).toHaveLength(1);
+    const runner = new JobRunner(store, clock.read);
+    let ran = 0;
+    runner.register('orphan', async () => { ran++; });
+    expect(await runner.runDue()).toBe(0);
+    clock.advance(5001);
+    expect(await runner.runDue()).toBe(1);
+    expect(ran).toBe(1);
+  });
+});
