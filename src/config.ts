@@ -16,7 +16,7 @@ export const ConfigSchema = Type.Object({
   bootstrapKey: Type.Optional(Type.String({ minLength: 16, description: 'API key of the first account, created on an empty store. Random (printed once) when unset.' })),
   masterKey: Type.Optional(Type.String({
     pattern: '^[0-9a-fA-F]{64}$',
-    description: ' 32-byte hex key that encrypts stored credentials. Default: a key file beside the SQLite database (0600), or an in-memory key for `sqlite::memory:`.',
+    description: '32-byte hex key that encrypts stored credentials. Default: a key file beside the SQLite database (0600), or an in-memory key for `sqlite::memory:`.',
   })),
   adminToken: Type.Optional(Type.String({ minLength: 16, description: 'Operator credential for the `/_edgeplane/` routes (`Authorization: Bearer <token>`). Unset: those routes answer 404.' })),
   cdnDomain: Type.String({ default: 'edgeplane.test', description: 'Domain of generated pull zone system hostnames (`<name>.<domain>`).' }),
