@@ -1,0 +1,47 @@
+/** Starts the real server entry point (`src/server.ts`) as a child process, as `npm start` does. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface ServerProcess {
+  child: ChildProcess;
+  base: string;
+  stdout: () => string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Resolves once the server logs that it listens; rejects if it exits first. */
+export function startServer(env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: root,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}\n${err}`)), 20_000);
+    child.stdout!.on('data', () => {
+      const m = /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (!m) return;
+      clearTimeout(timer);
+      resolve({
+        child,
+        base: m[1]!,
+        stdout: () => out,
+        stop: async (signal = 'SIGTERM') => {
+          child.kill(signal);
+          return exited;
+        },
+      });
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(Object.assign(new Error(`server exited with ${code}:\n${out}\n${err}`), { code, stderr: err }));
+    });
+  });
+}
