@@ -1,11 +1,23 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The suite runs twice: on SQLite, and on a real PostgreSQL (started by test/setup/postgres.ts, or
+ * TEST_DATABASE_URL). Everything that talks to a store runs in both; tests of the server process
+ * and of pure code run once.
+ */
+const storeTests = ['test/http/**/*.test.ts', 'test/docs/readme-examples.test.ts', 'test/store/**/*.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    reporters: process.env['CI'] ? ['default'] : ['default'],
+    projects: [
+      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'], env: { TEST_STORE: 'sqlite' } } },
+      {
+        extends: true,
+        test: { name: 'postgres', include: storeTests, env: { TEST_STORE: 'postgres' }, globalSetup: ['test/setup/postgres.ts'] },
+      },
+    ],
   },
 });

@@ -13,6 +13,8 @@ export const ConfigSchema = Type.Object({
     pattern: '^(sqlite:.+|postgres(ql)?://.+)$',
     description: 'Store location: `sqlite:<path>`, `sqlite::memory:`, or `postgres://…`.',
   }),
+  dbPoolMax: Type.Integer({ minimum: 1, maximum: 1000, default: 10, description: 'PostgreSQL: most connections this instance opens.' }),
+  dbStatementTimeoutMs: Type.Integer({ minimum: 100, default: 5000, description: 'PostgreSQL: a statement running longer is cancelled and the request answered 503.' }),
   bootstrapKey: Type.Optional(Type.String({ minLength: 16, description: 'API key of the first account, created on an empty store. Random (printed once) when unset.' })),
   masterKey: Type.Optional(Type.String({
     pattern: '^[0-9a-fA-F]{64}$',
@@ -34,6 +36,8 @@ export const ENV_VARS: Record<keyof Config, string> = {
   host: 'HOST',
   port: 'PORT',
   databaseUrl: 'DATABASE_URL',
+  dbPoolMax: 'EDGEPLANE_DB_POOL_MAX',
+  dbStatementTimeoutMs: 'EDGEPLANE_DB_STATEMENT_TIMEOUT_MS',
   bootstrapKey: 'EDGEPLANE_BOOTSTRAP_KEY',
   masterKey: 'EDGEPLANE_MASTER_KEY',
   adminToken: 'EDGEPLANE_ADMIN_TOKEN',

@@ -9,7 +9,7 @@ import { openStore } from './store/open.js';
 
 export async function serve(config: Config): Promise<void> {
   const masterKey = resolveMasterKey(config);
-  const store = await openStore(config.databaseUrl);
+  const store = await openStore(config);
   const app = await buildApp({
     config,
     store,

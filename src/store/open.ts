@@ -1,8 +1,11 @@
-/** Opens the store that `DATABASE_URL` names. */
-import type { Store } from './types.js';
+/** Opens the store that `DATABASE_URL` names; migrations are applied before it is returned. */
+import type { Config } from '../config.js';
+import { PostgresStore } from './postgres/postgres-store.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
+import type { Store } from './types.js';
 
-export async function openStore(databaseUrl: string): Promise<Store> {
-  if (databaseUrl.startsWith('sqlite:')) return SqliteStore.open(databaseUrl.slice('sqlite:'.length));
-  throw new Error(`Unsupported DATABASE_URL: ${databaseUrl.split(':')[0]} (use sqlite:<path>)`);
+export async function openStore(config: Pick<Config, 'databaseUrl' | 'dbPoolMax' | 'dbStatementTimeoutMs'>): Promise<Store> {
+  const url = config.databaseUrl;
+  if (url.startsWith('sqlite:')) return SqliteStore.open(url.slice('sqlite:'.length));
+  return PostgresStore.open({ url, poolMax: config.dbPoolMax, statementTimeoutMs: config.dbStatementTimeoutMs });
 }

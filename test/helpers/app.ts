@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { readConfig, type Config } from '../../src/config.js';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/types.js';
+import { testStoreLocation } from './store.js';
 
 export interface TestResponse<T = any> {
   status: number;
@@ -64,8 +64,9 @@ export async function createTestApp(overrides: Partial<Config> = {}, options: Te
   const masterKey = randomBytes(32);
   const config = readConfig({}, { databaseUrl: `sqlite:${file}`, ...overrides });
 
+  const location = await testStoreLocation(file);
   const open = async () => {
-    const store = await SqliteStore.open(file);
+    const store = await location.open();
     const app = await buildApp({ config, store, masterKey, clock: clock.read, runJobs: false });
     return { store, app };
   };
@@ -115,6 +116,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, options: Te
     async close() {
       await app.close();
       await store.close();
+      await location.destroy();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../../helpers/app.js';
+import { testStoreKind } from '../../helpers/store.js';
 
 const TOKEN = 'operator-token-0123456789';
 let t: TestContext;
@@ -34,7 +35,7 @@ describe('operator credential', () => {
   it('health needs no credential', async () => {
     const res = await t.get('/_edgeplane/health', null);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ok', version: expect.stringMatching(/^\d+\.\d+\.\d+/), store: 'sqlite' });
+    expect(res.body).toEqual({ status: 'ok', version: expect.stringMatching(/^\d+\.\d+\.\d+/), store: testStoreKind() });
   });
 });
 

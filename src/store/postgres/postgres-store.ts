@@ -1,0 +1,170 @@
+/**
+ * PostgreSQL store for several edgeplane instances on one database. A 2xx means the transaction
+ * committed (synchronous_commit stays on). The pool is bounded, statements time out, and a
+ * database that cannot be reached surfaces as a 503 with the part 7 body, never a hang; the pool
+ * reconnects by itself when the database is back.
+ */
+import pg from 'pg';
+import { errors } from '../../domain/errors.js';
+import { loadMigrations } from '../migrations.js';
+import type { Accounts, ApiKeys, Documents, Jobs, Store, StoreTx } from '../types.js';
+import { PgAccounts, PgApiKeys, PgDocuments, PgJobs, PgSequences, type Queryable } from './repositories.js';
+
+export interface PostgresOptions {
+  url: string;
+  /** Schema to work in (tests give each app its own); default: the server's search_path. */
+  schema?: string;
+  poolMax?: number;
+  statementTimeoutMs?: number;
+  connectTimeoutMs?: number;
+}
+
+const BIGINT = 20;
+const NUMERIC = 1700;
+// Ids and counts are bigint; every value edgeplane stores fits a JS number exactly.
+const types = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+    oid === BIGINT || oid === NUMERIC ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format ?? 'text'),
+};
+
+/** Errors that mean "the database is not there right now", as opposed to a bug or bad data. */
+const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '57014', '53300', '08000', '08001', '08003', '08004', '08006', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE']);
+/** Serialization failure and deadlock: the transaction can simply run again. */
+const RETRYABLE_CODES = new Set(['40001', '40P01']);
+
+function isUnavailable(error: unknown): boolean {
+  const e = error as { code?: string; message?: string };
+  if (e.code && UNAVAILABLE_CODES.has(e.code)) return true;
+  return /timeout exceeded when trying to connect|Connection terminated|connection error|Client has encountered a connection error/i.test(e.message ?? '');
+}
+
+/** Wraps every call so an unreachable database becomes a 503 instead of a 500. */
+function guard<T extends object>(repo: T): T {
+  const proto = Object.getPrototypeOf(repo) as Record<string, unknown>;
+  const out = {} as Record<string, unknown>;
+  for (const name of Object.getOwnPropertyNames(proto)) {
+    const fn = proto[name];
+    if (name === 'constructor' || typeof fn !== 'function') continue;
+    out[name] = async (...args: unknown[]) => {
+      try {
+        return await (fn as (...a: unknown[]) => Promise<unknown>).apply(repo, args);
+      } catch (error) {
+        throw isUnavailable(error) ? errors.unavailable() : error;
+      }
+    };
+  }
+  return out as T;
+}
+
+export class PostgresStore implements Store {
+  readonly dialect = 'postgres' as const;
+  readonly accounts: Accounts;
+  readonly apiKeys: ApiKeys;
+  readonly docs: Documents;
+  readonly jobs: Jobs;
+  private readonly sequences: PgSequences;
+
+  private constructor(private readonly pool: pg.Pool) {
+    this.accounts = guard(new PgAccounts(pool as Queryable));
+    this.apiKeys = guard(new PgApiKeys(pool as Queryable));
+    this.docs = guard(new PgDocuments(pool as Queryable, false));
+    this.jobs = guard(new PgJobs(pool as Queryable));
+    this.sequences = new PgSequences(pool as Queryable);
+  }
+
+  static async open(options: PostgresOptions): Promise<PostgresStore> {
+    const settings = [`-c statement_timeout=${options.statementTimeoutMs ?? 5000}`];
+    if (options.schema) settings.push(`-c search_path=${options.schema}`);
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolMax ?? 10,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+      idleTimeoutMillis: 30_000,
+      options: settings.join(' '),
+      types,
+    });
+    // An idle client losing its connection (database restart) must not crash the process.
+    pool.on('error', () => {});
+    const store = new PostgresStore(pool);
+    await store.migrate();
+    return store;
+  }
+
+  async nextId(sequence: string): Promise<number> {
+    try {
+      return await this.sequences.next(this.pool as Queryable, sequence);
+    } catch (error) {
+      throw isUnavailable(error) ? errors.unavailable() : error;
+    }
+  }
+
+  async transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      let client: pg.PoolClient;
+      try {
+        client = await this.pool.connect();
+      } catch (error) {
+        throw isUnavailable(error) ? errors.unavailable() : error;
+      }
+      let broken = false;
+      try {
+        await client.query('BEGIN');
+        const tx: StoreTx = {
+          accounts: new PgAccounts(client as Queryable),
+          apiKeys: new PgApiKeys(client as Queryable),
+          docs: new PgDocuments(client as Queryable, true),
+          jobs: new PgJobs(client as Queryable),
+          nextId: (name) => this.sequences.next(client as Queryable, name),
+        };
+        const result = await work(tx);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => (broken = true));
+        const code = (error as { code?: string }).code;
+        if (code && RETRYABLE_CODES.has(code) && attempt < 5) continue;
+        if (isUnavailable(error)) {
+          broken = true;
+          throw errors.unavailable();
+        }
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+    }
+  }
+
+  async migrate(): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      // One instance migrates at a time; the others wait here, then find nothing left to do.
+      await client.query('SELECT pg_advisory_lock(7201)');
+      await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+        version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at TEXT NOT NULL)`);
+      const applied = new Map((await client.query<{ version: number; checksum: string }>('SELECT version, checksum FROM schema_migrations')).rows.map((r) => [r.version, r.checksum]));
+      for (const m of loadMigrations('postgres')) {
+        const seen = applied.get(m.version);
+        if (seen !== undefined) {
+          if (seen !== m.checksum) throw new Error(`migration ${m.name} was changed after it was applied`);
+          continue;
+        }
+        await client.query('BEGIN');
+        try {
+          await client.query(m.sql);
+          await client.query('INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES ($1, $2, $3, $4)', [m.version, m.name, m.checksum, new Date().toISOString()]);
+          await client.query('COMMIT');
+        } catch (error) {
+          await client.query('ROLLBACK');
+          throw error;
+        }
+      }
+    } finally {
+      await client.query('SELECT pg_advisory_unlock(7201)').catch(() => {});
+      client.release();
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
