@@ -26,7 +26,7 @@ export function startServer(env: Record<string, string>): Promise<ServerProcess>
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}\n${err}`)), 20_000);
     child.stdout!.on('data', () => {
-      const m = /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      const m = /edgeplane: listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
       if (!m) return;
       clearTimeout(timer);
       resolve({

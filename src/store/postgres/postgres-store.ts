@@ -74,6 +74,9 @@ export class PostgresStore implements Store {
 
   static async open(options: PostgresOptions): Promise<PostgresStore> {
     const settings = [`-c statement_timeout=${options.statementTimeoutMs ?? 5000}`];
+    // Keep server options given in the URL (`?options=-c search_path=...`): ours would replace them.
+    const fromUrl = new URL(options.url).searchParams.get('options');
+    if (fromUrl) settings.push(fromUrl);
     if (options.schema) settings.push(`-c search_path=${options.schema}`);
     const pool = new pg.Pool({
       connectionString: options.url,
