@@ -140,6 +140,11 @@ export interface StoreTx {
   apiKeys: ApiKeys;
   docs: Documents;
   jobs: Jobs;
+  /**
+   * Holds an exclusive lock named `name` until the transaction ends, for decisions that span rows
+   * ("is the store empty?"). SQLite transactions are already serialized, so there it is free.
+   */
+  lock(name: string): Promise<void>;
   /** Next integer id of a sequence (one per resource kind, plus hostnames, edge rules...). */
   nextId(sequence: string): Promise<number>;
 }

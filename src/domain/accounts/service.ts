@@ -38,6 +38,7 @@ export class AccountService {
   async bootstrap(presetKey: string | undefined): Promise<{ generatedKey?: string } | undefined> {
     // Checked inside the transaction so two instances starting together create one account.
     return this.store.transaction(async (tx) => {
+      await tx.lock('bootstrap');
       if ((await tx.accounts.count()) > 0) return undefined;
       const created = await this.createIn(tx, 'default', presetKey);
       return presetKey ? {} : { generatedKey: created.apiKey };

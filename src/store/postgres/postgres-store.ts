@@ -93,6 +93,10 @@ export class PostgresStore implements Store {
     return store;
   }
 
+  async lock(): Promise<void> {
+    throw new Error('lock() needs a transaction');
+  }
+
   async nextId(sequence: string): Promise<number> {
     try {
       return await this.sequences.next(this.pool as Queryable, sequence);
@@ -118,6 +122,9 @@ export class PostgresStore implements Store {
           docs: new PgDocuments(client as Queryable, true),
           jobs: new PgJobs(client as Queryable),
           nextId: (name) => this.sequences.next(client as Queryable, name),
+          lock: async (name) => {
+            await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [name]);
+          },
         };
         const result = await work(tx);
         await client.query('COMMIT');

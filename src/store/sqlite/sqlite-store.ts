@@ -23,7 +23,7 @@ export class SqliteStore implements Store {
   readonly jobs: Jobs;
   private readonly tx: StoreTx;
   private readonly sequences: SqliteSequences;
-  private lock: Promise<void> = Promise.resolve();
+  private queue: Promise<void> = Promise.resolve();
   private locked = false;
 
   private constructor(private readonly db: Db) {
@@ -34,6 +34,7 @@ export class SqliteStore implements Store {
       docs: new SqliteDocuments(db),
       jobs: new SqliteJobs(db),
       nextId: async (name) => this.sequences.next(name),
+      lock: async () => {},
     };
     // Outside a transaction, callers wait while one is open instead of reading its uncommitted rows.
     this.accounts = this.gated(this.tx.accounts);
@@ -58,6 +59,10 @@ export class SqliteStore implements Store {
     migrate(this.db);
   }
 
+  async lock(): Promise<void> {
+    throw new Error('lock() needs a transaction');
+  }
+
   async nextId(sequence: string): Promise<number> {
     if (!this.locked) return this.sequences.next(sequence);
     await this.waitForLock();
@@ -65,9 +70,9 @@ export class SqliteStore implements Store {
   }
 
   async transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
-    const previous = this.lock;
+    const previous = this.queue;
     let release!: () => void;
-    this.lock = new Promise<void>((resolve) => (release = resolve));
+    this.queue = new Promise<void>((resolve) => (release = resolve));
     await previous;
     this.locked = true;
     this.db.exec('BEGIN IMMEDIATE');
@@ -99,7 +104,7 @@ export class SqliteStore implements Store {
   }
 
   private async waitForLock(): Promise<void> {
-    while (this.locked) await this.lock;
+    while (this.locked) await this.queue;
   }
 
   async close(): Promise<void> {
