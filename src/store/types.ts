@@ -149,10 +149,23 @@ export interface StoreTx {
   nextId(sequence: string): Promise<number>;
 }
 
+/** One line of a store dump (`edgeplane export`): rows as stored, credentials still sealed. */
+export type DumpRecord =
+  | { type: 'header'; format: 'edgeplane-dump'; version: 1; dialect: 'sqlite' | 'postgres'; createdAt: string }
+  | { type: 'account'; id: number; name: string; balance: number; createdAt: string }
+  | { type: 'apiKey'; id: number; accountId: number; kind: KeyKind; roles: string[]; lookupHash: string; sealedKey: string; createdAt: string; revokedAt: string | null }
+  | { type: 'resource'; kind: ResourceKind; id: string; accountId: number; name: string | null; parentId: string | null; linkId: string | null; version: number; doc: string }
+  | { type: 'sequence'; name: string; last: number }
+  | { type: 'job'; kind: string; payload: string; runAt: number; attempts: number };
+
 export interface Store extends StoreTx {
   readonly dialect: 'sqlite' | 'postgres';
   /** Runs `work` atomically: all of its writes commit together, or none do. */
   transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T>;
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /** Every row, in an order `load` can replay (accounts before what they own). */
+  dump(): AsyncIterable<DumpRecord>;
+  /** Replays a dump into this store, which must be empty; all or nothing. */
+  load(records: AsyncIterable<DumpRecord>): Promise<number>;
 }

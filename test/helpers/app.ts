@@ -10,7 +10,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { readConfig, type Config } from '../../src/config.js';
 import type { Store } from '../../src/store/types.js';
-import { testStoreLocation } from './store.js';
+import { testStoreLocation, type TestStoreLocation } from './store.js';
 
 export interface TestResponse<T = any> {
   status: number;
@@ -33,10 +33,19 @@ export class TestClock {
 export interface TestOptions {
   /** Default: a TestClock. */
   clock?: TestClock;
+  /** Default: the project's store (TEST_STORE). */
+  storeKind?: 'sqlite' | 'postgres';
+  /** Default: a random key. */
+  masterKey?: Buffer;
+  /** An existing store to work on; the caller keeps it (close() leaves it in place). */
+  location?: TestStoreLocation;
 }
 
 export interface TestContext {
   app: FastifyInstance;
+  masterKey: Buffer;
+  /** Where the data lives, for a CLI or server process on the same store. */
+  databaseUrl: string;
   clock: TestClock;
   /** Advances the clock and runs the background jobs that are then due. */
   runJobs(afterMs?: number): Promise<number>;
@@ -61,10 +70,10 @@ export async function createTestApp(overrides: Partial<Config> = {}, options: Te
   const clock = options.clock ?? new TestClock();
   const dir = mkdtempSync(join(tmpdir(), 'edgeplane-test-'));
   const file = join(dir, 'edgeplane.db');
-  const masterKey = randomBytes(32);
+  const masterKey = options.masterKey ?? randomBytes(32);
   const config = readConfig({}, { databaseUrl: `sqlite:${file}`, ...overrides });
 
-  const location = await testStoreLocation(file);
+  const location = options.location ?? (await testStoreLocation(file, options.storeKind));
   const open = async () => {
     const store = await location.open();
     const app = await buildApp({ config, store, masterKey, clock: clock.read, runJobs: false });
@@ -79,6 +88,8 @@ export async function createTestApp(overrides: Partial<Config> = {}, options: Te
     get store() { return store; },
     config,
     clock,
+    masterKey,
+    databaseUrl: location.databaseUrl,
     async runJobs(afterMs = 0) {
       clock.advance(afterMs);
       return app.services.jobs.runDue();
@@ -116,7 +127,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, options: Te
     async close() {
       await app.close();
       await store.close();
-      await location.destroy();
+      if (!options.location) await location.destroy();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -16,7 +16,7 @@ export interface TestStoreLocation {
   open(): Promise<Store>;
   /** Removes the data for good. */
   destroy(): Promise<void>;
-  /** A DATABASE_URL for a server process on the same data (SQLite only; null on PostgreSQL). */
+  /** A DATABASE_URL for a server or CLI process on the same data. */
   databaseUrl: string;
   schema?: string;
 }
@@ -31,8 +31,8 @@ async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-export async function testStoreLocation(sqliteFile: string): Promise<TestStoreLocation> {
-  if (testStoreKind() === 'sqlite') {
+export async function testStoreLocation(sqliteFile: string, kind = testStoreKind()): Promise<TestStoreLocation> {
+  if (kind === 'sqlite') {
     return { open: () => SqliteStore.open(sqliteFile), destroy: async () => {}, databaseUrl: `sqlite:${sqliteFile}` };
   }
   const url = inject('pgUrl');

@@ -7,7 +7,8 @@
 import pg from 'pg';
 import { errors } from '../../domain/errors.js';
 import { loadMigrations } from '../migrations.js';
-import type { Accounts, ApiKeys, Documents, Jobs, Store, StoreTx } from '../types.js';
+import type { Accounts, ApiKeys, Documents, DumpRecord, Jobs, Store, StoreTx } from '../types.js';
+import { dumpPostgres, loadPostgres } from './dump.js';
 import { PgAccounts, PgApiKeys, PgDocuments, PgJobs, PgSequences, type Queryable } from './repositories.js';
 
 export interface PostgresOptions {
@@ -172,6 +173,14 @@ export class PostgresStore implements Store {
       await client.query('SELECT pg_advisory_unlock(7201)').catch(() => {});
       client.release();
     }
+  }
+
+  dump(): AsyncIterable<DumpRecord> {
+    return dumpPostgres(this.pool);
+  }
+
+  load(records: AsyncIterable<DumpRecord>): Promise<number> {
+    return loadPostgres(this.pool, this.sequences, records);
   }
 
   async close(): Promise<void> {

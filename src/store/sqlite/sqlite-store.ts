@@ -10,7 +10,8 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { loadMigrations } from '../migrations.js';
-import type { Accounts, ApiKeys, Documents, Jobs, Store, StoreTx } from '../types.js';
+import type { Accounts, ApiKeys, Documents, DumpRecord, Jobs, Store, StoreTx } from '../types.js';
+import { dumpSqlite, loadSqlite } from './dump.js';
 import { SqliteAccounts, SqliteApiKeys, SqliteDocuments, SqliteJobs, SqliteSequences } from './repositories.js';
 
 type Db = Database.Database;
@@ -105,6 +106,16 @@ export class SqliteStore implements Store {
 
   private async waitForLock(): Promise<void> {
     while (this.locked) await this.queue;
+  }
+
+  async *dump(): AsyncIterable<DumpRecord> {
+    await this.waitForLock();
+    yield* dumpSqlite(this.db);
+  }
+
+  async load(records: AsyncIterable<DumpRecord>): Promise<number> {
+    await this.waitForLock();
+    return loadSqlite(this.db, records);
   }
 
   async close(): Promise<void> {

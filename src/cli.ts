@@ -1,0 +1,193 @@
+#!/usr/bin/env node
+/**
+ * `edgeplane <command>`: the server and the operator's tools in one binary. Every `serve` flag is
+ * also an environment variable (the flag wins); output is for people, or JSON with `--json`.
+ */
+import { createReadStream, createWriteStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { ConfigError, ENV_VARS, readConfig, type Config } from './config.js';
+import { ROLES } from './domain/principal.js';
+import { buildServices } from './domain/services.js';
+import { JobRunner } from './jobs/runner.js';
+import { resolveMasterKey } from './security/master-key.js';
+import { Secrets } from './security/secrets.js';
+import { serve } from './server.js';
+import { openStore } from './store/open.js';
+import type { DumpRecord, Store } from './store/types.js';
+import { VERSION } from './version.js';
+
+const kebab = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+const configFlags = Object.fromEntries(Object.keys(ENV_VARS).map((k) => [kebab(k), { type: 'string' as const }]));
+
+const USAGE = `edgeplane ${VERSION}
+
+Usage: edgeplane <command> [options]
+
+  serve                          run the server (flags: ${Object.keys(configFlags).map((f) => `--${f}`).join(', ')})
+  migrate                        apply pending schema migrations and exit
+  accounts create <name>         create an account and print its full-access API key
+  accounts list                  list accounts
+  keys create --account <id> [--role FullAccess|ReadOnly]
+  keys list --account <id>
+  keys revoke --account <id> <keyId>
+  export [file]                  write the whole store as JSON lines (stdout when no file)
+  import <file>                  load a dump into an empty store (same master key as the export)
+
+Every command reads the same configuration as the server (DATABASE_URL, EDGEPLANE_MASTER_KEY, ...).
+Add --json for machine-readable output.`;
+
+class UsageError extends Error {}
+
+function configFrom(values: Record<string, unknown>): Config {
+  const overrides: Record<string, string> = {};
+  for (const [key, variable] of Object.entries(ENV_VARS)) {
+    const flag = values[kebab(key)];
+    if (typeof flag === 'string') overrides[variable] = flag;
+  }
+  return readConfig({ ...process.env, ...overrides });
+}
+
+function print(json: boolean, value: unknown, human: string): void {
+  process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${human}\n`);
+}
+
+/** A progress line on a terminal only: scripts and pipes get clean output. */
+function progress(label: string) {
+  const tty = process.stderr.isTTY;
+  let last = 0;
+  return {
+    tick(n: number) {
+      if (tty && n - last >= 1000) {
+        last = n;
+        process.stderr.write(`\r${label} ${n.toLocaleString('en')} records`);
+      }
+    },
+    done(n: number) {
+      if (tty) process.stderr.write(`\r${label} ${n.toLocaleString('en')} records\n`);
+    },
+  };
+}
+
+async function withStore<T>(config: Config, work: (store: Store) => Promise<T>): Promise<T> {
+  const store = await openStore(config);
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}
+
+function servicesFor(store: Store, config: Config) {
+  const clock = () => new Date();
+  return buildServices({ store, secrets: new Secrets(resolveMasterKey(config)), clock, config, jobs: new JobRunner(store, clock) });
+}
+
+const accountId = (values: Record<string, unknown>) => {
+  const id = Number(values['account']);
+  if (!Number.isInteger(id) || id < 1) throw new UsageError('--account <id> is required');
+  return id;
+};
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { ...configFlags, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, account: { type: 'string' }, role: { type: 'string', multiple: true } },
+  });
+  const [command, sub, ...rest] = positionals;
+  const json = values.json === true;
+  if (values.help || !command) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const config = configFrom(values);
+
+  switch (command) {
+    case 'serve':
+      return serve(config);
+    case 'migrate':
+      return withStore(config, async (store) => print(json, { migrated: true, store: store.dialect }, `migrations applied (${store.dialect})`));
+    case 'accounts':
+      return withStore(config, async (store) => {
+        const services = servicesFor(store, config);
+        if (sub === 'create') {
+          if (!rest[0]) throw new UsageError('accounts create <name>');
+          const { account, apiKey } = await services.accounts.create(rest[0]);
+          return print(json, { Id: account.id, Name: account.name, ApiKey: apiKey }, `account ${account.id} "${account.name}" created; API key: ${apiKey}`);
+        }
+        if (sub === 'list') {
+          const accounts = await services.operator.listAccounts();
+          return print(json, accounts, accounts.map((a) => `${a.Id}\t${a.Name}\tbalance ${a.Balance}`).join('\n') || 'no accounts');
+        }
+        throw new UsageError('accounts create|list');
+      });
+    case 'keys':
+      return withStore(config, async (store) => {
+        const services = servicesFor(store, config);
+        const principal = { accountId: accountId(values), keyId: 0, keyKind: 'personal' as const, roles: ['FullAccess'] };
+        if (!(await store.accounts.get(principal.accountId))) throw new UsageError(`account ${principal.accountId} does not exist`);
+        if (sub === 'create') {
+          const roles = (values.role ?? []) as string[];
+          const bad = roles.find((r) => !(ROLES as readonly string[]).includes(r));
+          if (bad) throw new UsageError(`unknown role ${bad} (use ${ROLES.join(' or ')})`);
+          const key = await services.apiKeys.create(principal, roles as (typeof ROLES)[number][]);
+          return print(json, key, `key ${key.Id} (${key.Roles.join(', ')}): ${key.Key}`);
+        }
+        if (sub === 'list') {
+          const page = await services.apiKeys.list(principal, 1, 1000);
+          return print(json, page.Items, page.Items.map((k) => `${k.Id}\t${k.Roles.join(',')}\t${k.Key}`).join('\n') || 'no keys');
+        }
+        if (sub === 'revoke') {
+          const id = Number(rest[0]);
+          if (!Number.isInteger(id)) throw new UsageError('keys revoke --account <id> <keyId>');
+          await services.apiKeys.revoke(principal, id);
+          return print(json, { revoked: id }, `key ${id} revoked`);
+        }
+        throw new UsageError('keys create|list|revoke');
+      });
+    case 'export':
+      return withStore(config, async (store) => {
+        const out: NodeJS.WritableStream = sub && sub !== '-' ? createWriteStream(sub) : process.stdout;
+        const bar = progress('exported');
+        let n = 0;
+        for await (const record of store.dump()) {
+          if (!out.write(`${JSON.stringify(record)}\n`)) await new Promise<void>((r) => out.once('drain', () => r()));
+          bar.tick(++n);
+        }
+        bar.done(n);
+        if (out !== process.stdout) {
+          await new Promise<void>((resolve) => out.end(() => resolve()));
+          print(json, { exported: n, file: sub }, `exported ${n} records to ${sub}`);
+        }
+      });
+    case 'import':
+      return withStore(config, async (store) => {
+        if (!sub) throw new UsageError('import <file>');
+        const bar = progress('imported');
+        let seen = 0;
+        async function* read(): AsyncGenerator<DumpRecord> {
+          const lines = createInterface({ input: sub === '-' ? process.stdin : createReadStream(sub!), crlfDelay: Infinity });
+          for await (const line of lines) {
+            if (!line.trim()) continue;
+            bar.tick(++seen);
+            yield JSON.parse(line) as DumpRecord;
+          }
+        }
+        const n = await store.load(read());
+        bar.done(seen);
+        print(json, { imported: n }, `imported ${n} records`);
+      });
+    default:
+      throw new UsageError(`unknown command ${command}`);
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError || error instanceof ConfigError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    process.stderr.write(`edgeplane: ${(error as Error).message}\n\n${error instanceof UsageError ? USAGE : ''}\n`);
+    process.exit(error instanceof ConfigError ? 1 : 2);
+  }
+  process.stderr.write(`edgeplane: ${(error as Error).message ?? String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,100 @@
+/** Dump and load for the PostgreSQL store (see DumpRecord); reads in keyset pages, not at once. */
+import type pg from 'pg';
+import type { DumpRecord, KeyKind, ResourceKind } from '../types.js';
+
+interface KeyRow { id: number; account_id: number; kind: KeyKind; roles: string; lookup_hash: string; sealed_key: string; created_at: string; revoked_at: string | null }
+interface ResourceRow { rid: number; kind: ResourceKind; id: string; account_id: number; name: string | null; parent_id: string | null; link_id: string | null; version: number; doc: string }
+import type { PgSequences } from './repositories.js';
+
+const PAGE = 1000;
+
+async function* pages<R extends pg.QueryResultRow>(pool: pg.Pool, table: string, key: string, columns = '*'): AsyncGenerator<R> {
+  let after = 0;
+  for (;;) {
+    const { rows } = await pool.query<R>(`SELECT ${columns} FROM ${table} WHERE ${key} > $1 ORDER BY ${key} LIMIT ${PAGE}`, [after]);
+    yield* rows;
+    if (rows.length < PAGE) return;
+    after = (rows[rows.length - 1] as Record<string, number>)[key]!;
+  }
+}
+
+/** `seq_pull_zone` → `pullZone`: the reverse of sequenceName(). */
+const sequenceKey = (seq: string) => seq.slice('seq_'.length).replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+
+export async function* dumpPostgres(pool: pg.Pool): AsyncGenerator<DumpRecord> {
+  yield { type: 'header', format: 'edgeplane-dump', version: 1, dialect: 'postgres', createdAt: new Date().toISOString() };
+  for await (const r of pages<{ id: number; name: string; balance: number; created_at: string }>(pool, 'accounts', 'id')) {
+    yield { type: 'account', id: r.id, name: r.name, balance: r.balance, createdAt: r.created_at };
+  }
+  for await (const r of pages<KeyRow>(pool, 'api_keys', 'id')) {
+    yield {
+      type: 'apiKey', id: r.id, accountId: r.account_id, kind: r.kind, roles: JSON.parse(r.roles) as string[],
+      lookupHash: r.lookup_hash, sealedKey: r.sealed_key, createdAt: r.created_at, revokedAt: r.revoked_at,
+    };
+  }
+  for await (const r of pages<ResourceRow>(pool, 'resources', 'rid')) {
+    yield {
+      type: 'resource', kind: r.kind, id: r.id, accountId: r.account_id, name: r.name, parentId: r.parent_id,
+      linkId: r.link_id, version: r.version, doc: r.doc,
+    };
+  }
+  const seqs = await pool.query<{ sequencename: string; last_value: number | null }>(
+    `SELECT sequencename, last_value FROM pg_sequences WHERE schemaname = current_schema() AND sequencename LIKE 'seq\\_%' ORDER BY sequencename`,
+  );
+  for (const s of seqs.rows) if (s.last_value !== null) yield { type: 'sequence', name: sequenceKey(s.sequencename), last: s.last_value };
+  for await (const r of pages<{ id: number; kind: string; payload: string; run_at: number; attempts: number }>(pool, 'jobs', 'id')) {
+    yield { type: 'job', kind: r.kind, payload: r.payload, runAt: r.run_at, attempts: r.attempts };
+  }
+}
+
+export async function loadPostgres(pool: pg.Pool, sequences: PgSequences, records: AsyncIterable<DumpRecord>): Promise<number> {
+  const client = await pool.connect();
+  const seqs: { name: string; last: number }[] = [];
+  let n = 0;
+  try {
+    await client.query('BEGIN');
+    const { rows } = await client.query<{ n: number }>('SELECT (SELECT count(*) FROM accounts) + (SELECT count(*) FROM resources) AS n');
+    if (rows[0]!.n > 0) throw new Error('the target store is not empty');
+    for await (const r of records) {
+      switch (r.type) {
+        case 'header':
+          if (r.format !== 'edgeplane-dump' || r.version !== 1) throw new Error('not an edgeplane dump (version 1)');
+          continue;
+        case 'account':
+          await client.query('INSERT INTO accounts (id, name, balance, created_at) VALUES ($1, $2, $3, $4)', [r.id, r.name, r.balance, r.createdAt]);
+          break;
+        case 'apiKey':
+          await client.query(
+            'INSERT INTO api_keys (id, account_id, kind, roles, lookup_hash, sealed_key, created_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+            [r.id, r.accountId, r.kind, JSON.stringify(r.roles), r.lookupHash, r.sealedKey, r.createdAt, r.revokedAt],
+          );
+          break;
+        case 'resource':
+          await client.query(
+            'INSERT INTO resources (kind, id, account_id, name, parent_id, link_id, version, doc) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+            [r.kind, r.id, r.accountId, r.name, r.parentId, r.linkId, r.version, r.doc],
+          );
+          break;
+        case 'sequence':
+          seqs.push({ name: r.name, last: r.last });
+          break;
+        case 'job':
+          await client.query('INSERT INTO jobs (kind, payload, run_at, attempts) VALUES ($1, $2, $3, $4)', [r.kind, r.payload, r.runAt, r.attempts]);
+          break;
+      }
+      n++;
+    }
+    // Rows came with their ids: move the serial counters past them.
+    for (const table of ['accounts', 'api_keys']) {
+      await client.query(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), GREATEST((SELECT max(id) FROM ${table}), 1), (SELECT max(id) FROM ${table}) IS NOT NULL)`);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  } finally {
+    client.release();
+  }
+  for (const s of seqs) await sequences.advance(s.name, s.last);
+  return n;
+}

@@ -1,0 +1,67 @@
+/** Dump and load for the SQLite store (see DumpRecord). */
+import type Database from 'better-sqlite3';
+import type { DumpRecord, KeyKind, ResourceKind } from '../types.js';
+
+interface KeyRow { id: number; account_id: number; kind: KeyKind; roles: string; lookup_hash: string; sealed_key: string; created_at: string; revoked_at: string | null }
+interface ResourceRow { rid: number; kind: ResourceKind; id: string; account_id: number; name: string | null; parent_id: string | null; link_id: string | null; version: number; doc: string }
+
+type Db = Database.Database;
+
+export function* dumpSqlite(db: Db): Generator<DumpRecord> {
+  yield { type: 'header', format: 'edgeplane-dump', version: 1, dialect: 'sqlite', createdAt: new Date().toISOString() };
+  for (const r of db.prepare('SELECT * FROM accounts ORDER BY id').iterate() as Iterable<{ id: number; name: string; balance: number; created_at: string }>) {
+    yield { type: 'account', id: r.id, name: r.name, balance: r.balance, createdAt: r.created_at };
+  }
+  for (const r of db.prepare('SELECT * FROM api_keys ORDER BY id').iterate() as Iterable<KeyRow>) {
+    yield {
+      type: 'apiKey', id: r.id, accountId: r.account_id, kind: r.kind, roles: JSON.parse(r.roles) as string[],
+      lookupHash: r.lookup_hash, sealedKey: r.sealed_key, createdAt: r.created_at, revokedAt: r.revoked_at,
+    };
+  }
+  for (const r of db.prepare('SELECT * FROM resources ORDER BY rid').iterate() as Iterable<ResourceRow>) {
+    yield {
+      type: 'resource', kind: r.kind, id: r.id, accountId: r.account_id, name: r.name, parentId: r.parent_id,
+      linkId: r.link_id, version: r.version, doc: r.doc,
+    };
+  }
+  for (const r of db.prepare('SELECT name, last FROM sequences ORDER BY name').iterate() as Iterable<{ name: string; last: number }>) {
+    yield { type: 'sequence', name: r.name, last: r.last };
+  }
+  for (const r of db.prepare('SELECT kind, payload, run_at, attempts FROM jobs ORDER BY id').iterate() as Iterable<{ kind: string; payload: string; run_at: number; attempts: number }>) {
+    yield { type: 'job', kind: r.kind, payload: r.payload, runAt: r.run_at, attempts: r.attempts };
+  }
+}
+
+export async function loadSqlite(db: Db, records: AsyncIterable<DumpRecord>): Promise<number> {
+  const empty = (db.prepare('SELECT (SELECT count(*) FROM accounts) + (SELECT count(*) FROM resources) AS n').get() as { n: number }).n === 0;
+  if (!empty) throw new Error('the target store is not empty');
+  const insert = {
+    account: db.prepare('INSERT INTO accounts (id, name, balance, created_at) VALUES (?, ?, ?, ?)'),
+    apiKey: db.prepare('INSERT INTO api_keys (id, account_id, kind, roles, lookup_hash, sealed_key, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+    resource: db.prepare('INSERT INTO resources (kind, id, account_id, name, parent_id, link_id, version, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+    sequence: db.prepare('INSERT INTO sequences (name, last) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET last = max(last, excluded.last)'),
+    job: db.prepare('INSERT INTO jobs (kind, payload, run_at, attempts) VALUES (?, ?, ?, ?)'),
+  };
+  let n = 0;
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    for await (const r of records) {
+      switch (r.type) {
+        case 'header':
+          if (r.format !== 'edgeplane-dump' || r.version !== 1) throw new Error('not an edgeplane dump (version 1)');
+          continue;
+        case 'account': insert.account.run(r.id, r.name, r.balance, r.createdAt); break;
+        case 'apiKey': insert.apiKey.run(r.id, r.accountId, r.kind, JSON.stringify(r.roles), r.lookupHash, r.sealedKey, r.createdAt, r.revokedAt); break;
+        case 'resource': insert.resource.run(r.kind, r.id, r.accountId, r.name, r.parentId, r.linkId, r.version, r.doc); break;
+        case 'sequence': insert.sequence.run(r.name, r.last); break;
+        case 'job': insert.job.run(r.kind, r.payload, r.runAt, r.attempts); break;
+      }
+      n++;
+    }
+    db.exec('COMMIT');
+  } catch (error) {
+    db.exec('ROLLBACK');
+    throw error;
+  }
+  return n;
+}
