@@ -9,6 +9,7 @@ import { buildServices } from './domain/services.js';
 import type { Api } from './http/api.js';
 import { JobRunner } from './jobs/runner.js';
 import { registerAuth } from './http/plugins/auth.js';
+import { ResetGate, registerResetGate } from './http/plugins/reset-gate.js';
 import { registerOperatorAuth } from './http/plugins/operator-auth.js';
 import healthRoute from './http/routes/operator/health.js';
 import operatorRoutes from './http/routes/operator/index.js';
@@ -85,6 +86,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   app.addHook('onClose', async () => jobs.stop());
   registerErrorHandling(app);
+  app.decorate('config', config);
+  const resetGate = new ResetGate();
+  app.decorate('resetGate', resetGate);
+  registerResetGate(app, resetGate);
   app.addSchema(ErrorBody);
 
   await app.register(fastifySwagger, {

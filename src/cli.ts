@@ -6,12 +6,14 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { buildApp } from './app.js';
 import { ConfigError, ENV_VARS, readConfig, type Config } from './config.js';
 import { ROLES } from './domain/principal.js';
 import { buildServices } from './domain/services.js';
 import { JobRunner } from './jobs/runner.js';
 import { resolveMasterKey } from './security/master-key.js';
 import { Secrets } from './security/secrets.js';
+import { applySeed, readSeed, SeedError } from './seed/apply.js';
 import { serve } from './server.js';
 import { openStore } from './store/open.js';
 import type { DumpRecord, Store } from './store/types.js';
@@ -33,6 +35,7 @@ Usage: edgeplane <command> [options]
   keys revoke --account <id> <keyId>
   export [file]                  write the whole store as JSON lines (stdout when no file)
   import <file>                  load a dump into an empty store (same master key as the export)
+  seed <file>                    apply a seed file (again: only what is missing is created)
 
 Every command reads the same configuration as the server (DATABASE_URL, EDGEPLANE_MASTER_KEY, ...).
 Add --json for machine-readable output.`;
@@ -178,15 +181,27 @@ async function main(argv: string[]): Promise<void> {
         bar.done(seen);
         print(json, { imported: n }, `imported ${n} records`);
       });
+    case 'seed':
+      return withStore(config, async (store) => {
+        if (!sub) throw new UsageError('seed <file>');
+        const seed = readSeed(sub);
+        const app = await buildApp({ config, store, masterKey: resolveMasterKey(config), runJobs: false });
+        try {
+          const result = await applySeed(app, seed);
+          print(json, result, `seed applied: ${result.accounts} accounts and ${result.created} keys/resources created, ${result.skipped} already there`);
+        } finally {
+          await app.close();
+        }
+      });
     default:
       throw new UsageError(`unknown command ${command}`);
   }
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof UsageError || error instanceof ConfigError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+  if (error instanceof UsageError || error instanceof ConfigError || error instanceof SeedError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
     process.stderr.write(`edgeplane: ${(error as Error).message}\n\n${error instanceof UsageError ? USAGE : ''}\n`);
-    process.exit(error instanceof ConfigError ? 1 : 2);
+    process.exit(error instanceof UsageError ? 2 : 1);
   }
   process.stderr.write(`edgeplane: ${(error as Error).message ?? String(error)}\n`);
   process.exit(1);

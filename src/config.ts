@@ -15,6 +15,7 @@ export const ConfigSchema = Type.Object({
   }),
   dbPoolMax: Type.Integer({ minimum: 1, maximum: 1000, default: 10, description: 'PostgreSQL: most connections this instance opens.' }),
   dbStatementTimeoutMs: Type.Integer({ minimum: 100, default: 5000, description: 'PostgreSQL: a statement running longer is cancelled and the request answered 503.' }),
+  seed: Type.Optional(Type.String({ minLength: 1, description: 'Seed file (JSON) applied at start, and again by `POST /_edgeplane/reset {"to": "seed"}`.' })),
   bootstrapKey: Type.Optional(Type.String({ minLength: 16, description: 'API key of the first account, created on an empty store. Random (printed once) when unset.' })),
   masterKey: Type.Optional(Type.String({
     pattern: '^[0-9a-fA-F]{64}$',
@@ -38,6 +39,7 @@ export const ENV_VARS: Record<keyof Config, string> = {
   databaseUrl: 'DATABASE_URL',
   dbPoolMax: 'EDGEPLANE_DB_POOL_MAX',
   dbStatementTimeoutMs: 'EDGEPLANE_DB_STATEMENT_TIMEOUT_MS',
+  seed: 'EDGEPLANE_SEED',
   bootstrapKey: 'EDGEPLANE_BOOTSTRAP_KEY',
   masterKey: 'EDGEPLANE_MASTER_KEY',
   adminToken: 'EDGEPLANE_ADMIN_TOKEN',

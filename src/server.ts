@@ -4,7 +4,9 @@
  */
 import { buildApp } from './app.js';
 import { ConfigError, readConfig, type Config } from './config.js';
+import { SeedError } from './seed/apply.js';
 import { resolveMasterKey } from './security/master-key.js';
+import { prepareStore } from './seed/prepare.js';
 import { openStore } from './store/open.js';
 
 export async function serve(config: Config): Promise<void> {
@@ -21,8 +23,8 @@ export async function serve(config: Config): Promise<void> {
     },
   });
 
-  const boot = await app.services.accounts.bootstrap(config.bootstrapKey);
-  if (boot?.generatedKey) {
+  const boot = await prepareStore(app, config);
+  if (boot.generatedKey) {
     // Straight to stdout, not the logger: shown once to the person starting the server.
     process.stdout.write(`edgeplane: created the first account; its API key (shown once): ${boot.generatedKey}\n`);
   }
@@ -49,7 +51,7 @@ if (isMain) {
   try {
     await serve(readConfig());
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof SeedError) {
       process.stderr.write(`edgeplane: ${error.message}\n`);
       process.exit(1);
     }

@@ -31,6 +31,7 @@ export function buildServices(ctx: ServiceContext) {
     accounts,
     operator: new OperatorService(ctx.store, accounts, pullZones.zones),
     jobs: ctx.jobs,
+    store: ctx.store,
     storeDialect: ctx.store.dialect,
     /** Readiness: the store answers a trivial query. */
     health: async () => ctx.store.accounts.count().then(() => true, () => false),

@@ -1,11 +1,15 @@
 /** The Fastify instance type routes are written against: TypeBox-typed, with the services attached. */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { Config } from '../config.js';
 import type { Services } from '../domain/services.js';
+import type { ResetGate } from './plugins/reset-gate.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
+    config: Config;
+    resetGate: ResetGate;
   }
 }
 

@@ -13,7 +13,9 @@ export type ResourceKind =
   | 'videoLibrary'
   | 'containerApp'
   /** A pull zone hostname, indexed by value so a hostname belongs to one zone platform-wide. */
-  | 'hostname';
+  | 'hostname'
+  /** Remembers a seed item already applied, so a seed can be applied again safely. */
+  | 'seedMark';
 
 export interface Account {
   id: number;
@@ -164,6 +166,8 @@ export interface Store extends StoreTx {
   transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T>;
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /** Deletes every row and restarts every id sequence: a store as new. */
+  wipe(): Promise<void>;
   /** Every row, in an order `load` can replay (accounts before what they own). */
   dump(): AsyncIterable<DumpRecord>;
   /** Replays a dump into this store, which must be empty; all or nothing. */

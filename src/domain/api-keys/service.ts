@@ -49,6 +49,14 @@ export class ApiKeyService {
     if (!(await this.store.apiKeys.revoke(principal.accountId, id, this.clock()))) throw errors.notFound('API key');
   }
 
+  /** A full-access personal key of the account to act for it (the seed's requests); issued if none. */
+  async anyFullAccessKey(accountId: number): Promise<string> {
+    const keys = await this.store.apiKeys.list(accountId, 0, 1000);
+    const found = keys.items.find((k) => k.kind === 'personal' && k.roles.includes('FullAccess'));
+    if (found) return this.secrets.open(found.sealedKey);
+    return (await this.issue(this.store, accountId, 'personal', ['FullAccess'])).Key;
+  }
+
   /** Issues a key; `presetValue` lets the operator choose the bootstrap key. */
   async issue(tx: StoreTx, accountId: number, kind: KeyKind, roles: string[], presetValue?: string): Promise<ApiKeyView> {
     const value = presetValue ?? newCredential();

@@ -175,6 +175,24 @@ export class PostgresStore implements Store {
     }
   }
 
+  async wipe(): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('TRUNCATE api_keys, resources, jobs, sequences, accounts RESTART IDENTITY CASCADE');
+      const seqs = await client.query<{ sequencename: string }>(
+        `SELECT sequencename FROM pg_sequences WHERE schemaname = current_schema() AND sequencename LIKE 'seq\\_%'`,
+      );
+      for (const s of seqs.rows) await client.query(`ALTER SEQUENCE ${s.sequencename} RESTART`);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK');
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
   dump(): AsyncIterable<DumpRecord> {
     return dumpPostgres(this.pool);
   }

@@ -108,6 +108,13 @@ export class SqliteStore implements Store {
     while (this.locked) await this.queue;
   }
 
+  async wipe(): Promise<void> {
+    await this.transaction(async () => {
+      this.db.exec(`DELETE FROM api_keys; DELETE FROM resources; DELETE FROM jobs; DELETE FROM sequences; DELETE FROM accounts;
+        DELETE FROM sqlite_sequence WHERE name IN ('accounts', 'api_keys', 'resources', 'jobs');`);
+    });
+  }
+
   async *dump(): AsyncIterable<DumpRecord> {
     await this.waitForLock();
     yield* dumpSqlite(this.db);

@@ -1,9 +1,11 @@
 import type { Api } from '../../api.js';
 import operatorAccountRoutes from './accounts.js';
 import operatorPullZoneRoutes from './pull-zones.js';
+import resetRoute from './reset.js';
 
 /** Registered under /_edgeplane/ behind the operator credential (see plugins/operator-auth.ts). */
 export default function operatorRoutes(app: Api) {
   operatorAccountRoutes(app);
   operatorPullZoneRoutes(app);
+  resetRoute(app);
 }
