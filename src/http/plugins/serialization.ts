@@ -7,6 +7,9 @@ import fastJson from 'fast-json-stringify';
 import type { FastifySerializerCompiler } from 'fastify/types/schema.js';
 import { ErrorBody } from '../schemas/error.js';
 
+/** The OpenAPI number formats our schemas use; the serializer's validator (for unions) must know them. */
+const NUMBER_FORMATS = { int32: true, int64: true, double: true, decimal: true } as const;
+
 const cache = new WeakMap<object, (data: unknown) => string>();
 const externalSchemas = { ErrorBody } as unknown as Record<string, fastJson.Schema>;
 
@@ -14,7 +17,7 @@ export const serializerCompiler: FastifySerializerCompiler<unknown> = ({ schema 
   const key = schema as object;
   let fn = cache.get(key);
   if (!fn) {
-    fn = fastJson(schema as fastJson.Schema, { schema: externalSchemas }) as (data: unknown) => string;
+    fn = fastJson(schema as fastJson.Schema, { schema: externalSchemas, ajv: { formats: NUMBER_FORMATS } }) as (data: unknown) => string;
     cache.set(key, fn);
   }
   return fn;
