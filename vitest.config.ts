@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
  * TEST_DATABASE_URL). Everything that talks to a store runs in both; tests of the server process
  * and of pure code run once; test/postgres/ holds what only PostgreSQL can show (several instances).
  */
-const storeTests = ['test/http/**/*.test.ts', 'test/docs/readme-examples.test.ts', 'test/store/**/*.test.ts', 'test/postgres/**/*.test.ts'];
+const storeTests = ['test/http/**/*.test.ts', 'test/docs/readme-examples.test.ts', 'test/store/**/*.test.ts', 'test/postgres/**/*.test.ts', 'test/security/**/*.test.ts'];
 
 export default defineConfig({
   test: {
@@ -13,7 +13,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     projects: [
-      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['test/postgres/**'], env: { TEST_STORE: 'sqlite' } } },
+      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['test/postgres/**'], env: { TEST_STORE: 'sqlite' }, globalSetup: ['test/setup/chromium.ts'] } },
       {
         extends: true,
         test: { name: 'postgres', include: storeTests, env: { TEST_STORE: 'postgres' }, globalSetup: ['test/setup/postgres.ts'] },

@@ -14,7 +14,14 @@ import { registerOperatorAuth } from './http/plugins/operator-auth.js';
 import healthRoute from './http/routes/operator/health.js';
 import operatorRoutes from './http/routes/operator/index.js';
 import { bindCaseInsensitively } from './http/plugins/case-insensitive-body.js';
-import { registerErrorHandling } from './http/plugins/errors.js';
+import { finishOpenApiDocument, registerDocs } from './http/plugins/docs.js';
+import { frameworkErrors, registerErrorHandling } from './http/plugins/errors.js';
+import { registerFaults } from './http/plugins/faults.js';
+import { registerIdempotency } from './http/plugins/idempotency.js';
+import { registerInputLimits } from './http/plugins/input-limits.js';
+import { registerJournal } from './http/plugins/journal.js';
+import { registerMetrics } from './http/plugins/metrics.js';
+import { registerRateLimits } from './http/plugins/rate-limit.js';
 import { serializerCompiler } from './http/plugins/serialization.js';
 import { validatorCompiler } from './http/plugins/validation.js';
 import apiKeyRoutes from './http/routes/api-keys/index.js';
@@ -57,8 +64,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? false,
     bodyLimit: config.bodyLimit,
-    genReqId: () => crypto.randomUUID(),
+    // A client's own X-Request-Id is kept so it can correlate; anything odd is replaced, as it ends up in logs.
+    genReqId: (req) => {
+      const sent = req.headers['x-request-id'];
+      return typeof sent === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(sent) ? sent : crypto.randomUUID();
+    },
     requestIdHeader: false,
+    frameworkErrors,
     routerOptions: { ignoreTrailingSlash: true, caseSensitive: false },
     ajv: { customOptions: { coerceTypes: false } },
   }).withTypeProvider();
@@ -86,10 +98,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   app.addHook('onClose', async () => jobs.stop());
   registerErrorHandling(app);
+  registerMetrics(app, store, clock);
+  registerFaults(app, app.services.faults);
+  registerJournal(app, config.journalSize, clock);
   app.decorate('config', config);
   const resetGate = new ResetGate();
   app.decorate('resetGate', resetGate);
   registerResetGate(app, resetGate);
+  // Before every route scope, so these hooks wrap each scope's authentication (order matters: limits before idempotency).
+  registerRateLimits(app, { perKeyPerSecond: config.rateLimitPerSecond, authFailureLimit: config.authFailureLimit, clock });
+  registerInputLimits(app);
+  registerIdempotency(app, { store, secrets: new Secrets(deps.masterKey), clock });
   app.addSchema(ErrorBody);
 
   await app.register(fastifySwagger, {
@@ -106,8 +125,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       security: [{ AccessKey: [] }],
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json['$id'] ?? `def-${i}`) },
+    transformObject: finishOpenApiDocument,
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await registerDocs(app);
 
   // Core API: property names bind case-insensitively, as on the platform.
   await app.register(async (core) => {

@@ -4,6 +4,8 @@
  */
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
+import { ruleProblem } from './domain/faults/injector.js';
+import { FaultRules } from './http/schemas/faults.js';
 
 export const ConfigSchema = Type.Object({
   host: Type.String({ default: '127.0.0.1', description: 'Address the HTTP server binds to.' }),
@@ -29,6 +31,10 @@ export const ConfigSchema = Type.Object({
   monitorIntervalMs: Type.Integer({ minimum: 100, default: 60000, description: 'How often DNS record monitors probe their targets, in milliseconds.' }),
   logLevel: Type.Union([Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('trace'), Type.Literal('silent')], { default: 'info', description: 'Log level.' }),
   bodyLimit: Type.Integer({ minimum: 1024, default: 1048576, description: 'Largest accepted request body, in bytes.' }),
+  rateLimitPerSecond: Type.Integer({ minimum: 0, maximum: 1000000, default: 200, description: 'Requests per second each API key may make (token bucket, bursts up to twice this), per instance; over it: 429 with `Retry-After`. 0 turns it off.' }),
+  authFailureLimit: Type.Integer({ minimum: 0, maximum: 1000000, default: 20, description: 'Distinct wrong credentials one client address may send per minute before its requests are refused (429 with `Retry-After`) until the minute ends. 0 turns it off.' }),
+  faults: Type.Optional(Type.Object(FaultRules.properties, { description: 'Fault injection rules in force from start, as the JSON body of `PUT /_edgeplane/faults` (`{"rules": [{"path": "/pullzone/:id", "status": 503}]}`). Per instance. Unset: no faults.' })),
+  journalSize: Type.Integer({ minimum: 0, maximum: 100000, default: 0, description: 'How many recent requests the operator journal (`GET /_edgeplane/journal`) keeps in memory; 0 turns it off.' }),
 });
 export type Config = Static<typeof ConfigSchema>;
 
@@ -50,6 +56,10 @@ export const ENV_VARS: Record<keyof Config, string> = {
   monitorIntervalMs: 'EDGEPLANE_MONITOR_INTERVAL_MS',
   logLevel: 'LOG_LEVEL',
   bodyLimit: 'EDGEPLANE_BODY_LIMIT',
+  rateLimitPerSecond: 'EDGEPLANE_RATE_LIMIT_PER_SECOND',
+  authFailureLimit: 'EDGEPLANE_AUTH_FAILURE_LIMIT',
+  faults: 'EDGEPLANE_FAULTS',
+  journalSize: 'EDGEPLANE_JOURNAL_SIZE',
 };
 
 export class ConfigError extends Error {}
@@ -61,15 +71,29 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     const value = env[variable];
     if (value === undefined || value === '') continue;
     const prop = ConfigSchema.properties[key] as { type?: string };
-    raw[key] = prop.type === 'integer' && /^-?\d+$/.test(value) ? Number(value) : value;
+    raw[key] = prop.type === 'integer' && /^-?\d+$/.test(value) ? Number(value) : prop.type === 'object' ? parseJson(variable, value) : value;
   }
   const merged = Value.Default(ConfigSchema, { ...raw, ...overrides }) as Record<string, unknown>;
   if (!Value.Check(ConfigSchema, merged)) {
     const problems = [...Value.Errors(ConfigSchema, merged)].map((e) => {
-      const key = e.instancePath.replace(/^\//, '') as keyof Config;
-      return `${ENV_VARS[key] ?? key}: ${e.message}`;
+      // `/faults/rules/0/status` names the variable, then the place inside its JSON value.
+      const [key, ...inner] = e.instancePath.replace(/^\//, '').split('/') as [keyof Config, ...string[]];
+      return `${ENV_VARS[key] ?? key}${inner.length > 0 ? ` (${inner.join('.')})` : ''}: ${e.message}`;
     });
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
-  return merged as Config;
+  const config = merged as Config;
+  config.faults?.rules.forEach((rule, i) => {
+    const problem = ruleProblem(rule);
+    if (problem) throw new ConfigError(`Invalid configuration:\n  ${ENV_VARS.faults} (rules.${i}${problem.field}): ${problem.message}`);
+  });
+  return config;
+}
+
+function parseJson(variable: string, value: string): unknown {
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    throw new ConfigError(`Invalid configuration:\n  ${variable}: not valid JSON.`);
+  }
 }

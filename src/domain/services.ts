@@ -6,10 +6,12 @@ import { AccountService } from './accounts/service.js';
 import { ApiKeyService } from './api-keys/service.js';
 import { ContainerAppService } from './containers/service.js';
 import { DnsZoneService } from './dns/service.js';
+import { FaultInjector } from './faults/injector.js';
 import type { JobRunner } from '../jobs/runner.js';
 import { OperatorService } from './operator/service.js';
 import type { Clock } from './principal.js';
 import { PullZoneService } from './pull-zones/service.js';
+import { registerReplicationJob } from './storage-zones/replication.js';
 import { StorageZoneService } from './storage-zones/service.js';
 import { VideoLibraryService } from './video-libraries/service.js';
 
@@ -24,8 +26,13 @@ export interface ServiceContext {
 export function buildServices(ctx: ServiceContext) {
   const apiKeys = new ApiKeyService(ctx.store, ctx.secrets, ctx.clock);
   const pullZones = new PullZoneService(ctx.store, ctx.secrets, ctx.config.cdnDomain);
-  const storageZones = new StorageZoneService(ctx.store, ctx.secrets, ctx.clock, ctx.config.storageDomain);
+  const storageZones = new StorageZoneService(ctx.store, ctx.secrets, ctx.clock, ctx.config.storageDomain, pullZones);
+  registerReplicationJob(storageZones, ctx.jobs, ctx.store, ctx.clock, ctx.config.jobDelayMs);
   const accounts = new AccountService(ctx.store, apiKeys, ctx.clock);
+  const containerApps = new ContainerAppService(ctx.store, ctx.secrets, ctx.clock, ctx.config);
+  pullZones.onDelete.push((tx, accountId, id) => containerApps.unlinkPullZone(tx, accountId, id));
+  const dnsZones = new DnsZoneService(ctx.store, ctx.secrets, ctx.clock, ctx.config);
+  pullZones.onDelete.push((tx, accountId, id) => dnsZones.unlinkPullZone(tx, accountId, id));
   return {
     apiKeys,
     accounts,
@@ -35,8 +42,9 @@ export function buildServices(ctx: ServiceContext) {
     storeDialect: ctx.store.dialect,
     /** Readiness: the store answers a trivial query. */
     health: async () => ctx.store.accounts.count().then(() => true, () => false),
-    containerApps: new ContainerAppService(ctx.store, ctx.secrets, ctx.config.containerDomain),
-    dnsZones: new DnsZoneService(ctx.store, ctx.secrets, ctx.clock, ctx.config),
+    containerApps,
+    dnsZones,
+    faults: new FaultInjector(ctx.config.faults?.rules),
     pullZones,
     storageZones,
     videoLibraries: new VideoLibraryService(ctx.store, ctx.secrets, ctx.clock, pullZones, storageZones),

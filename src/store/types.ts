@@ -151,6 +151,42 @@ export interface StoreTx {
   nextId(sequence: string): Promise<number>;
 }
 
+export interface IdempotencyRecord {
+  fingerprint: string;
+  /** Null while the first request with the key is still in flight. */
+  status: number | null;
+  /** The first response's body, sealed: a create's response can carry a credential. */
+  sealedResponse: string | null;
+  /** Epoch milliseconds of the claim; it also identifies the claim to complete or release. */
+  createdAt: number;
+}
+
+export interface IdempotencyClaim {
+  accountId: number;
+  key: string;
+  fingerprint: string;
+  now: number;
+  /** Records created at or before these instants no longer count: completed ones, and ones in flight. */
+  completedBefore: number;
+  inFlightBefore: number;
+}
+
+/**
+ * Responses remembered for `Idempotency-Key` retries. Not part of dumps: they are a short-lived
+ * cache of answers, not resources.
+ */
+export interface IdempotencyKeys {
+  /** Takes the key for a new request; false when a record that still counts holds it. */
+  claim(claim: IdempotencyClaim): Promise<boolean>;
+  find(accountId: number, key: string): Promise<IdempotencyRecord | undefined>;
+  /** Records the response of the claim made at `claimedAt`; false if that claim is gone. */
+  complete(accountId: number, key: string, claimedAt: number, status: number, sealedResponse: string): Promise<boolean>;
+  /** Gives up the claim made at `claimedAt` (the request failed), so a retry runs afresh. */
+  release(accountId: number, key: string, claimedAt: number): Promise<void>;
+  /** Deletes the records created at or before `cutoff`. */
+  purge(cutoff: number): Promise<number>;
+}
+
 /** One line of a store dump (`edgeplane export`): rows as stored, credentials still sealed. */
 export type DumpRecord =
   | { type: 'header'; format: 'edgeplane-dump'; version: 1; dialect: 'sqlite' | 'postgres'; createdAt: string }
@@ -162,6 +198,7 @@ export type DumpRecord =
 
 export interface Store extends StoreTx {
   readonly dialect: 'sqlite' | 'postgres';
+  readonly idempotency: IdempotencyKeys;
   /** Runs `work` atomically: all of its writes commit together, or none do. */
   transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T>;
   migrate(): Promise<void>;
@@ -172,4 +209,12 @@ export interface Store extends StoreTx {
   dump(): AsyncIterable<DumpRecord>;
   /** Replays a dump into this store, which must be empty; all or nothing. */
   load(records: AsyncIterable<DumpRecord>): Promise<number>;
+  /** Live figures for the operator's metrics; cheap, no query. */
+  stats(): StoreStats;
 }
+
+export type StoreStats =
+  /** `openTransactions` counts those running and those waiting for the write lock. */
+  | { dialect: 'sqlite'; openTransactions: number; locked: boolean }
+  /** Connections open, idle ones among them, and callers waiting for one. */
+  | { dialect: 'postgres'; poolTotal: number; poolIdle: number; poolWaiting: number };

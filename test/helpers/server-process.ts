@@ -8,6 +8,7 @@ export interface ServerProcess {
   child: ChildProcess;
   base: string;
   stdout: () => string;
+  stderr: () => string;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
@@ -33,6 +34,7 @@ export function startServer(env: Record<string, string>): Promise<ServerProcess>
         child,
         base: m[1]!,
         stdout: () => out,
+        stderr: () => err,
         stop: async (signal = 'SIGTERM') => {
           child.kill(signal);
           return exited;

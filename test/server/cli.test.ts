@@ -13,7 +13,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('edgeplane CLI', () => {
+describe('edgeplane CLI', { timeout: 90_000 }, () => {
   it('prints usage with --help', async () => {
     const res = await cli(['--help']);
     expect(res.code).toBe(0);

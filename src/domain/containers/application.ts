@@ -1,9 +1,11 @@
 /**
  * The stored form of a container application and the view the API returns. The document keeps the
- * configuration plus the values generated for it (ids, hosts, addresses, pods); status, display
- * endpoint and instances are derived on every read so they can never disagree with it.
+ * configuration plus the values generated for it (ids, hosts, addresses, pods) and its lifecycle;
+ * status, display endpoint and instances are derived on every read so they can never disagree
+ * with it.
  */
 import type {
+  AppListItemT,
   ApplicationCreateRequestT,
   ApplicationT,
   ContainerTemplateT,
@@ -11,11 +13,19 @@ import type {
   RegionSettingsT,
 } from '../../http/schemas/containers.js';
 import { newContainerId } from './ids.js';
+import type { AppState, Lifecycle } from './lifecycle.js';
 import { DEFAULT_REGION, nodeAddress } from './network.js';
 
 export interface Pod {
   id: string;
   nodeIpAddress: string;
+}
+
+/** A persistent volume; the id is generated once and kept while a volume of that name exists. */
+export interface StoredVolume {
+  id: string;
+  name: string;
+  size: number;
 }
 
 export interface ContainerAppDoc {
@@ -25,10 +35,11 @@ export interface ContainerAppDoc {
   regionSettings: RegionSettingsT;
   terminationGracePeriodSeconds: number | null;
   repositorySettings: ApplicationT['repositorySettings'];
-  volumes: ApplicationT['volumes'];
+  volumes: StoredVolume[];
   containerTemplates: ContainerTemplateT[];
-  /** Groups of running containers, one per instance of the application (`autoScaling.min`). */
+  /** Groups of containers, one per instance of the application (`autoScaling.min`). */
   pods: Pod[];
+  lifecycle: Lifecycle;
 }
 
 /** The application's settings as sent (create or replace), before its containers. */
@@ -70,8 +81,21 @@ function podsFor(count: number, previous: readonly Pod[]): Pod[] {
   return pods;
 }
 
-/** Builds (or rebuilds, keeping generated pods) the document from settings and built containers. */
-export function applicationDoc(input: ApplicationSettingsInput, containerTemplates: ContainerTemplateT[], previous?: ContainerAppDoc): ContainerAppDoc {
+/** Volumes as sent; a volume whose name was stored before keeps its id. */
+export function volumesOf(input: readonly { name: string; size: number }[] | null | undefined, previous: readonly StoredVolume[] = []): StoredVolume[] {
+  return (input ?? []).map((v) => ({ id: previous.find((p) => p.name === v.name)?.id ?? newContainerId(), name: v.name, size: v.size }));
+}
+
+/**
+ * Builds (or rebuilds, keeping generated pods and volume ids) the document from settings and built
+ * containers. The lifecycle is carried over; the caller decides what the change means for it.
+ */
+export function applicationDoc(
+  input: ApplicationSettingsInput,
+  containerTemplates: ContainerTemplateT[],
+  lifecycle: Lifecycle,
+  previous?: ContainerAppDoc,
+): ContainerAppDoc {
   return {
     name: input.name,
     runtimeType: input.runtimeType,
@@ -85,9 +109,10 @@ export function applicationDoc(input: ApplicationSettingsInput, containerTemplat
           owner: input.repositorySettings.owner ?? null,
         }
       : null,
-    volumes: (input.volumes ?? []).map((v) => ({ name: v.name, size: v.size })),
+    volumes: volumesOf(input.volumes, previous?.volumes),
     containerTemplates,
     pods: withPods(containerTemplates, input.autoScaling.min, previous?.pods ?? []),
+    lifecycle,
   };
 }
 
@@ -95,24 +120,38 @@ export function applicationDoc(input: ApplicationSettingsInput, containerTemplat
 export const withPods = (templates: readonly ContainerTemplateT[], min: number, previous: readonly Pod[]) =>
   templates.length === 0 ? [] : podsFor(min, previous);
 
-export function applicationView(id: string, doc: ContainerAppDoc): ApplicationT {
+/** The endpoint shown as the application's address: its first CDN endpoint, else its first one. */
+function displayEndpointOf(doc: ContainerAppDoc): ApplicationT['displayEndpoint'] {
   const endpoints = doc.containerTemplates.flatMap((t) => t.endpoints);
   const shown = endpoints.find((e) => e.type === 'cdn') ?? endpoints[0];
+  return shown ? { id: shown.id, address: shown.publicHost, type: shown.type } : null;
+}
+
+export function applicationView(id: string, doc: ContainerAppDoc, state: AppState): ApplicationT {
+  const pods = state.running ? doc.pods : [];
   return {
     id,
     name: doc.name,
-    displayEndpoint: shown ? { id: shown.id, address: shown.publicHost, type: shown.type } : null,
-    status: doc.containerTemplates.length > 0 ? 'active' : 'inactive',
+    displayEndpoint: displayEndpointOf(doc),
+    status: state.status,
     runtimeType: doc.runtimeType,
     regionSettings: doc.regionSettings,
     containerTemplates: doc.containerTemplates,
-    containerInstances: doc.pods.flatMap((pod) =>
+    containerInstances: pods.flatMap((pod) =>
       doc.containerTemplates.map((t) => ({ id: `${pod.id}-${t.id}`, templateId: t.id, podId: pod.id, nodeIpAddress: pod.nodeIpAddress })),
     ),
-    volumes: doc.volumes,
+    volumes: doc.volumes.map((v) => ({ name: v.name, size: v.size })),
     autoScaling: doc.autoScaling,
     networkSettings: { ...NETWORK_LIMITS },
     repositorySettings: doc.repositorySettings,
     terminationGracePeriodSeconds: doc.terminationGracePeriodSeconds,
   };
 }
+
+export const applicationListItem = (id: string, doc: ContainerAppDoc, state: AppState): AppListItemT => ({
+  id,
+  name: doc.name,
+  description: '',
+  displayEndpoint: displayEndpointOf(doc),
+  status: state.status,
+});

@@ -53,3 +53,39 @@ export function checkContainers(containers: readonly CheckedContainer[]): void {
     });
   }
 }
+
+/** An application never scales below more instances than it may have. */
+export function checkAutoScaling(autoScaling: { min: number; max: number }, prefix: string): void {
+  if (autoScaling.min > autoScaling.max) {
+    throw errors.validation(
+      `${prefix}min`,
+      `The minimum instance count (${autoScaling.min}) must not exceed the maximum (${autoScaling.max}).`,
+      'autoscaling.min_above_max',
+    );
+  }
+}
+
+/** Endpoint display names are unique within an application (the endpoint `except` may keep its own). */
+export function checkDisplayNameFree(templates: readonly { endpoints: readonly { id: string; displayName: string }[] }[], displayName: string, exceptId?: string): void {
+  if (templates.some((t) => t.endpoints.some((e) => e.id !== exceptId && e.displayName === displayName))) {
+    throw errors.validation('displayName', `The application already has an endpoint named "${displayName}".`, 'endpoint.name_taken');
+  }
+}
+
+/**
+ * For a full list of containers sent (replacement, or a patch that sends `containerTemplates`):
+ * the stored container each item updates, by its `id`, or undefined for a new one. An id must name
+ * one of this application's containers, and only once.
+ */
+export function matchStoredContainers<T extends { id: string }>(stored: readonly T[], requested: readonly { id?: string | null }[]): (T | undefined)[] {
+  const byId = new Map(stored.map((t) => [t.id, t]));
+  const claimed = new Set<string>();
+  return requested.map((t, i) => {
+    if (t.id == null) return undefined;
+    const found = byId.get(t.id);
+    if (!found) throw errors.validation(`containerTemplates[${i}].id`, `The application has no container with id "${t.id}".`);
+    if (claimed.has(t.id)) throw errors.validation(`containerTemplates[${i}].id`, `The container id "${t.id}" is listed more than once.`);
+    claimed.add(t.id);
+    return found;
+  });
+}

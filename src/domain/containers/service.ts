@@ -1,91 +1,97 @@
 /**
- * Container applications (spec 4.2, 4.2.1, 4.4): create and read one, add a container template,
- * replace the whole configuration, update one endpoint. Each application is one document of kind
- * `containerApp` holding its containers; every change is a read-modify-write in one transaction.
+ * Container applications: create, read, list, replace (spec 4.2.1), patch and delete them, and
+ * deploy, undeploy or restart them (see lifecycle.ts). Their containers, endpoints and settings
+ * have their own services, reached through the members of the same name. Each application is one
+ * document of kind `containerApp` holding its containers.
  */
 import type {
+  ApplicationContainerRequestT,
   ApplicationCreateRequestT,
+  ApplicationPatchRequestT,
   ApplicationReplaceRequestT,
   ApplicationT,
-  ContainerTemplateRequestT,
-  ContainerTemplateT,
-  EndpointUpdateRequestT,
-  EndpointUpdateResponseT,
   IdResponseT,
-  RegionSettingsT,
+  ListApplicationsResponseT,
 } from '../../http/schemas/containers.js';
 import type { Secrets } from '../../security/secrets.js';
 import type { Store, StoreTx } from '../../store/types.js';
-import { DocumentRepo } from '../documents.js';
 import { errors } from '../errors.js';
-import type { Principal } from '../principal.js';
-import { applicationDoc, applicationView, regionSettingsOf, regionsOf, withPods, type ContainerAppDoc } from './application.js';
+import type { Clock, Principal } from '../principal.js';
+import {
+  applicationDoc,
+  applicationListItem,
+  applicationView,
+  regionSettingsOf,
+  withPods,
+  type ApplicationSettingsInput,
+  type ContainerAppDoc,
+} from './application.js';
+import { AppSettingsService } from './app-settings.js';
+import { ContainerTemplateService } from './containers.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
+import { AppEditor, type ContainerSettings } from './editor.js';
+import { EndpointService } from './endpoints.js';
 import { newContainerId } from './ids.js';
-import { checkContainers, checkEndpointKind } from './rules.js';
-import { buildEndpoint, buildTemplate, type EndpointContext } from './templates.js';
+import { deployed, initialLifecycle, undeployed } from './lifecycle.js';
+import { patchedSettings } from './patches.js';
+import { pullZoneRefs } from './pull-zone-links.js';
+import { checkAutoScaling, checkContainers, matchStoredContainers } from './rules.js';
+import { buildTemplate, relocated } from './templates.js';
 
-interface PullZoneRef {
-  pullZoneId?: number | null;
-  field: string;
+export interface ListApplicationsQuery {
+  limit: number;
+  nextCursor?: string | undefined;
 }
 
-interface EndpointInput {
-  cdn?: { pullZoneId?: number | null } | undefined;
-}
-
-/** The pull zones a list of endpoints refers to, with the field that names each. */
-const pullZoneRefs = (endpoints: readonly EndpointInput[] | undefined, prefix: string): PullZoneRef[] =>
-  (endpoints ?? []).map((e, j) => ({ pullZoneId: e.cdn?.pullZoneId, field: `${prefix}endpoints[${j}].cdn.pullZoneId` }));
+/** How an operation refused on a suspended application answers: the platform differs per operation. */
+type SuspendedAnswer = 'conflict' | 'forbidden';
 
 export class ContainerAppService {
-  private readonly apps: DocumentRepo<ContainerAppDoc>;
+  private readonly editor: AppEditor;
+  readonly containers: ContainerTemplateService;
+  readonly endpoints: EndpointService;
+  readonly settings: AppSettingsService;
 
-  constructor(
-    private readonly store: Store,
-    secrets: Secrets,
-    /** Domain of generated endpoint hosts (`config.containerDomain`). */
-    private readonly domain: string,
-  ) {
-    // No credential fields, and no indexed name: application names need not be unique.
-    this.apps = new DocumentRepo<ContainerAppDoc>('containerApp', 'application', secrets, []);
+  constructor(store: Store, secrets: Secrets, clock: Clock, settings: ContainerSettings) {
+    this.editor = new AppEditor(store, secrets, clock, settings);
+    this.containers = new ContainerTemplateService(this.editor);
+    this.endpoints = new EndpointService(this.editor);
+    this.settings = new AppSettingsService(this.editor);
   }
 
   async create(principal: Principal, input: ApplicationCreateRequestT): Promise<IdResponseT> {
-    const requested = input.containerTemplates ?? [];
-    return this.store.transaction(async (tx) => {
-      // A new application has no containers yet, so no id can refer to one of them.
-      requested.forEach((t, i) => {
-        if (t.id != null) throw errors.validation(`containerTemplates[${i}].id`, `The application has no container with id "${t.id}".`);
-      });
-      checkContainers(requested.map((t, i) => ({ name: t.name, endpoints: t.endpoints ?? [], field: `containerTemplates[${i}].` })));
-      await this.checkPullZones(tx, principal.accountId, requested.flatMap((t, i) => pullZoneRefs(t.endpoints, `containerTemplates[${i}].`)));
-      const ctx = this.endpointContext(regionSettingsOf(input.regionSettings));
-      const id = newContainerId();
-      await this.apps.insert(tx, principal.accountId, id, applicationDoc(input, requested.map((t) => buildTemplate(t, undefined, ctx))));
+    const { apps, links } = this.editor;
+    const accountId = principal.accountId;
+    const id = newContainerId();
+    return this.editor.store.transaction(async (tx) => {
+      const requested = input.containerTemplates ?? [];
+      checkAutoScaling(input.autoScaling, 'autoScaling.');
+      const doc = await this.withContainers(tx, accountId, id, input, requested, undefined);
+      await apps.insert(tx, accountId, id, doc);
+      await links.sync(tx, accountId, id, null, doc);
       return { id };
     });
   }
 
   async get(principal: Principal, appId: string): Promise<ApplicationT> {
-    const found = await this.apps.get(this.store, principal.accountId, appId);
-    return applicationView(found.id, found.doc);
+    const { stored, state } = await this.editor.read(principal.accountId, appId);
+    return applicationView(stored.id, stored.doc, state);
   }
 
-  async addTemplate(principal: Principal, appId: string, input: ContainerTemplateRequestT): Promise<ContainerTemplateT> {
-    return this.store.transaction(async (tx) => {
-      const current = await this.apps.get(tx, principal.accountId, appId);
-      const doc = current.doc;
-      checkContainers([...doc.containerTemplates, { name: input.name, endpoints: input.endpoints ?? [], field: '' }]);
-      await this.checkPullZones(tx, principal.accountId, pullZoneRefs(input.endpoints, ''));
-      const template = buildTemplate(input, undefined, this.endpointContext(doc.regionSettings));
-      const containerTemplates = [...doc.containerTemplates, template];
-      await this.apps.update(tx, principal.accountId, current, {
-        ...doc,
-        containerTemplates,
-        pods: withPods(containerTemplates, doc.autoScaling.min, doc.pods),
-      });
-      return template;
-    });
+  /** Oldest first, so a cursor's position stays valid while applications are added. */
+  async list(principal: Principal, query: ListApplicationsQuery): Promise<ListApplicationsResponseT> {
+    const { store, secrets } = this.editor;
+    const accountId = principal.accountId;
+    const offset = query.nextCursor ? decodeCursor(secrets, accountId, query.nextCursor) : 0;
+    // Straight from the store: the repository's list leaves out ids, and applications hold no sealed fields.
+    const page = await store.docs.list<ContainerAppDoc>('containerApp', accountId, { offset, limit: query.limit });
+    const funded = await this.editor.funded(store, accountId);
+    const end = offset + page.items.length;
+    return {
+      items: page.items.map((d) => applicationListItem(d.id, d.doc, this.editor.stateOf(d.doc, funded))),
+      meta: { totalItems: page.total },
+      cursor: page.items.length > 0 && end < page.total ? encodeCursor(secrets, accountId, end) : null,
+    };
   }
 
   /**
@@ -93,63 +99,104 @@ export class ContainerAppService {
    * sent with the id of one of this application's containers update it and keep its generated
    * values; containers without an id are new; stored containers not sent are removed.
    */
-  async replace(principal: Principal, appId: string, input: ApplicationReplaceRequestT): Promise<IdResponseT> {
-    return this.store.transaction(async (tx) => {
-      const current = await this.apps.get(tx, principal.accountId, appId);
-      const stored = new Map(current.doc.containerTemplates.map((t) => [t.id, t]));
-      const claimed = new Set<string>();
-      const previous = input.containerTemplates.map((t, i) => {
-        if (t.id == null) return undefined;
-        const found = stored.get(t.id);
-        if (!found) throw errors.validation(`containerTemplates[${i}].id`, `The application has no container with id "${t.id}".`);
-        if (claimed.has(t.id)) throw errors.validation(`containerTemplates[${i}].id`, `The container id "${t.id}" is listed more than once.`);
-        claimed.add(t.id);
-        return found;
-      });
-      checkContainers(input.containerTemplates.map((t, i) => ({ name: t.name, endpoints: t.endpoints ?? [], field: `containerTemplates[${i}].` })));
-      await this.checkPullZones(tx, principal.accountId, input.containerTemplates.flatMap((t, i) => pullZoneRefs(t.endpoints, `containerTemplates[${i}].`)));
-      const ctx = this.endpointContext(regionSettingsOf(input.regionSettings));
-      const templates = input.containerTemplates.map((t, i) => buildTemplate(t, previous[i], ctx));
-      await this.apps.update(tx, principal.accountId, current, applicationDoc(input, templates, current.doc));
-      return { id: current.id };
+  replace(principal: Principal, appId: string, input: ApplicationReplaceRequestT): Promise<IdResponseT> {
+    checkAutoScaling(input.autoScaling, 'autoScaling.');
+    return this.editor.change(principal.accountId, appId, async (doc, tx) => ({
+      doc: await this.withContainers(tx, principal.accountId, appId, input, input.containerTemplates, doc),
+      result: { id: appId },
+    }));
+  }
+
+  /** Only the fields sent change (see patches.ts); `containerTemplates`, when sent, as in a replacement. */
+  patch(principal: Principal, appId: string, input: ApplicationPatchRequestT): Promise<IdResponseT> {
+    if (input.autoScaling) checkAutoScaling(input.autoScaling, 'autoScaling.');
+    return this.editor.change(principal.accountId, appId, async (doc, tx) => {
+      const settings = patchedSettings(doc, input);
+      if (input.containerTemplates) {
+        return { doc: await this.withContainers(tx, principal.accountId, appId, settings, input.containerTemplates, doc), result: { id: appId } };
+      }
+      // New regions move the endpoints' addresses along.
+      const ctx = this.editor.endpointContext(regionSettingsOf(settings.regionSettings));
+      return { doc: applicationDoc(settings, relocated(doc.containerTemplates, ctx), doc.lifecycle, doc), result: { id: appId } };
     });
+  }
+
+  /** Deletes at once (the platform queues it); the pull zones in front of it are released. */
+  async delete(principal: Principal, appId: string): Promise<void> {
+    const { apps, links } = this.editor;
+    await this.editor.store.transaction(async (tx) => {
+      const current = await apps.get(tx, principal.accountId, appId);
+      await apps.delete(tx, principal.accountId, appId);
+      await links.sync(tx, principal.accountId, appId, current.doc, null);
+    });
+  }
+
+  deploy(principal: Principal, appId: string): Promise<void> {
+    return this.lifecycleAction(principal, appId, 'conflict', (doc, now) => ({ ...doc, lifecycle: deployed(doc.lifecycle, now) }));
+  }
+
+  undeploy(principal: Principal, appId: string): Promise<void> {
+    return this.lifecycleAction(principal, appId, 'conflict', (doc, now) => ({ ...doc, lifecycle: undeployed(doc.lifecycle, now) }));
+  }
+
+  /** Replaces every pod of a deployed application; the status stays as it is. */
+  restart(principal: Principal, appId: string): Promise<void> {
+    return this.lifecycleAction(principal, appId, 'forbidden', (doc) =>
+      doc.lifecycle.deployed ? { ...doc, pods: withPods(doc.containerTemplates, doc.autoScaling.min, []) } : doc,
+    );
   }
 
   /**
-   * Replaces the settings of the endpoint whose display name is `endpointName` (4.4), wherever it is
-   * among the application's containers. The endpoint keeps its id, host and addresses.
+   * Pull zone deletion hook: endpoints behind the deleted zone keep working without it. Runs in
+   * the deleting transaction; the zone's side needs no update, it is about to go.
    */
-  async updateEndpoint(principal: Principal, appId: string, endpointName: string, input: EndpointUpdateRequestT): Promise<EndpointUpdateResponseT> {
-    return this.store.transaction(async (tx) => {
-      const current = await this.apps.get(tx, principal.accountId, appId);
-      const doc = current.doc;
-      const owner = doc.containerTemplates.find((t) => t.endpoints.some((e) => e.displayName === endpointName));
-      const target = owner?.endpoints.find((e) => e.displayName === endpointName);
-      if (!owner || !target) throw errors.notFound('endpoint');
-      checkEndpointKind(input, '');
-      const clash = doc.containerTemplates.some((t) => t.endpoints.some((e) => e !== target && e.displayName === input.displayName));
-      if (clash) throw errors.validation('displayName', `The application already has an endpoint named "${input.displayName}".`, 'endpoint.name_taken');
-      await this.checkPullZones(tx, principal.accountId, [{ pullZoneId: input.cdn?.pullZoneId, field: 'cdn.pullZoneId' }]);
-      const updated = buildEndpoint(input, target, this.endpointContext(doc.regionSettings));
-      const containerTemplates = doc.containerTemplates.map((t) =>
-        t === owner ? { ...t, endpoints: t.endpoints.map((e) => (e === target ? updated : e)) } : t,
-      );
-      await this.apps.update(tx, principal.accountId, current, { ...doc, containerTemplates });
-      return { id: updated.id };
-    });
-  }
-
-  private endpointContext(regionSettings: RegionSettingsT): EndpointContext {
-    return { domain: this.domain, regions: regionsOf(regionSettings) };
-  }
-
-  /** A CDN endpoint may only sit behind a pull zone of the same account. */
-  private async checkPullZones(tx: StoreTx, accountId: number, refs: readonly PullZoneRef[]): Promise<void> {
-    for (const { pullZoneId, field } of refs) {
-      if (pullZoneId == null) continue;
-      if (!(await tx.docs.get('pullZone', accountId, String(pullZoneId)))) {
-        throw errors.validation(field, `The account has no pull zone with id ${pullZoneId}.`, 'pullZone.not_found');
-      }
+  async unlinkPullZone(tx: StoreTx, accountId: number, pullZoneId: number): Promise<void> {
+    const zoneId = String(pullZoneId);
+    const all = await tx.docs.list<ContainerAppDoc>('containerApp', accountId, { offset: 0, limit: Number.MAX_SAFE_INTEGER });
+    for (const stored of all.items) {
+      const templates = stored.doc.containerTemplates;
+      if (!templates.some((t) => t.endpoints.some((e) => e.pullZoneId === zoneId))) continue;
+      const containerTemplates = templates.map((t) => ({
+        ...t,
+        endpoints: t.endpoints.map((e) => (e.pullZoneId === zoneId ? { ...e, pullZoneId: null } : e)),
+      }));
+      await this.editor.apps.update(tx, accountId, stored, { ...stored.doc, containerTemplates });
     }
+  }
+
+  private lifecycleAction(principal: Principal, appId: string, whenSuspended: SuspendedAnswer, act: (doc: ContainerAppDoc, now: number) => ContainerAppDoc): Promise<void> {
+    return this.editor.change(
+      principal.accountId,
+      appId,
+      async (doc, tx) => {
+        if (!(await this.editor.funded(tx, principal.accountId))) {
+          const message = 'The application is suspended because the account has run out of funds.';
+          throw whenSuspended === 'conflict' ? errors.conflict(message, 'application.suspended') : errors.forbidden(message, 'application.suspended');
+        }
+        return { doc: act(doc, this.editor.now()), result: undefined };
+      },
+      { rollout: false },
+    );
+  }
+
+  /**
+   * The application document for settings plus a full list of containers sent: checked, with
+   * stored containers matched by id, their pull zones checked and the containers built.
+   */
+  private async withContainers(
+    tx: StoreTx,
+    accountId: number,
+    appId: string,
+    settings: ApplicationSettingsInput,
+    requested: readonly ApplicationContainerRequestT[],
+    current: ContainerAppDoc | undefined,
+  ): Promise<ContainerAppDoc> {
+    const previous = matchStoredContainers(current?.containerTemplates ?? [], requested);
+    checkContainers(requested.map((t, i) => ({ name: t.name, endpoints: t.endpoints ?? [], field: `containerTemplates[${i}].` })));
+    const refs = requested.flatMap((t, i) => pullZoneRefs(t.endpoints, `containerTemplates[${i}].`));
+    await this.editor.links.check(tx, accountId, appId, refs, new Map());
+    const ctx = this.editor.endpointContext(regionSettingsOf(settings.regionSettings));
+    const templates = requested.map((t, i) => buildTemplate(t, previous[i], ctx));
+    return applicationDoc(settings, templates, current?.lifecycle ?? initialLifecycle(this.editor.now()), current);
   }
 }

@@ -139,3 +139,19 @@ export function buildTemplate(input: ContainerTemplateRequestT, previous: Contai
     volumeMounts: (input.volumeMounts ?? []).map((m) => ({ name: m.name, mountPath: m.mountPath })),
   };
 }
+
+/**
+ * The same containers placed in new regions: each endpoint gets addresses in exactly those
+ * regions, keeping the ones it already had there.
+ */
+export function relocated(templates: readonly ContainerTemplateT[], ctx: EndpointContext): ContainerTemplateT[] {
+  return templates.map((t) => ({
+    ...t,
+    endpoints: t.endpoints.map((e) => ({
+      ...e,
+      internalIpAddresses: internalAddresses(ctx.regions, e.internalIpAddresses),
+      publicIpAddresses:
+        e.type === 'anycast' ? anycastAddresses(ctx.regions, e.publicIpAddresses) : publicAddresses(ctx.regions, e.publicIpAddresses),
+    })),
+  }));
+}

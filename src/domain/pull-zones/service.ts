@@ -1,13 +1,26 @@
-/** Pull zones: creation with a system hostname and an origin, and reads. */
-import type { PullZoneAddRequestT, PullZoneT } from '../../http/schemas/pull-zone.js';
+/**
+ * Pull zones: creation with a system hostname and an origin, reads, settings updates, deletion and
+ * the small zone-wide actions. Hostnames, certificates, access lists and edge rules have their own
+ * modules, reached through the members of the same name.
+ */
+import { randomUUID } from 'node:crypto';
+import type { PullZoneAddRequestT, PullZoneT, PullZoneUpdateRequestT } from '../../http/schemas/pull-zone.js';
+import type { PagedT } from '../../http/schemas/paging.js';
 import type { Secrets } from '../../security/secrets.js';
 import type { Store, StoreTx } from '../../store/types.js';
 import type { DocumentRepo } from '../documents.js';
 import { errors } from '../errors.js';
 import { userIdOf, type Principal } from '../principal.js';
+import { PullZoneAccessLists } from './access-lists.js';
+import { PullZoneCertificates } from './certificates.js';
 import { newPullZone } from './defaults.js';
+import { PullZoneEdgeRules } from './edge-rules.js';
+import { ZoneEditor } from './editor.js';
+import { hostnameClaims, PullZoneHostnames } from './hostnames.js';
 import { pullZoneRepo } from './repo.js';
+import { checkStorageLinks } from './links.js';
 import { applySettings } from './settings.js';
+import { shouldBeEnabled } from './state.js';
 
 /** The name is the first label of the zone's system hostname, so it follows DNS label rules. */
 const NAME_RULE = /^[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$/;
@@ -23,9 +36,23 @@ export interface PullZoneCreateOptions {
  */
 export type PullZoneDeletedHook = (tx: StoreTx, accountId: number, pullZoneId: number) => Promise<void>;
 
+export interface PullZoneListQuery {
+  /** 0: every zone as an array; 1 and up: that page. */
+  page: number;
+  perPage: number;
+  /** Case-insensitive part of the name. */
+  search?: string | undefined;
+  includeCertificate: boolean;
+}
+
 export class PullZoneService {
   readonly zones: DocumentRepo<PullZoneT>;
   readonly onDelete: PullZoneDeletedHook[] = [];
+  readonly hostnames: PullZoneHostnames;
+  readonly certificates: PullZoneCertificates;
+  readonly accessLists: PullZoneAccessLists;
+  readonly edgeRules: PullZoneEdgeRules;
+  private readonly editor: ZoneEditor;
 
   constructor(
     private readonly store: Store,
@@ -33,6 +60,11 @@ export class PullZoneService {
     private readonly cdnDomain: string,
   ) {
     this.zones = pullZoneRepo(secrets);
+    this.editor = new ZoneEditor(store, this.zones);
+    this.hostnames = new PullZoneHostnames(this.editor, hostnameClaims(secrets), cdnDomain);
+    this.certificates = new PullZoneCertificates(this.editor);
+    this.accessLists = new PullZoneAccessLists(this.editor);
+    this.edgeRules = new PullZoneEdgeRules(this.editor);
   }
 
   async create(principal: Principal, input: PullZoneAddRequestT): Promise<PullZoneT> {
@@ -40,21 +72,13 @@ export class PullZoneService {
   }
 
   async createIn(tx: StoreTx, accountId: number, input: PullZoneAddRequestT, options: PullZoneCreateOptions = {}): Promise<PullZoneT> {
-    const name = input.Name;
-    if (!NAME_RULE.test(name)) {
-      throw errors.validation('Name', 'The pull zone name may contain only letters, digits and dashes (not at either end), up to 63 characters.', 'pullzone.name_invalid');
-    }
+    const name = checkedName(input.Name);
     const storageZoneId = input.StorageZoneId ?? 0;
-    if (storageZoneId > 0) {
-      if (!(await tx.docs.get('storageZone', accountId, String(storageZoneId)))) {
-        throw errors.validation('StorageZoneId', `Storage zone ${storageZoneId} does not exist.`, 'pullzone.storagezone_not_found');
-      }
-    } else if (!input.OriginUrl) {
+    await checkStorageLinks(tx, accountId, input);
+    if (storageZoneId <= 0 && !input.OriginUrl) {
       throw errors.validation('OriginUrl', 'The OriginUrl field is required unless the zone pulls from a storage zone (StorageZoneId).', 'pullzone.origin_required');
     }
-    if (input.OriginUrl && !isHttpUrl(input.OriginUrl)) {
-      throw errors.validation('OriginUrl', 'The OriginUrl must be an absolute http or https URL.', 'pullzone.origin_invalid');
-    }
+    if (input.OriginUrl) checkOriginUrl(input.OriginUrl);
     if (await this.zones.nameTaken(tx, name)) throw errors.nameTaken('Name', 'pull zone', name);
 
     const id = await tx.nextId('pullZone');
@@ -72,6 +96,7 @@ export class PullZoneService {
     const zone = applySettings(base, settings);
     if (options.videoLibraryId !== undefined) zone.VideoLibraryId = options.videoLibraryId;
     await this.zones.insert(tx, accountId, id, zone);
+    for (const hostname of zone.Hostnames ?? []) await this.hostnames.claim(tx, accountId, id, hostname);
     return zone;
   }
 
@@ -84,13 +109,62 @@ export class PullZoneService {
     if (zone.doc.VideoLibraryId > 0 && options.owner !== 'videoLibrary') {
       throw errors.validation('id', `Pull zone ${id} belongs to video library ${zone.doc.VideoLibraryId}; delete the library instead.`, 'pullzone.owned_by_video_library');
     }
+    await this.hostnames.releaseAll(tx, accountId, id);
     for (const hook of this.onDelete) await hook(tx, accountId, id);
     await this.zones.delete(tx, accountId, id);
+  }
+
+  delete(principal: Principal, id: number): Promise<void> {
+    return this.store.transaction((tx) => this.deleteIn(tx, principal.accountId, id));
   }
 
   async get(principal: Principal, id: number, includeCertificate: boolean): Promise<PullZoneT> {
     const { doc } = await this.zones.get(this.store, principal.accountId, id);
     return includeCertificate ? doc : withoutCertificates(doc);
+  }
+
+  /** In creation order, so pages stay stable while zones are added. */
+  async list(principal: Principal, query: PullZoneListQuery): Promise<PullZoneT[] | PagedT<PullZoneT>> {
+    const all = query.page === 0;
+    const offset = all ? 0 : (query.page - 1) * query.perPage;
+    const limit = all ? Number.MAX_SAFE_INTEGER : query.perPage;
+    const found = await this.zones.list(this.store, principal.accountId, { offset, limit, search: query.search || undefined });
+    const items = query.includeCertificate ? found.items : found.items.map(withoutCertificates);
+    if (all) return items;
+    return { Items: items, CurrentPage: query.page, TotalItems: found.total, HasMoreItems: offset + items.length < found.total };
+  }
+
+  async count(principal: Principal): Promise<number> {
+    return (await this.zones.list(this.store, principal.accountId, { offset: 0, limit: 0 })).total;
+  }
+
+  /** Names are global, so availability is across every account, as creation checks it. */
+  async isNameAvailable(name: string): Promise<boolean> {
+    return !(await this.zones.nameTaken(this.store, checkedName(name)));
+  }
+
+  /** Only the fields sent change (null keeps the value too); the answer is the whole zone. */
+  async update(principal: Principal, id: number, input: PullZoneUpdateRequestT): Promise<PullZoneT> {
+    if (input.OriginUrl != null) checkOriginUrl(input.OriginUrl);
+    const zone = await this.editor.edit(principal.accountId, id, async (current, tx) => {
+      await checkStorageLinks(tx, principal.accountId, input);
+      const next = applySettings(current, input);
+      if (input.OriginUrl != null) next.OriginLinkValue = input.OriginUrl;
+      // A new bandwidth limit can end or start a limit-reached stop (state.ts).
+      const account = await tx.accounts.get(principal.accountId);
+      return { ...next, Enabled: shouldBeEnabled(next, account?.balance ?? 0) };
+    });
+    return withoutCertificates(zone);
+  }
+
+  /** Sets the token-authentication key to `securityKey`, or to a new random one. */
+  async resetSecurityKey(principal: Principal, id: number, securityKey?: string | null): Promise<void> {
+    await this.editor.edit(principal.accountId, id, (zone) => ({ ...zone, ZoneSecurityKey: securityKey ?? randomUUID() }));
+  }
+
+  /** Edge servers compare cache versions: a new one makes every cached copy stale at once. */
+  async purgeCache(principal: Principal, id: number): Promise<void> {
+    await this.editor.edit(principal.accountId, id, (zone) => ({ ...zone, CacheVersion: zone.CacheVersion + 1 }));
   }
 }
 
@@ -98,6 +172,17 @@ export class PullZoneService {
 export function withoutCertificates(zone: PullZoneT): PullZoneT {
   if (!zone.Hostnames) return zone;
   return { ...zone, Hostnames: zone.Hostnames.map((h) => ({ ...h, Certificate: '', CertificateKey: '' })) };
+}
+
+function checkedName(name: string): string {
+  if (!NAME_RULE.test(name)) {
+    throw errors.validation('Name', 'The pull zone name may contain only letters, digits and dashes (not at either end), up to 63 characters.', 'pullzone.name_invalid');
+  }
+  return name;
+}
+
+function checkOriginUrl(value: string): void {
+  if (!isHttpUrl(value)) throw errors.validation('OriginUrl', 'The OriginUrl must be an absolute http or https URL.', 'pullzone.origin_invalid');
 }
 
 function isHttpUrl(value: string): boolean {

@@ -1,6 +1,7 @@
 /**
- * A freshly created storage zone and its host names. `PullZones` is not stored: it is computed on
- * read from the pull zones linked to the zone. Pure: no I/O, no framework.
+ * A freshly created storage zone, its host names, and what remains of it once deleted. `PullZones`
+ * is not stored: it is computed on read from the pull zones linked to the zone. Pure: no I/O, no
+ * framework.
  */
 import type { StorageZoneT } from '../../http/schemas/storage-zone.js';
 
@@ -59,4 +60,12 @@ export function newStorageZone(init: NewStorageZoneInit): Omit<StorageZoneT, 'Pu
     Discount: 0,
     StorageZoneType: init.storageZoneType,
   };
+}
+
+/**
+ * What a deleted zone keeps: its identity and history, flagged `Deleted`. Its credentials are
+ * dropped, since nothing may authenticate against a zone that no longer exists.
+ */
+export function tombstoneOf<Z extends Omit<StorageZoneT, 'PullZones'>>(zone: Z, now: Date): Z {
+  return { ...zone, Deleted: true, DateModified: now.toISOString(), Password: null, ReadOnlyPassword: null, ReplicationChangeInProgress: false };
 }

@@ -1,48 +1,80 @@
-/** Storage zones: creation with regions and credentials, and reads that show the linked pull zones. */
+/**
+ * Storage zones: creation with regions and credentials, updates that only ever add replication
+ * regions, deletion that leaves a tombstone, credential resets, and reads that show the linked
+ * pull zones.
+ */
+import type { PagedT } from '../../http/schemas/paging.js';
 import type { PullZoneT } from '../../http/schemas/pull-zone.js';
-import type { StorageZoneAddRequestT, StorageZoneT } from '../../http/schemas/storage-zone.js';
+import type { StorageZoneAddRequestT, StorageZoneT, StorageZoneUpdateRequestT } from '../../http/schemas/storage-zone.js';
 import { newCredential, type Secrets } from '../../security/secrets.js';
 import type { Store, StoreTx } from '../../store/types.js';
 import { DocumentRepo } from '../documents.js';
 import { errors } from '../errors.js';
 import { userIdOf, type Clock, type Principal } from '../principal.js';
-import { pullZoneRepo } from '../pull-zones/repo.js';
-import { newStorageZone, storageHostname } from './defaults.js';
+import { withoutCertificates, type PullZoneService } from '../pull-zones/service.js';
+import { newStorageZone, storageHostname, tombstoneOf } from './defaults.js';
 
-export type StoredStorageZone = Omit<StorageZoneT, 'PullZones'>;
+export type StoredStorageZone = Omit<StorageZoneT, 'PullZones'> & {
+  /** Set on the zone a video library created for itself: only deleting the library deletes it. */
+  VideoLibraryId?: number;
+  /** Where missing files are fetched from; accepted by the update, absent from the response model. */
+  OriginUrl?: string | null;
+};
+
+export interface StorageZoneListQuery {
+  /** 0 answers every zone as an array; 1 and up answer that page. */
+  page: number;
+  perPage: number;
+  search?: string | null | undefined;
+  includeDeleted: boolean;
+}
+
+export interface StorageZoneDeleteOptions {
+  deleteLinkedPullZones: boolean;
+  /** Set when a video library deletes the zone it owns. */
+  owner?: 'videoLibrary';
+}
+
+/** Runs in the transaction that adds the regions (a video library mirrors its zone's regions). */
+export type ReplicationRegionsAddedHook = (tx: StoreTx, accountId: number, zone: StoredStorageZone, added: string[]) => Promise<void>;
 
 /**
  * The platform's naming rule: the name is also the zone's user name for FTP and its host label,
  * so only letters, digits and dashes, and it is unique across the whole platform.
  */
 const NAME_RULE = /^[a-zA-Z0-9-]{1,64}$/;
+const NAME_RULE_MESSAGE = 'The storage zone name may contain only letters, digits and dashes, up to 64 characters.';
+
+/**
+ * Tombstones keep no name in the index (so the name can be reused), which the store's name search
+ * cannot see past; lists therefore read every zone of the account (a few dozen) and filter here.
+ */
+const EVERY_ZONE = Number.MAX_SAFE_INTEGER;
 
 export class StorageZoneService {
   readonly zones: DocumentRepo<StoredStorageZone>;
-  private readonly pullZones: DocumentRepo<PullZoneT>;
+  readonly onReplicationRegionsAdded: ReplicationRegionsAddedHook[] = [];
 
   constructor(
     private readonly store: Store,
     secrets: Secrets,
     private readonly clock: Clock,
     private readonly storageDomain: string,
+    private readonly pullZones: PullZoneService,
   ) {
     this.zones = new DocumentRepo<StoredStorageZone>('storageZone', 'storage zone', secrets, ['Password', 'ReadOnlyPassword'], (z) => ({
-      name: z.Name,
+      name: z.Deleted ? null : z.Name,
     }));
-    this.pullZones = pullZoneRepo(secrets);
   }
 
   async create(principal: Principal, input: StorageZoneAddRequestT): Promise<StorageZoneT> {
-    return this.store.transaction(async (tx) => ({ ...(await this.createIn(tx, principal.accountId, input)), PullZones: [] }));
+    return this.store.transaction(async (tx) => this.view(tx, principal.accountId, await this.createIn(tx, principal.accountId, input)));
   }
 
   /** Also used by video libraries, which create their own storage zone in the same transaction. */
-  async createIn(tx: StoreTx, accountId: number, input: StorageZoneAddRequestT): Promise<StoredStorageZone> {
+  async createIn(tx: StoreTx, accountId: number, input: StorageZoneAddRequestT, owner: { videoLibraryId?: number } = {}): Promise<StoredStorageZone> {
     const name = input.Name;
-    if (!NAME_RULE.test(name)) {
-      throw errors.validation('Name', 'The storage zone name may contain only letters, digits and dashes, up to 64 characters.', 'storagezone.name_invalid');
-    }
+    if (!NAME_RULE.test(name)) throw errors.validation('Name', NAME_RULE_MESSAGE, 'storagezone.name_invalid');
     const replication = input.ReplicationRegions ?? [];
     const clash = replication.indexOf(input.Region);
     if (clash >= 0) {
@@ -50,7 +82,7 @@ export class StorageZoneService {
     }
     if (await this.zones.nameTaken(tx, name)) throw errors.nameTaken('Name', 'storage zone', name);
     const id = await tx.nextId('storageZone');
-    const zone = newStorageZone({
+    const zone: StoredStorageZone = newStorageZone({
       id,
       userId: userIdOf(accountId),
       name,
@@ -63,17 +95,129 @@ export class StorageZoneService {
       storageHostname: storageHostname(input.Region, this.storageDomain),
       now: this.clock(),
     });
+    if (owner.videoLibraryId !== undefined) zone.VideoLibraryId = owner.videoLibraryId;
     await this.zones.insert(tx, accountId, id, zone);
     return zone;
   }
 
   async get(principal: Principal, id: number): Promise<StorageZoneT> {
-    const zone = await this.zones.get(this.store, principal.accountId, id);
-    return { ...zone.doc, PullZones: await this.linkedPullZones(this.store, principal.accountId, id) };
+    const zone = await this.live(this.store, principal.accountId, id);
+    return this.view(this.store, principal.accountId, zone.doc);
+  }
+
+  async list(principal: Principal, query: StorageZoneListQuery): Promise<StorageZoneT[] | PagedT<StorageZoneT>> {
+    const accountId = principal.accountId;
+    const { items } = await this.zones.list(this.store, accountId, { offset: 0, limit: EVERY_ZONE });
+    const needle = (query.search ?? '').toLowerCase();
+    const matching = items.filter((z) => (query.includeDeleted || !z.Deleted) && (z.Name ?? '').toLowerCase().includes(needle));
+    const offset = query.page === 0 ? 0 : (query.page - 1) * query.perPage;
+    const chosen = query.page === 0 ? matching : matching.slice(offset, offset + query.perPage);
+    const views: StorageZoneT[] = [];
+    for (const zone of chosen) views.push(await this.view(this.store, accountId, zone));
+    if (query.page === 0) return views;
+    return { Items: views, CurrentPage: query.page, TotalItems: matching.length, HasMoreItems: offset + views.length < matching.length };
+  }
+
+  async update(principal: Principal, id: number, input: StorageZoneUpdateRequestT): Promise<void> {
+    const accountId = principal.accountId;
+    await this.store.transaction(async (tx) => {
+      const current = await this.live(tx, accountId, id);
+      let next: StoredStorageZone = { ...current.doc, DateModified: this.clock().toISOString() };
+      if (input.Rewrite404To200 != null) next.Rewrite404To200 = input.Rewrite404To200;
+      // An empty string is how a client clears these two: null means "leave as is".
+      if (input.Custom404FilePath != null) next.Custom404FilePath = input.Custom404FilePath === '' ? null : input.Custom404FilePath;
+      if (input.OriginUrl != null) next.OriginUrl = input.OriginUrl === '' ? null : checkedOriginUrl(input.OriginUrl);
+      if (input.ReplicationZones != null) next = await this.addReplicationRegions(tx, accountId, next, input.ReplicationZones);
+      await this.zones.update(tx, accountId, current, next);
+    });
+  }
+
+  /**
+   * The one place a zone gains replication regions. Regions can be added, never removed, as on the
+   * platform (files are copied to a new region; a region is never given back), so the request names
+   * regions to add: those the zone already has are ignored and none is taken away.
+   */
+  async addReplicationRegions(tx: StoreTx, accountId: number, zone: StoredStorageZone, requested: readonly string[]): Promise<StoredStorageZone> {
+    const clash = requested.indexOf(zone.Region ?? '');
+    if (clash >= 0) {
+      throw errors.validation(`ReplicationZones[${clash}]`, `The main region ${zone.Region} cannot also be a replication region.`, 'storagezone.replication_region_invalid');
+    }
+    const existing = zone.ReplicationRegions ?? [];
+    const added = requested.filter((region) => !existing.includes(region));
+    if (added.length === 0) return zone;
+    const next = { ...zone, ReplicationRegions: [...existing, ...added] };
+    for (const hook of this.onReplicationRegionsAdded) await hook(tx, accountId, next, added);
+    return next;
+  }
+
+  async delete(principal: Principal, id: number, deleteLinkedPullZones: boolean): Promise<void> {
+    await this.store.transaction((tx) => this.deleteIn(tx, principal.accountId, id, { deleteLinkedPullZones }));
+  }
+
+  /**
+   * Deletes the zone inside the caller's transaction, with the pull zones that use it as their
+   * origin (or refuses, so no pull zone is ever left pointing at a deleted zone). The zone stays as
+   * a tombstone with `Deleted: true`, as the platform keeps it, and its name becomes free again.
+   */
+  async deleteIn(tx: StoreTx, accountId: number, id: number, options: StorageZoneDeleteOptions): Promise<void> {
+    const current = await this.live(tx, accountId, id);
+    const library = current.doc.VideoLibraryId ?? 0;
+    if (library > 0 && options.owner !== 'videoLibrary') {
+      throw errors.validation('id', `Storage zone ${id} belongs to video library ${library}; delete the library instead.`, 'storagezone.owned_by_video_library');
+    }
+    const linked = await this.linkedPullZones(tx, accountId, id);
+    if (linked.length > 0 && !options.deleteLinkedPullZones) {
+      const names = linked.map((z) => `${z.Name ?? ''} (${z.Id})`).join(', ');
+      throw errors.validation(
+        'deleteLinkedPullZones',
+        `Storage zone ${id} is the origin of pull zone${linked.length === 1 ? '' : 's'} ${names}; delete ${linked.length === 1 ? 'it' : 'them'} first or set deleteLinkedPullZones to true.`,
+        'storagezone.has_linked_pull_zones',
+      );
+    }
+    for (const pullZone of linked) await this.pullZones.deleteIn(tx, accountId, pullZone.Id, { owner: 'storageZone' });
+    await this.zones.update(tx, accountId, current, tombstoneOf(current.doc, this.clock()));
+  }
+
+  async resetPassword(principal: Principal, id: number, which: 'Password' | 'ReadOnlyPassword'): Promise<void> {
+    await this.store.transaction(async (tx) => {
+      const current = await this.live(tx, principal.accountId, id);
+      await this.zones.update(tx, principal.accountId, current, { ...current.doc, [which]: newCredential(), DateModified: this.clock().toISOString() });
+    });
+  }
+
+  /** Names are platform-wide, so a name another account uses is not available either. */
+  async checkAvailability(name: string): Promise<{ Available: boolean }> {
+    if (!NAME_RULE.test(name)) throw errors.validation('Name', NAME_RULE_MESSAGE, 'storagezone.name_invalid');
+    return { Available: !(await this.zones.nameTaken(this.store, name)) };
+  }
+
+  /** Reads a zone that has not been deleted: a tombstone is as unknown as a missing id. */
+  private async live(tx: StoreTx, accountId: number, id: number) {
+    const zone = await this.zones.get(tx, accountId, id);
+    if (zone.doc.Deleted) throw errors.notFound(this.zones.label);
+    return zone;
+  }
+
+  private async view(tx: StoreTx, accountId: number, zone: StoredStorageZone): Promise<StorageZoneT> {
+    const { VideoLibraryId: _library, OriginUrl: _origin, ...shown } = zone;
+    return { ...shown, PullZones: zone.Deleted ? [] : await this.linkedPullZones(tx, accountId, zone.Id) };
   }
 
   private async linkedPullZones(tx: StoreTx, accountId: number, id: number): Promise<PullZoneT[]> {
-    const page = await this.pullZones.list(tx, accountId, { linkId: String(id), offset: 0, limit: 10_000 });
-    return page.items;
+    const page = await this.pullZones.zones.list(tx, accountId, { linkId: String(id), offset: 0, limit: EVERY_ZONE });
+    // Certificates leave the server only through the pull zone read that asks for them.
+    return page.items.map(withoutCertificates);
   }
+}
+
+function checkedOriginUrl(value: string): string {
+  let ok = false;
+  try {
+    const url = new URL(value);
+    ok = (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+  } catch {
+    ok = false;
+  }
+  if (!ok) throw errors.validation('OriginUrl', 'The OriginUrl must be an absolute http or https URL.', 'storagezone.origin_invalid');
+  return value;
 }

@@ -1,33 +1,41 @@
 /**
  * Video libraries: creation, which brings the library's own storage zone and pull zone into being
- * in the same transaction, and reads.
+ * in the same transaction, and deletion, which takes both away again; updates, credential resets,
+ * referrer lists and reads.
  */
-import { randomBytes } from 'node:crypto';
-import {
-  FREE_TIER_CODECS,
-  OUTPUT_CODECS,
-  type VideoLibraryAddRequestT,
-  type VideoLibraryT,
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { PagedT } from '../../http/schemas/paging.js';
+import type { PullZoneT } from '../../http/schemas/pull-zone.js';
+import type {
+  VideoLibraryAddRequestT,
+  VideoLibraryLanguageT,
+  VideoLibraryT,
+  VideoLibraryUpdateRequestT,
 } from '../../http/schemas/video-library.js';
 import { newCredential, type Secrets } from '../../security/secrets.js';
 import type { Store, StoreTx } from '../../store/types.js';
 import { DocumentRepo } from '../documents.js';
 import { errors } from '../errors.js';
 import type { Clock, Principal } from '../principal.js';
+import { canonicalHostname } from '../pull-zones/hostnames.js';
 import type { PullZoneService } from '../pull-zones/service.js';
 import { PRIMARY_STORAGE_REGION } from '../storage-zones/defaults.js';
 import type { StorageZoneService } from '../storage-zones/service.js';
-import { newVideoLibrary, normalizeCsv } from './defaults.js';
+import { newVideoLibrary } from './defaults.js';
+import { VIDEO_LIBRARY_LANGUAGES } from './languages.js';
+import { applyLibraryUpdate, checkEncodingOptions } from './update.js';
 
 /** Credential fields of part 5, sealed at rest. */
 export const VIDEO_LIBRARY_CREDENTIALS = ['ApiKey', 'ReadOnlyApiKey', 'ApiAccessKey'] as const;
 
-/** Codecs each encoding tier may produce (index = EncodingTier). */
-const CODECS_BY_TIER: readonly (readonly string[])[] = [FREE_TIER_CODECS, OUTPUT_CODECS];
+export type ReferrerList = 'AllowedReferrers' | 'BlockedReferrers';
 
 /** A generated zone name is retried this often before the create gives up (a clash is ~1 in 2e9). */
 const NAME_ATTEMPTS = 5;
 const NAME_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/** Library names are not indexed (they are not unique), so lists read every library, then filter and page. */
+const EVERY_LIBRARY = Number.MAX_SAFE_INTEGER;
 
 export class VideoLibraryService {
   readonly libraries: DocumentRepo<VideoLibraryT>;
@@ -41,10 +49,22 @@ export class VideoLibraryService {
   ) {
     // Library names are not unique on the platform, so no name is indexed.
     this.libraries = new DocumentRepo<VideoLibraryT>('videoLibrary', 'video library', secrets, VIDEO_LIBRARY_CREDENTIALS);
+    // A library shows its storage zone's replication regions, which the zone's update can extend.
+    storageZones.onReplicationRegionsAdded.push(async (tx, accountId, zone) => {
+      const libraryId = zone.VideoLibraryId ?? 0;
+      const library = libraryId > 0 ? await this.libraries.find(tx, accountId, libraryId) : undefined;
+      if (library) {
+        const regions = [...(zone.ReplicationRegions ?? [])];
+        await this.libraries.update(tx, accountId, library, { ...library.doc, ReplicationRegions: regions, DateModified: this.clock().toISOString() });
+      }
+    });
   }
 
   async create(principal: Principal, input: VideoLibraryAddRequestT): Promise<VideoLibraryT> {
-    checkEncodingOptions(input);
+    checkEncodingOptions(
+      { EncodingTier: input.EncodingTier ?? 0, OutputCodecs: input.OutputCodecs ?? null, JitEncodingEnabled: input.JitEncodingEnabled ?? false },
+      input,
+    );
     const accountId = principal.accountId;
     // DE is where the library's storage zone lives, so it cannot also be a replica.
     const replicationRegions = (input.ReplicationRegions ?? []).filter((r) => r !== PRIMARY_STORAGE_REGION);
@@ -53,25 +73,25 @@ export class VideoLibraryService {
     return this.store.transaction(async (tx) => {
       const id = await tx.nextId('videoLibrary');
       const zoneName = await this.freeZoneName(tx, id);
-      const storageZone = await this.storageZones.createIn(tx, accountId, {
-        Name: zoneName,
-        Region: PRIMARY_STORAGE_REGION,
-        ReplicationRegions: replicationRegions,
-      });
+      const storageZone = await this.storageZones.createIn(
+        tx,
+        accountId,
+        { Name: zoneName, Region: PRIMARY_STORAGE_REGION, ReplicationRegions: replicationRegions },
+        { videoLibraryId: id },
+      );
       const pullZone = await this.pullZones.createIn(
         tx,
         accountId,
         { Name: zoneName, StorageZoneId: storageZone.Id, OriginType: 2, Type: 0, BlockNoneReferrer: input.BlockNoneReferrer ?? null },
         { videoLibraryId: id },
       );
-      const apiKey = newCredential();
       const library = newVideoLibrary({
         id,
         name,
         pullZoneId: pullZone.Id,
         storageZoneId: storageZone.Id,
         replicationRegions,
-        apiKey,
+        apiKey: newCredential(),
         readOnlyApiKey: newCredential(),
         now: this.clock(),
         pullZoneType: pullZone.Type,
@@ -84,6 +104,92 @@ export class VideoLibraryService {
 
   async get(principal: Principal, id: number): Promise<VideoLibraryT> {
     return (await this.libraries.get(this.store, principal.accountId, id)).doc;
+  }
+
+  async list(principal: Principal, page: number, perPage: number, search?: string): Promise<PagedT<VideoLibraryT>> {
+    const { items } = await this.libraries.list(this.store, principal.accountId, { offset: 0, limit: EVERY_LIBRARY });
+    const needle = (search ?? '').toLowerCase();
+    const matching = needle === '' ? items : items.filter((l) => (l.Name ?? '').toLowerCase().includes(needle));
+    const offset = (page - 1) * perPage;
+    const chosen = matching.slice(offset, offset + perPage);
+    return { Items: chosen, CurrentPage: page, TotalItems: matching.length, HasMoreItems: offset + chosen.length < matching.length };
+  }
+
+  async update(principal: Principal, id: number, input: VideoLibraryUpdateRequestT): Promise<VideoLibraryT> {
+    const accountId = principal.accountId;
+    return this.store.transaction(async (tx) => {
+      const current = await this.libraries.get(tx, accountId, id);
+      const next = applyLibraryUpdate(current.doc, input, this.clock());
+      await this.libraries.update(tx, accountId, current, next);
+      // Delivery settings live on the library's pull zone, where the edge applies them.
+      const delivery: Partial<PullZoneT> = {};
+      if (input.EnableTokenAuthentication != null) delivery.ZoneSecurityEnabled = input.EnableTokenAuthentication;
+      if (input.EnableTokenIPVerification != null) delivery.ZoneSecurityIncludeHashRemoteIP = input.EnableTokenIPVerification;
+      if (input.ResetToken === true) delivery.ZoneSecurityKey = randomUUID();
+      if (input.BlockNoneReferrer != null) delivery.BlockNoneReferrer = input.BlockNoneReferrer;
+      await this.changePullZone(tx, accountId, next, () => delivery);
+      return next;
+    });
+  }
+
+  /** Deletes the library with its pull zone and storage zone, all or nothing. */
+  async delete(principal: Principal, id: number): Promise<void> {
+    const accountId = principal.accountId;
+    await this.store.transaction(async (tx) => {
+      const { doc } = await this.libraries.get(tx, accountId, id);
+      if (await this.pullZones.zones.find(tx, accountId, doc.PullZoneId)) {
+        await this.pullZones.deleteIn(tx, accountId, doc.PullZoneId, { owner: 'videoLibrary' });
+      }
+      const storageZone = await this.storageZones.zones.find(tx, accountId, doc.StorageZoneId);
+      if (storageZone && !storageZone.doc.Deleted) {
+        await this.storageZones.deleteIn(tx, accountId, doc.StorageZoneId, { owner: 'videoLibrary', deleteLinkedPullZones: true });
+      }
+      await this.libraries.delete(tx, accountId, id);
+    });
+  }
+
+  async resetKey(principal: Principal, id: number, which: 'ApiKey' | 'ReadOnlyApiKey'): Promise<void> {
+    const accountId = principal.accountId;
+    await this.store.transaction(async (tx) => {
+      const current = await this.libraries.get(tx, accountId, id);
+      const value = newCredential();
+      // ApiAccessKey is the deprecated name of the same read-write key.
+      const keys = which === 'ApiKey' ? { ApiKey: value, ApiAccessKey: value } : { ReadOnlyApiKey: value };
+      await this.libraries.update(tx, accountId, current, { ...current.doc, ...keys, DateModified: this.clock().toISOString() });
+    });
+  }
+
+  /** Adding a host name already listed changes nothing, so a retried request is harmless. */
+  async addReferrer(principal: Principal, id: number, list: ReferrerList, hostname: string): Promise<void> {
+    const host = checkedReferrer(hostname);
+    await this.changeReferrers(principal.accountId, id, list, (hosts) => (hosts.includes(host) ? hosts : [...hosts, host]));
+  }
+
+  /** Removing a host name that is not listed changes nothing, for the same reason. */
+  async removeReferrer(principal: Principal, id: number, list: ReferrerList, hostname: string): Promise<void> {
+    const host = checkedReferrer(hostname);
+    await this.changeReferrers(principal.accountId, id, list, (hosts) => hosts.filter((h) => h !== host));
+  }
+
+  languages(): readonly VideoLibraryLanguageT[] {
+    return VIDEO_LIBRARY_LANGUAGES;
+  }
+
+  private async changeReferrers(accountId: number, id: number, list: ReferrerList, change: (hosts: string[]) => string[]): Promise<void> {
+    await this.store.transaction(async (tx) => {
+      const current = await this.libraries.get(tx, accountId, id);
+      const next = { ...current.doc, [list]: change(current.doc[list] ?? []), DateModified: this.clock().toISOString() };
+      await this.libraries.update(tx, accountId, current, next);
+      // The pull zone may carry host names of its own, so the same change is applied to its list.
+      await this.changePullZone(tx, accountId, next, (zone) => ({ [list]: change(zone[list] ?? []) }));
+    });
+  }
+
+  private async changePullZone(tx: StoreTx, accountId: number, library: VideoLibraryT, change: (zone: PullZoneT) => Partial<PullZoneT>): Promise<void> {
+    const zone = await this.pullZones.zones.find(tx, accountId, library.PullZoneId);
+    if (!zone) return;
+    const changes = change(zone.doc);
+    if (Object.keys(changes).length > 0) await this.pullZones.zones.update(tx, accountId, zone, { ...zone.doc, ...changes });
   }
 
   /**
@@ -100,30 +206,17 @@ export class VideoLibraryService {
 }
 
 /**
- * The encoding tier decides what the library may ask for: the free tier (0) encodes with x264
- * only, the premium tier (1) adds vp9, hevc and av1, and just-in-time encoding is premium-only.
- * The request schema has already limited OutputCodecs to known codec names.
+ * The canonical form pull zones keep their referrers in (a leading `*.` covers a whole domain), so
+ * the library's lists and its pull zone's lists hold the same spelling.
  */
-export function checkEncodingOptions(input: VideoLibraryAddRequestT): void {
-  const tier = input.EncodingTier ?? 0;
-  const allowed = CODECS_BY_TIER[tier] ?? FREE_TIER_CODECS;
-  if (input.OutputCodecs != null) {
-    const refused = normalizeCsv(input.OutputCodecs).split(',').filter((c) => !allowed.includes(c));
-    if (refused.length > 0) {
-      throw errors.validation(
-        'OutputCodecs',
-        `The free encoding tier (EncodingTier 0) supports only x264; ${refused.join(', ')} require${refused.length === 1 ? 's' : ''} the premium tier (EncodingTier 1).`,
-        'videolibrary.output_codecs_invalid',
-      );
-    }
+function checkedReferrer(hostname: string): string {
+  const trimmed = hostname.trim();
+  const wildcard = trimmed.startsWith('*.');
+  const host = canonicalHostname(wildcard ? trimmed.slice(2) : trimmed);
+  if (host === undefined) {
+    throw errors.validation('Hostname', 'The Hostname must be a hostname such as example.com or *.example.com.', 'videolibrary.referrer_invalid');
   }
-  if (input.JitEncodingEnabled === true && tier !== 1) {
-    throw errors.validation(
-      'JitEncodingEnabled',
-      'Just-in-time encoding is available on the premium encoding tier (EncodingTier 1) only.',
-      'videolibrary.jit_encoding_requires_premium',
-    );
-  }
+  return wildcard ? `*.${host}` : host;
 }
 
 function randomSuffix(length: number): string {

@@ -25,7 +25,7 @@ export function statusOf(code: ErrorCode): number {
 
 const TITLES: Record<number, string> = {
   400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
-  406: 'Not Acceptable', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type',
+  406: 'Not Acceptable', 409: 'Conflict', 413: 'Payload Too Large', 414: 'URI Too Long', 415: 'Unsupported Media Type',
   422: 'Unprocessable Entity', 429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable',
 };
 
@@ -77,6 +77,23 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) =>
     sendError(request, reply, 404, `No operation at ${request.method} ${request.url.split('?')[0]}.`, 'route.not_found'),
   );
+}
+
+/**
+ * Fastify answers a few malformed requests before routing, where `setErrorHandler` never runs:
+ * a URL with broken percent-encoding, a path segment over the router's length limit. Passed as
+ * the `frameworkErrors` option so those get the part 7 body too.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  switch (error.code) {
+    case 'FST_ERR_BAD_URL':
+      return sendError(request, reply, 400, 'The request URL is malformed (invalid percent-encoding).', 'bad_url');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return sendError(request, reply, 414, 'A path segment of the request URL is too long.', 'url_too_long');
+    default:
+      request.log.error({ err: error }, 'framework error');
+      return sendError(request, reply, 500, 'An unexpected error occurred.', 'internal_error');
+  }
 }
 
 /** Fastify's messages name internals (FST_ codes); say the same in the user's terms. */

@@ -1,6 +1,7 @@
 /**
  * Container applications, their container templates and endpoints (spec 2.2, 2.2.1; operations
- * 4.2, 4.2.1, 4.4 under `/mc`). This API travels in camelCase with string enums and string ids.
+ * 4.2, 4.2.1, 4.4 under `/mc`, and the platform's operations around them). This API travels in
+ * camelCase with string enums and string ids.
  *
  * Request schemas close every object (`additionalProperties: false`); with the body validator's
  * `removeAdditional` that drops unknown fields rather than rejecting them. No request schema
@@ -508,6 +509,185 @@ export const EndpointUpdateResponse = Type.Object(
   { ...closed, description: 'The endpoint that was saved.' },
 );
 
+// ---------------------------------------------------------------------------------------------
+// Path parameters
+
+const appIdParam = Type.String({ minLength: 1, description: 'Id of the application.' });
+const containerIdParam = Type.String({ minLength: 1, description: 'Id of the container template.' });
+
+export const AppParams = Type.Object({ appId: appIdParam });
+export const ContainerParams = Type.Object({ appId: appIdParam, containerId: containerIdParam });
+export const EndpointParams = Type.Object({
+  appId: appIdParam,
+  endpointId: Type.String({ minLength: 1, description: 'Id of the endpoint, or its display name.' }),
+});
+
+/**
+ * The platform answers these operations 200 with an empty body. Typed as no value so handlers
+ * send nothing; Fastify serializes nothing then, and the document shows a response without content.
+ */
+export const NoContent = (description: string) => Type.Unsafe<undefined>({ type: 'null', description });
+
+// ---------------------------------------------------------------------------------------------
+// Lists. The container API pages with an opaque cursor: each answer's `cursor` is sent back as
+// `nextCursor` for the following page, and is null on the last one.
+
+export const ListMeta = Type.Object(
+  { totalItems: Int64({ minimum: 0, description: 'Number of items over all pages.' }) },
+  { ...closed, description: 'Facts about the whole list.' },
+);
+
+const cursorField = (what: string) =>
+  Nullable(Type.String(), { description: `Send as \`nextCursor\` to get the ${what} after these; null when there are none.` });
+
+/** Query of GET /mc/apps. */
+export const ListApplicationsQuery = Type.Object({
+  limit: Int32({ minimum: 1, maximum: 1000, default: 20, description: 'Most applications returned (1 to 1000, default 20).' }),
+  nextCursor: Type.Optional(Type.String({ description: 'The `cursor` of the previous page; the first page when left out.' })),
+});
+
+export const AppListItem = Type.Object(
+  {
+    id: Type.String({ minLength: 1, description: 'Identifier of the application.' }),
+    name: Type.String({ minLength: 1, description: 'Name of the application.' }),
+    description: Type.String({ description: 'Free-text description; the API offers no way to set one, so it is empty.' }),
+    displayEndpoint: Nullable(DisplayEndpoint, { description: 'Address to show for the application; null while it has no endpoint.' }),
+    status: StringEnum(APPLICATION_STATUSES, { description: 'Overall state of the application.' }),
+  },
+  { ...closed, description: 'An application in a list.' },
+);
+
+export const ListApplicationsResponse = Type.Object(
+  {
+    items: Type.Array(AppListItem, { description: 'Applications on this page, oldest first.' }),
+    meta: ListMeta,
+    cursor: cursorField('applications'),
+  },
+  { ...closed, description: 'One page of the account\'s applications.' },
+);
+
+export const EndpointListItem = Type.Object(
+  {
+    ...ContainerEndpointResponse.properties,
+    containerName: Type.String({ minLength: 1, description: 'Name of the container the endpoint belongs to.' }),
+    containerId: Type.String({ minLength: 1, description: 'Id of that container.' }),
+  },
+  { ...closed, description: 'An endpoint of the application, with its container.' },
+);
+
+/** Response of GET /mc/apps/{appId}/endpoints: every endpoint, on one page. */
+export const ListEndpointsResponse = Type.Object(
+  {
+    items: Type.Array(EndpointListItem, { description: 'Endpoints of all containers, in container order.' }),
+    meta: ListMeta,
+    cursor: cursorField('endpoints'),
+  },
+  { ...closed, description: 'The endpoints of an application.' },
+);
+
+// ---------------------------------------------------------------------------------------------
+// Partial updates. A field left out or sent as null keeps its value (the platform's request
+// models use null for "not sent"); arrays that are sent replace the stored ones.
+
+/** Body of PATCH /mc/apps/{appId}. */
+export const ApplicationPatchRequest = Type.Object(
+  {
+    name: Type.Optional(Nullable(applicationRequestProperties.name)),
+    runtimeType: Type.Optional(applicationRequestProperties.runtimeType),
+    autoScaling: Type.Optional(AutoScaling),
+    regionSettings: Type.Optional(RegionSettingsRequest),
+    containerTemplates: Type.Optional(
+      Nullable(Type.Array(ApplicationContainerRequest, { minItems: 1 }), {
+        description: 'All containers of the application, as in a replacement: items with an `id` update that container, items without create one, containers not listed are removed.',
+      }),
+    ),
+    volumes: Type.Optional(Nullable(Type.Array(VolumeRequest), { description: 'All persistent volumes; replaces the stored list.' })),
+  },
+  { ...closed, description: 'The application settings to change.' },
+);
+
+/** Body of PATCH /mc/apps/{appId}/containers/{containerId}. */
+export const ContainerPatchRequest = Type.Object(
+  {
+    name: Type.Optional(Nullable(containerRequestProperties.name)),
+    image: containerRequestProperties.image,
+    imageName: Type.Optional(Nullable(containerRequestProperties.imageName)),
+    imageNamespace: Type.Optional(Nullable(containerRequestProperties.imageNamespace)),
+    imageTag: Type.Optional(Nullable(containerRequestProperties.imageTag)),
+    imageRegistryId: Type.Optional(Nullable(containerRequestProperties.imageRegistryId)),
+    imageDigest: containerRequestProperties.imageDigest,
+    imagePullPolicy: containerRequestProperties.imagePullPolicy,
+    entryPoint: containerRequestProperties.entryPoint,
+    probes: containerRequestProperties.probes,
+    environmentVariables: Type.Optional(Nullable(Type.Array(EnvironmentVariable), { description: 'Environment of the container; replaces the stored one.' })),
+    endpoints: Type.Optional(
+      Nullable(Type.Array(EndpointRequest), { description: 'All endpoints of the container; one sent with a stored display name keeps its id, host and addresses.' }),
+    ),
+    volumeMounts: Type.Optional(Nullable(Type.Array(VolumeMountRequest), { description: 'Volumes mounted; replaces the stored list.' })),
+  },
+  { ...closed, description: 'The container settings to change.' },
+);
+
+/** Body of PUT /mc/apps/{appId}/containers/{containerId}/env: variable name to value. */
+export const EnvironmentVariablesRequest = Type.Record(Type.String(), Type.String(), {
+  description: 'The complete environment of the container, as an object of variable names and values.',
+});
+
+// ---------------------------------------------------------------------------------------------
+// Volumes
+
+export const VOLUME_STATUSES = [
+  'unknown', 'attached', 'detached', 'extending', 'deleting', 'creating', 'notScheduled', 'scheduled', 'failed', 'maintenance',
+] as const;
+
+export const VolumeInstance = Type.Object(
+  {
+    id: Type.String({ minLength: 1, description: 'Identifier of the volume instance.' }),
+    attachedPods: Type.Array(Type.String(), { description: 'Pods using the instance.' }),
+    attachedContainers: Type.Array(Type.String(), { description: 'Running containers (instance ids) that mount it.' }),
+    region: Type.String({ minLength: 1, description: 'Region the instance is stored in.' }),
+    status: StringEnum(VOLUME_STATUSES, { description: 'State of the instance.' }),
+    size: Double({ description: 'Size in GB.' }),
+    usage: Double({ description: 'Space used, in GB.' }),
+    set: Type.String({ minLength: 1, description: 'The volume this instance belongs to.' }),
+  },
+  { ...closed, description: 'The copy of a volume that one pod uses.' },
+);
+
+export const VolumeInList = Type.Object(
+  {
+    name: Type.String({ minLength: 1, description: 'Name of the volume.' }),
+    id: Type.String({ minLength: 1, description: 'Identifier of the volume.' }),
+    size: Double({ description: 'Size of each instance, in GB.' }),
+    totalUsage: Double({ description: 'Space used over all instances, in GB.' }),
+    totalInstancesCount: Int32({ minimum: 0, description: 'Number of instances (one per pod).' }),
+    attachedInstancesCount: Int32({ minimum: 0, description: 'Instances in use by a running pod.' }),
+    containersCount: Int32({ minimum: 0, description: 'Containers that mount the volume.' }),
+    volumeInstances: Type.Array(VolumeInstance, { description: 'The instances.' }),
+  },
+  { ...closed, description: 'A persistent volume with its instances.' },
+);
+
+export const ListVolumesSummary = Type.Object(
+  {
+    totalPods: Int32({ minimum: 0, description: 'Running pods of the application.' }),
+    totalContainers: Int32({ minimum: 0, description: 'Running containers of the application.' }),
+    totalStorage: Double({ description: 'Space reserved by all volume instances, in GB.' }),
+  },
+  { ...closed, description: 'Totals over the application.' },
+);
+
+/** Response of GET /mc/apps/{appId}/volumes: every volume, on one page. */
+export const ListVolumesResponse = Type.Object(
+  {
+    items: Type.Array(VolumeInList, { description: 'Volumes of the application.' }),
+    meta: ListMeta,
+    cursor: cursorField('volumes'),
+    summary: ListVolumesSummary,
+  },
+  { ...closed, description: 'The persistent volumes of an application.' },
+);
+
 export type ContainerEntryPointT = Static<typeof ContainerEntryPoint>;
 export type ContainerProbeT = Static<typeof ContainerProbe>;
 export type ContainerProbesT = Static<typeof ContainerProbes>;
@@ -528,3 +708,13 @@ export type ApplicationT = Static<typeof Application>;
 export type IdResponseT = Static<typeof IdResponse>;
 export type EndpointUpdateRequestT = Static<typeof EndpointUpdateRequest>;
 export type EndpointUpdateResponseT = Static<typeof EndpointUpdateResponse>;
+export type ListApplicationsResponseT = Static<typeof ListApplicationsResponse>;
+export type AppListItemT = Static<typeof AppListItem>;
+export type EndpointListItemT = Static<typeof EndpointListItem>;
+export type ListEndpointsResponseT = Static<typeof ListEndpointsResponse>;
+export type ApplicationPatchRequestT = Static<typeof ApplicationPatchRequest>;
+export type ContainerPatchRequestT = Static<typeof ContainerPatchRequest>;
+export type EnvironmentVariablesRequestT = Static<typeof EnvironmentVariablesRequest>;
+export type VolumeInstanceT = Static<typeof VolumeInstance>;
+export type VolumeInListT = Static<typeof VolumeInList>;
+export type ListVolumesResponseT = Static<typeof ListVolumesResponse>;

@@ -356,6 +356,8 @@ export const PULL_ZONE_READ_ONLY_FIELDS = [
   'PriceOverride', 'OptimizerPricing', 'EdgeRules', 'CnameDomain', 'VideoLibraryId', 'DnsRecordId', 'DnsZoneId',
   'DnsRecordValue', 'OriginLinkValue', 'EUUSDiscount', 'SouthAmericaDiscount', 'AfricaDiscount', 'AsiaOceaniaDiscount',
   'UserId', 'CacheVersion', 'EnableExtendedLogging',
+  // Set from the container side (an endpoint's cdn.pullZoneId), so both sides always agree.
+  'ManagedContainersAppId', 'ManagedContainersEndpointId',
 ] as const satisfies readonly (keyof ZoneProperties)[];
 
 /** Settings a request may send but may not set to null (as in the reference). */

@@ -7,8 +7,9 @@
 import pg from 'pg';
 import { errors } from '../../domain/errors.js';
 import { loadMigrations } from '../migrations.js';
-import type { Accounts, ApiKeys, Documents, DumpRecord, Jobs, Store, StoreTx } from '../types.js';
+import type { Accounts, ApiKeys, Documents, DumpRecord, IdempotencyKeys, Jobs, Store, StoreStats, StoreTx } from '../types.js';
 import { dumpPostgres, loadPostgres } from './dump.js';
+import { PgIdempotencyKeys } from './idempotency.js';
 import { PgAccounts, PgApiKeys, PgDocuments, PgJobs, PgSequences, type Queryable } from './repositories.js';
 
 export interface PostgresOptions {
@@ -63,14 +64,16 @@ export class PostgresStore implements Store {
   readonly apiKeys: ApiKeys;
   readonly docs: Documents;
   readonly jobs: Jobs;
+  readonly idempotency: IdempotencyKeys;
   private readonly sequences: PgSequences;
 
-  private constructor(private readonly pool: pg.Pool) {
+  private constructor(private readonly pool: pg.Pool, connectOne: () => Promise<pg.Client>) {
     this.accounts = guard(new PgAccounts(pool as Queryable));
     this.apiKeys = guard(new PgApiKeys(pool as Queryable));
     this.docs = guard(new PgDocuments(pool as Queryable, false));
     this.jobs = guard(new PgJobs(pool as Queryable));
-    this.sequences = new PgSequences(pool as Queryable);
+    this.idempotency = guard(new PgIdempotencyKeys(pool as Queryable));
+    this.sequences = new PgSequences(connectOne as () => Promise<Queryable & { end(): Promise<void> }>);
   }
 
   static async open(options: PostgresOptions): Promise<PostgresStore> {
@@ -79,17 +82,22 @@ export class PostgresStore implements Store {
     const fromUrl = new URL(options.url).searchParams.get('options');
     if (fromUrl) settings.push(fromUrl);
     if (options.schema) settings.push(`-c search_path=${options.schema}`);
-    const pool = new pg.Pool({
+    const connection = {
       connectionString: options.url,
-      max: options.poolMax ?? 10,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
-      idleTimeoutMillis: 30_000,
       options: settings.join(' '),
       types,
-    });
+    };
+    const pool = new pg.Pool({ ...connection, max: options.poolMax ?? 10, idleTimeoutMillis: 30_000 });
     // An idle client losing its connection (database restart) must not crash the process.
     pool.on('error', () => {});
-    const store = new PostgresStore(pool);
+    const connectOne = async () => {
+      const client = new pg.Client(connection);
+      client.on('error', () => {});
+      await client.connect();
+      return client;
+    };
+    const store = new PostgresStore(pool, connectOne);
     await store.migrate();
     return store;
   }
@@ -199,6 +207,10 @@ export class PostgresStore implements Store {
 
   load(records: AsyncIterable<DumpRecord>): Promise<number> {
     return loadPostgres(this.pool, this.sequences, records);
+  }
+
+  stats(): StoreStats {
+    return { dialect: 'postgres', poolTotal: this.pool.totalCount, poolIdle: this.pool.idleCount, poolWaiting: this.pool.waitingCount };
   }
 
   async close(): Promise<void> {

@@ -216,8 +216,12 @@ export class PgJobs implements Jobs {
  */
 export class PgSequences {
   private readonly known = new Set<string>();
-  /** `admin` runs outside any transaction, so a sequence created here survives a rollback there. */
-  constructor(private readonly admin: Queryable) {}
+  /**
+   * `admin` opens a connection of its own, outside the pool and outside any transaction: a
+   * sequence created there survives a rollback, and a transaction waiting for it can never starve
+   * the pool (every pooled connection held by a transaction that waits for one more).
+   */
+  constructor(private readonly admin: () => Promise<Queryable & { end(): Promise<void> }>) {}
 
   async next(db: Queryable, name: string): Promise<number> {
     const seq = sequenceName(name);
@@ -229,16 +233,24 @@ export class PgSequences {
   async advance(name: string, last: number): Promise<void> {
     const seq = sequenceName(name);
     await this.ensure(seq);
-    await run(this.admin, `SELECT setval('${seq}', GREATEST($1::bigint, 1), $1::bigint > 0)`, [last]);
+    const client = await this.admin();
+    try {
+      await run(client, `SELECT setval('${seq}', GREATEST($1::bigint, 1), $1::bigint > 0)`, [last]);
+    } finally {
+      await client.end();
+    }
   }
 
   private async ensure(seq: string): Promise<void> {
+    const client = await this.admin();
     try {
-      await this.admin.query(`CREATE SEQUENCE IF NOT EXISTS ${seq}`);
+      await client.query(`CREATE SEQUENCE IF NOT EXISTS ${seq}`);
     } catch (error) {
       // Another instance created it at the same moment: that is what we wanted.
       const code = (error as { code?: string }).code;
       if (code !== '23505' && code !== '42P07') throw error;
+    } finally {
+      await client.end();
     }
     this.known.add(seq);
   }

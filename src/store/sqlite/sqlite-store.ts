@@ -10,8 +10,9 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { loadMigrations } from '../migrations.js';
-import type { Accounts, ApiKeys, Documents, DumpRecord, Jobs, Store, StoreTx } from '../types.js';
+import type { Accounts, ApiKeys, Documents, DumpRecord, IdempotencyKeys, Jobs, Store, StoreStats, StoreTx } from '../types.js';
 import { dumpSqlite, loadSqlite } from './dump.js';
+import { SqliteIdempotencyKeys } from './idempotency.js';
 import { SqliteAccounts, SqliteApiKeys, SqliteDocuments, SqliteJobs, SqliteSequences } from './repositories.js';
 
 type Db = Database.Database;
@@ -22,10 +23,12 @@ export class SqliteStore implements Store {
   readonly apiKeys: ApiKeys;
   readonly docs: Documents;
   readonly jobs: Jobs;
+  readonly idempotency: IdempotencyKeys;
   private readonly tx: StoreTx;
   private readonly sequences: SqliteSequences;
   private queue: Promise<void> = Promise.resolve();
   private locked = false;
+  private openTransactions = 0;
 
   private constructor(private readonly db: Db) {
     this.sequences = new SqliteSequences(db);
@@ -42,6 +45,7 @@ export class SqliteStore implements Store {
     this.apiKeys = this.gated(this.tx.apiKeys);
     this.docs = this.gated(this.tx.docs);
     this.jobs = this.gated(this.tx.jobs);
+    this.idempotency = this.gated(new SqliteIdempotencyKeys(db));
   }
 
   /** `path` is a file path or `:memory:`. Migrations run before the store is returned. */
@@ -71,13 +75,16 @@ export class SqliteStore implements Store {
   }
 
   async transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
+    this.openTransactions++;
     const previous = this.queue;
     let release!: () => void;
     this.queue = new Promise<void>((resolve) => (release = resolve));
     await previous;
     this.locked = true;
-    this.db.exec('BEGIN IMMEDIATE');
     try {
+      // Inside the try: a BEGIN that fails (another process holding the write lock past the busy
+      // timeout) must still release the queue, or every later caller would wait forever.
+      this.db.exec('BEGIN IMMEDIATE');
       const result = await work(this.tx);
       this.db.exec('COMMIT');
       return result;
@@ -86,8 +93,13 @@ export class SqliteStore implements Store {
       throw error;
     } finally {
       this.locked = false;
+      this.openTransactions--;
       release();
     }
+  }
+
+  stats(): StoreStats {
+    return { dialect: 'sqlite', openTransactions: this.openTransactions, locked: this.locked };
   }
 
   private gated<T extends object>(repo: T): T {

@@ -45,7 +45,8 @@ describe('POST /mc/apps and GET /mc/apps/{appId}', () => {
     expect(got.status).toBe(200);
     expectSchema(Application, got.body);
     const app = got.body;
-    expect(app.status).toBe('active');
+    // A new application with containers is rolled out: progressing until jobDelayMs has passed.
+    expect(app.status).toBe('progressing');
     expect(app.repositorySettings).toBeNull();
     expect(app.terminationGracePeriodSeconds).toBeNull();
     expect(app.volumes).toEqual([]);
@@ -78,6 +79,8 @@ describe('POST /mc/apps and GET /mc/apps/{appId}', () => {
     }
     // Reads are stable.
     expect((await t.get(`/mc/apps/${id}`)).body).toEqual(app);
+    t.clock.advance(t.config.jobDelayMs);
+    expect((await t.get(`/mc/apps/${id}`)).body).toEqual({ ...app, status: 'active' });
   });
 
   it('names the invalid field as the client sent it', async () => {

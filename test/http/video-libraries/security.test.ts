@@ -9,15 +9,33 @@ beforeEach(async () => {
 });
 afterEach(async () => { await t.close(); });
 
+/** `own`: the operation names the library, so another account must get a 404. */
 const operations = () => [
-  { method: 'POST', url: '/videolibrary', body: { Name: 'Other' }, writes: true },
-  { method: 'GET', url: `/videolibrary/${libraryId}`, body: undefined, writes: false },
+  { method: 'POST', url: '/videolibrary', body: { Name: 'Other' }, writes: true, own: false },
+  { method: 'GET', url: '/videolibrary', body: undefined, writes: false, own: false },
+  { method: 'GET', url: '/videolibrary/languages', body: undefined, writes: false, own: false },
+  { method: 'GET', url: `/videolibrary/${libraryId}`, body: undefined, writes: false, own: true },
+  { method: 'POST', url: `/videolibrary/${libraryId}`, body: { Name: 'Renamed' }, writes: true, own: true },
+  { method: 'POST', url: `/videolibrary/${libraryId}/resetApiKey`, body: undefined, writes: true, own: true },
+  { method: 'POST', url: `/videolibrary/${libraryId}/resetReadOnlyApiKey`, body: undefined, writes: true, own: true },
+  { method: 'POST', url: `/videolibrary/${libraryId}/addAllowedReferrer`, body: { Hostname: 'example.com' }, writes: true, own: true },
+  { method: 'POST', url: `/videolibrary/${libraryId}/removeAllowedReferrer`, body: { Hostname: 'example.com' }, writes: true, own: true },
+  { method: 'POST', url: `/videolibrary/${libraryId}/addBlockedReferrer`, body: { Hostname: 'example.com' }, writes: true, own: true },
+  { method: 'POST', url: `/videolibrary/${libraryId}/removeBlockedReferrer`, body: { Hostname: 'example.com' }, writes: true, own: true },
+  { method: 'DELETE', url: `/videolibrary/${libraryId}`, body: undefined, writes: true, own: true },
 ] as const;
+
+const snapshot = async () => [
+  (await t.get(`/videolibrary/${libraryId}`)).body,
+  (await t.get('/videolibrary')).body,
+  (await t.get('/storagezone?includeDeleted=true')).body,
+];
 
 const libraryCount = async () => (await t.store.docs.list('videoLibrary', t.accountId, { offset: 0, limit: 100 })).total;
 
 describe('video library operations: access', () => {
   it('answer 401 without a key, with a wrong key and with a revoked key', async () => {
+    const before = await snapshot();
     const revoked = (await t.post('/apikey', {})).body;
     expect((await t.del(`/apikey/${revoked.Id}`)).status).toBe(204);
     for (const op of operations()) {
@@ -26,17 +44,30 @@ describe('video library operations: access', () => {
       }
     }
     expect(await libraryCount()).toBe(1);
+    expect(await snapshot()).toEqual(before);
   });
 
-  it('let a read-only key read but not create (403), creating no zones either', async () => {
+  it('let a read-only key read but change nothing (403), creating no zones either', async () => {
+    const before = await snapshot();
     const ro = (await t.post('/apikey', { Roles: ['ReadOnly'] })).body.Key as string;
     for (const op of operations()) {
       const res = await t.request(op.method, op.url, op.body, ro);
       if (op.writes) expectErrorBody(res, 403, op.url);
-      else expect(res.status).toBe(200);
+      else expect(res.status, op.url).toBe(200);
     }
     expect(await libraryCount()).toBe(1);
     expect((await t.store.docs.list('storageZone', t.accountId, { offset: 0, limit: 100 })).total).toBe(1);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('let another account touch none of the operations that name the library (404)', async () => {
+    const before = await snapshot();
+    const other = await t.newAccount();
+    for (const op of operations().filter((o) => o.own)) {
+      expectErrorBody(await t.request(op.method, op.url, op.body, other.key), 404, op.url);
+    }
+    expect((await t.get('/videolibrary', other.key)).body).toMatchObject({ Items: [], TotalItems: 0 });
+    expect(await snapshot()).toEqual(before);
   });
 
   it('let another account neither read the library nor its zones (404)', async () => {

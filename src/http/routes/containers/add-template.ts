@@ -14,6 +14,6 @@ export default function addTemplate(app: Api) {
       response: { 201: ContainerTemplate, ...errorResponses },
     },
     handler: async (req, reply) =>
-      reply.code(201).send(await app.services.containerApps.addTemplate(req.principal, req.params.appId, req.body)),
+      reply.code(201).send(await app.services.containerApps.containers.add(req.principal, req.params.appId, req.body)),
   });
 }

@@ -12,12 +12,12 @@ export default function updateEndpoint(app: Api) {
       tags: ['Container applications'],
       params: Type.Object({
         appId: Type.String({ minLength: 1, description: 'Id of the application.' }),
-        endpointId: Type.String({ minLength: 1, description: 'Current display name of the endpoint.' }),
+        endpointId: Type.String({ minLength: 1, description: 'Current display name of the endpoint (or its id).' }),
       }),
       body: EndpointUpdateRequest,
       response: { 200: EndpointUpdateResponse, ...errorResponses },
     },
     handler: (req) =>
-      app.services.containerApps.updateEndpoint(req.principal, req.params.appId, req.params.endpointId, req.body),
+      app.services.containerApps.endpoints.update(req.principal, req.params.appId, req.params.endpointId, req.body),
   });
 }

@@ -15,6 +15,6 @@ export default function addDnsRecord(app: Api) {
       response: { 201: DnsRecord, ...errorResponses },
     },
     handler: async (req, reply) =>
-      reply.code(201).send(await app.services.dnsZones.addRecord(req.principal, req.params.zoneId, req.body)),
+      reply.code(201).send(await app.services.dnsZones.records.add(req.principal, req.params.zoneId, req.body)),
   });
 }

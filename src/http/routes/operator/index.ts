@@ -1,5 +1,8 @@
 import type { Api } from '../../api.js';
 import operatorAccountRoutes from './accounts.js';
+import operatorFaultRoutes from './faults.js';
+import operatorJournalRoutes from './journal.js';
+import operatorMetricsRoute from './metrics.js';
 import operatorPullZoneRoutes from './pull-zones.js';
 import resetRoute from './reset.js';
 
@@ -8,4 +11,7 @@ export default function operatorRoutes(app: Api) {
   operatorAccountRoutes(app);
   operatorPullZoneRoutes(app);
   resetRoute(app);
+  operatorMetricsRoute(app);
+  operatorFaultRoutes(app);
+  operatorJournalRoutes(app);
 }

@@ -1,8 +1,40 @@
 import type { Api } from '../../api.js';
+import accessListRoutes from './access-lists.js';
+import addCertificate from './add-certificate.js';
+import addHostname from './add-hostname.js';
+import checkAvailability from './check-availability.js';
+import countPullZones from './count.js';
 import createPullZone from './create.js';
+import deletePullZone from './delete.js';
+import addOrUpdateEdgeRule from './edge-rule-add-or-update.js';
+import deleteEdgeRule from './edge-rule-delete.js';
+import setEdgeRuleEnabled from './edge-rule-set-enabled.js';
 import getPullZone from './get.js';
+import listPullZones from './list.js';
+import purgeCache from './purge-cache.js';
+import removeCertificate from './remove-certificate.js';
+import removeHostname from './remove-hostname.js';
+import resetSecurityKey from './reset-security-key.js';
+import setForceSsl from './set-force-ssl.js';
+import updatePullZone from './update.js';
 
 export default function pullZoneRoutes(app: Api) {
   createPullZone(app);
+  listPullZones(app);
+  countPullZones(app);
+  checkAvailability(app);
   getPullZone(app);
+  updatePullZone(app);
+  deletePullZone(app);
+  addHostname(app);
+  removeHostname(app);
+  setForceSsl(app);
+  addCertificate(app);
+  removeCertificate(app);
+  accessListRoutes(app);
+  addOrUpdateEdgeRule(app);
+  deleteEdgeRule(app);
+  setEdgeRuleEnabled(app);
+  resetSecurityKey(app);
+  purgeCache(app);
 }

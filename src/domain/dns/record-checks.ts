@@ -1,0 +1,25 @@
+/**
+ * The checks of a record that need more than the record itself (what it links to must exist in
+ * the caller's account), and the one way problems become a 400.
+ */
+import type { DnsRecordRequestT } from '../../http/schemas/dns.js';
+import type { StoreTx } from '../../store/types.js';
+import { AppError, type FieldProblem } from '../errors.js';
+
+/** Resources a record points at must exist in the caller's account. */
+export async function linkProblems(tx: StoreTx, accountId: number, record: DnsRecordRequestT, prefix = ''): Promise<FieldProblem[]> {
+  if (record.Type === 7 && record.PullZoneId != null) {
+    const pullZone = await tx.docs.get('pullZone', accountId, String(record.PullZoneId));
+    if (!pullZone) return [{ field: `${prefix}PullZoneId`, message: `The pull zone ${record.PullZoneId} does not exist.` }];
+  }
+  // Script records (type 11): the platform has no scripts yet, so any positive ScriptId is
+  // accepted and kept; once scripts exist, check it here the way pull zones are checked.
+  return [];
+}
+
+/** One 400 carrying every problem found, each naming its field. */
+export function throwIfAny(problems: FieldProblem[]): void {
+  if (problems.length === 0) return;
+  const detail = problems.length === 1 ? problems[0]!.message : 'One or more validation errors occurred.';
+  throw new AppError('validation', detail, 'validation_error', problems);
+}

@@ -1,0 +1,32 @@
+/**
+ * How account requests change a pull zone after creation: read, change, write back, in one transaction.
+ * The write carries the version that was read, so two requests changing the same zone at once
+ * never lose an update: the later one gets a 409 and can retry.
+ */
+import type { PullZoneT } from '../../http/schemas/pull-zone.js';
+import type { Store, StoreTx } from '../../store/types.js';
+import type { DocumentRepo } from '../documents.js';
+
+/**
+ * Returns the changed zone, or undefined when nothing changes (then nothing is written). Builds a
+ * new object rather than modifying `zone`, so a change that throws half-way leaves nothing behind.
+ */
+export type ZoneChange = (zone: PullZoneT, tx: StoreTx) => PullZoneT | undefined | Promise<PullZoneT | undefined>;
+
+export class ZoneEditor {
+  constructor(
+    private readonly store: Store,
+    readonly zones: DocumentRepo<PullZoneT>,
+  ) {}
+
+  /** Applies `change` to the account's zone `id` (404 when it has none) and returns the zone as stored. */
+  edit(accountId: number, id: number, change: ZoneChange): Promise<PullZoneT> {
+    return this.store.transaction(async (tx) => {
+      const current = await this.zones.get(tx, accountId, id);
+      const next = await change(current.doc, tx);
+      if (next === undefined) return current.doc;
+      await this.zones.update(tx, accountId, current, next);
+      return next;
+    });
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * The two request throttles, as pure bookkeeping over an injected clock (milliseconds), so they
+ * are tested without sleeping and hold no timers. Both live in one process's memory: with several
+ * instances behind a balancer, each enforces its own share. Both cap how many entries they track,
+ * so a flood of distinct keys or addresses costs bounded memory.
+ */
+import { createHash } from 'node:crypto';
+
+export type Now = () => number;
+
+/** `retryAfterSeconds` is what the 429's `Retry-After` header says: a whole number, at least 1. */
+export type Verdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+const ALLOWED: Verdict = { allowed: true };
+const DEFAULT_MAX_ENTRIES = 10_000;
+
+const secondsUntil = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+/**
+ * A token bucket per key: `ratePerSecond` tokens refill continuously up to `burst`, and each
+ * request takes one. A client may burst, then is held to the steady rate.
+ */
+export class TokenBuckets {
+  private readonly buckets = new Map<string, Bucket>();
+
+  constructor(
+    private readonly ratePerSecond: number,
+    private readonly burst: number,
+    private readonly now: Now,
+    private readonly maxEntries = DEFAULT_MAX_ENTRIES,
+  ) {
+    if (ratePerSecond <= 0 || burst < 1) throw new Error('a token bucket needs a positive rate and a burst of at least 1');
+  }
+
+  take(key: string): Verdict {
+    const now = this.now();
+    const bucket = this.refilled(key, now);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return ALLOWED;
+    }
+    return { allowed: false, retryAfterSeconds: secondsUntil(((1 - bucket.tokens) * 1000) / this.ratePerSecond) };
+  }
+
+  get size(): number {
+    return this.buckets.size;
+  }
+
+  private refilled(key: string, now: number): Bucket {
+    let bucket = this.buckets.get(key);
+    if (!bucket) {
+      this.makeRoom(now);
+      bucket = { tokens: this.burst, at: now };
+      this.buckets.set(key, bucket);
+      return bucket;
+    }
+    // A clock that steps back (a test, an NTP correction) must not mint or drain tokens.
+    const elapsed = Math.max(0, now - bucket.at);
+    bucket.tokens = Math.min(this.burst, bucket.tokens + (elapsed * this.ratePerSecond) / 1000);
+    bucket.at = Math.max(bucket.at, now);
+    return bucket;
+  }
+
+  /** A full bucket is the same as no bucket, so those go first; then the least recently created. */
+  private makeRoom(now: number): void {
+    if (this.buckets.size < this.maxEntries) return;
+    const fullAfterMs = (this.burst * 1000) / this.ratePerSecond;
+    for (const [key, b] of this.buckets) if (now - b.at >= fullAfterMs) this.buckets.delete(key);
+    while (this.buckets.size >= this.maxEntries) this.buckets.delete(this.buckets.keys().next().value!);
+  }
+}
+
+interface Window {
+  start: number;
+  /** Fingerprints of the distinct credentials that failed in this window. */
+  failed: Set<string>;
+}
+
+/**
+ * Failed authentication per client address in fixed windows. Once `limit` distinct wrong
+ * credentials came from one address within `windowMs`, that address is refused until the window
+ * ends. Distinct, because guessing means trying many values: a client retrying one stale key is
+ * misconfigured, not attacking, and must not lock out the others behind the same address.
+ * A success never clears the count, so a valid key cannot be used to reset a guessing run.
+ */
+export class FailureWindows {
+  private readonly windows = new Map<string, Window>();
+
+  constructor(
+    private readonly limit: number,
+    private readonly windowMs: number,
+    private readonly now: Now,
+    private readonly maxEntries = DEFAULT_MAX_ENTRIES,
+  ) {
+    if (limit < 1 || windowMs <= 0) throw new Error('a failure window needs a limit of at least 1 and a positive length');
+  }
+
+  check(address: string): Verdict {
+    const now = this.now();
+    const w = this.current(address, now);
+    if (!w || w.failed.size < this.limit) return ALLOWED;
+    return { allowed: false, retryAfterSeconds: secondsUntil(w.start + this.windowMs - now) };
+  }
+
+  recordFailure(address: string, credential: string): void {
+    const now = this.now();
+    let w = this.current(address, now);
+    if (!w) {
+      this.makeRoom(now);
+      w = { start: now, failed: new Set() };
+      this.windows.set(address, w);
+    }
+    // The set never grows past the limit: that is all the decision needs to know.
+    if (w.failed.size < this.limit) w.failed.add(fingerprint(credential));
+  }
+
+  get size(): number {
+    return this.windows.size;
+  }
+
+  private current(address: string, now: number): Window | undefined {
+    const w = this.windows.get(address);
+    if (w && now - w.start >= this.windowMs) {
+      this.windows.delete(address);
+      return undefined;
+    }
+    return w;
+  }
+
+  private makeRoom(now: number): void {
+    if (this.windows.size < this.maxEntries) return;
+    for (const [address, w] of this.windows) if (now - w.start >= this.windowMs) this.windows.delete(address);
+    while (this.windows.size >= this.maxEntries) this.windows.delete(this.windows.keys().next().value!);
+  }
+}
+
+/** Only a short digest is kept: the throttle must not become a store of attempted keys. */
+function fingerprint(credential: string): string {
+  return createHash('sha256').update(credential).digest('base64url').slice(0, 16);
+}

@@ -1,0 +1,37 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../../helpers/app.js';
+
+let t: TestContext;
+beforeEach(async () => { t = await createTestApp(); });
+afterEach(async () => { await t.close(); });
+
+const check = (body: unknown, key?: string) => t.post('/storagezone/checkavailability', body, key);
+
+describe('POST /storagezone/checkavailability', () => {
+  it('answers 200 with Available true for a free name and false for a used one, whoever uses it', async () => {
+    const free = await check({ Name: 'fresh-name' });
+    expect(free.status).toBe(200);
+    expect(free.body).toEqual({ Available: true });
+
+    const other = await t.newAccount();
+    expect((await t.post('/storagezone', { Name: 'taken', Region: 'DE' }, other.key)).status).toBe(201);
+    expect((await check({ Name: 'taken' })).body).toEqual({ Available: false });
+    expect((await check({ name: 'TAKEN' })).body).toEqual({ Available: false });
+  });
+
+  it('reports the name of a deleted zone as available again', async () => {
+    const zone = (await t.post('/storagezone', { Name: 'recycled', Region: 'DE' })).body;
+    expect((await check({ Name: 'recycled' })).body.Available).toBe(false);
+    await t.del(`/storagezone/${zone.Id}`);
+    expect((await check({ Name: 'recycled' })).body.Available).toBe(true);
+  });
+
+  it.each([[{}], [{ Name: '' }], [{ Name: null }], [{ Name: 'has space' }], [{ Name: 'a'.repeat(65) }]])(
+    'answers 400 naming Name for %j',
+    async (body) => {
+      const res = await check(body);
+      expectErrorBody(res, 400, '/storagezone/checkavailability');
+      expect(errorFields(res)).toEqual(['Name']);
+    },
+  );
+});

@@ -1,0 +1,90 @@
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { Type } from 'typebox';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Paged } from '../../../src/http/schemas/paging.js';
+import { StorageZone } from '../../../src/http/schemas/storage-zone.js';
+import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../../helpers/app.js';
+
+const ajv = new Ajv({ strict: false, allErrors: true });
+addFormatsModule.default(ajv);
+ajv.addFormat('int32', true).addFormat('int64', true).addFormat('double', true).addFormat('decimal', true);
+const validArray = ajv.compile(Type.Array(StorageZone));
+const validPage = ajv.compile(Paged(StorageZone));
+
+let t: TestContext;
+beforeEach(async () => { t = await createTestApp(); });
+afterEach(async () => { await t.close(); });
+
+const create = async (Name: string, key?: string) => (await t.post('/storagezone', { Name, Region: 'DE' }, key)).body;
+const names = (zones: { Name: string }[]) => zones.map((z) => z.Name);
+
+describe('GET /storagezone', () => {
+  it('answers every zone of the account as a bare array when no page is asked for', async () => {
+    const a = await create('alpha');
+    await create('beta');
+    await t.post('/pullzone', { Name: 'alpha-cdn', StorageZoneId: a.Id });
+    await create('theirs', (await t.newAccount()).key);
+
+    for (const url of ['/storagezone', '/storagezone?page=0']) {
+      const res = await t.get(url);
+      expect(res.status).toBe(200);
+      expect(validArray(res.body), JSON.stringify(validArray.errors)).toBe(true);
+      expect(names(res.body)).toEqual(['alpha', 'beta']);
+      expect(res.body[0]).toEqual((await t.get(`/storagezone/${a.Id}`)).body);
+      expect(res.body[0].PullZones.map((z: { Name: string }) => z.Name)).toEqual(['alpha-cdn']);
+    }
+  });
+
+  it('answers the page object from page 1 on', async () => {
+    for (let i = 1; i <= 7; i++) await create(`zone-${i}`);
+    const first = await t.get('/storagezone?page=1&perPage=5');
+    expect(first.status).toBe(200);
+    expect(validPage(first.body), JSON.stringify(validPage.errors)).toBe(true);
+    expect(first.body).toMatchObject({ CurrentPage: 1, TotalItems: 7, HasMoreItems: true });
+    expect(names(first.body.Items)).toEqual(['zone-1', 'zone-2', 'zone-3', 'zone-4', 'zone-5']);
+    const second = (await t.get('/storagezone?page=2&perPage=5')).body;
+    expect(second).toMatchObject({ CurrentPage: 2, TotalItems: 7, HasMoreItems: false });
+    expect(names(second.Items)).toEqual(['zone-6', 'zone-7']);
+    expect((await t.get('/storagezone?page=3&perPage=5')).body).toEqual({ Items: [], CurrentPage: 3, TotalItems: 7, HasMoreItems: false });
+  });
+
+  it('filters by a case-insensitive part of the name', async () => {
+    await create('Media-Files');
+    await create('backups');
+    expect(names((await t.get('/storagezone?search=MEDIA')).body)).toEqual(['Media-Files']);
+    expect((await t.get('/storagezone?search=nothing')).body).toEqual([]);
+    expect((await t.get('/storagezone?page=1&search=back')).body).toMatchObject({ TotalItems: 1, Items: [expect.objectContaining({ Name: 'backups' })] });
+  });
+
+  it('shows deleted zones only when includeDeleted is true', async () => {
+    const gone = await create('gone');
+    await create('kept');
+    expect((await t.del(`/storagezone/${gone.Id}`)).status).toBe(204);
+    expect(names((await t.get('/storagezone')).body)).toEqual(['kept']);
+    expect(names((await t.get('/storagezone?includeDeleted=false')).body)).toEqual(['kept']);
+    const all = (await t.get('/storagezone?includeDeleted=true')).body;
+    expect(validArray(all)).toBe(true);
+    expect(all.map((z: { Name: string; Deleted: boolean }) => [z.Name, z.Deleted])).toEqual([['gone', true], ['kept', false]]);
+    expect(names((await t.get('/storagezone?includeDeleted=true&search=GON')).body)).toEqual(['gone']);
+  });
+
+  it.each([
+    ['page=-1', 'page'],
+    ['page=x', 'page'],
+    ['page=2147483648', 'page'],
+    ['page=1&perPage=4', 'perPage'],
+    ['page=1&perPage=1001', 'perPage'],
+    ['includeDeleted=maybe', 'includeDeleted'],
+  ])('refuses %s with a 400 naming %s', async (query, field) => {
+    const res = await t.get(`/storagezone?${query}`);
+    expectErrorBody(res, 400, '/storagezone');
+    expect(errorFields(res)).toEqual([field]);
+  });
+
+  it('accepts the perPage bounds 5 and 1000', async () => {
+    await create('one');
+    expect((await t.get('/storagezone?page=1&perPage=5')).body.TotalItems).toBe(1);
+    expect((await t.get('/storagezone?page=1&perPage=1000')).body.TotalItems).toBe(1);
+  });
+});

@@ -1,0 +1,198 @@
+/**
+ * The wall between accounts, and the authentication matrix, over every route the app has. Routes
+ * come from the app's own OpenAPI document (plus the unprefixed container mirror), so a new route
+ * is covered the day it is added. Account A owns one of each resource; account B knows A's ids.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, expectErrorBody, type TestContext, type TestResponse } from '../helpers/app.js';
+import {
+  bodyValidator, fieldName, isWrite, linkFields, operationsOf, readDocument, sample, urlOf, withValueAt,
+  type ApiDocument, type Operation, type Schema,
+} from './support/operations.js';
+import { createWorld, linkValue, NOBODY, resourceOf, type World } from './support/world.js';
+
+const ADMIN_TOKEN = 'operator-token-for-the-wall-0123456789';
+
+let t: TestContext;
+let doc: ApiDocument;
+let operations: Operation[];
+let validate: ReturnType<typeof bodyValidator>;
+let a: World;
+let b: World;
+let bKey: string;
+let readOnlyKey: string;
+let revokedKey: string;
+let accountKindKey: string;
+let before: Map<string, unknown>;
+
+beforeAll(async () => {
+  t = await createTestApp({ adminToken: ADMIN_TOKEN, rateLimitPerSecond: 0 });
+  doc = await readDocument(t);
+  operations = operationsOf(doc);
+  validate = bodyValidator(doc);
+  a = await createWorld(t, t.key, 'alpha');
+  bKey = (await t.newAccount('beta')).key;
+  b = await createWorld(t, bKey, 'beta');
+  readOnlyKey = (await t.post('/apikey', { Roles: ['ReadOnly'] })).body.Key;
+  const revoked = (await t.post('/apikey', {})).body;
+  expect((await t.del(`/apikey/${revoked.Id}`)).status).toBe(204);
+  revokedKey = revoked.Key;
+  accountKindKey = (await t.app.services.apiKeys.issue(t.store, t.accountId, 'account', ['FullAccess'])).Key;
+  before = await snapshotOf(a, t.key);
+}, 120_000);
+afterAll(async () => { await t.close(); });
+
+/** A's view of everything it owns: every GET route without a required query, with A's ids. */
+async function snapshotOf(world: World, key: string): Promise<Map<string, unknown>> {
+  const views = new Map<string, unknown>();
+  for (const op of operations.filter((o) => o.method === 'GET' && !o.operator && !o.mirror && !o.public)) {
+    const url = urlOf(op, (p) => idFor(op, p, world));
+    const res = await t.get(url, key);
+    views.set(url, { status: res.status, body: res.body });
+  }
+  return views;
+}
+
+function idFor(op: Operation, param: { name: string; in: 'path' | 'query'; required: boolean; schema: Schema }, world: World): string | undefined {
+  const resource = resourceOf(op, param);
+  return resource === undefined ? undefined : String(world[resource]);
+}
+
+const namesAResource = (op: Operation) =>
+  op.params.some((p) => (p.in === 'path' || p.required) && resourceOf(op, p) !== undefined);
+
+/** A body that passes the route's validation, so the request reaches the ownership check. */
+function validBody(op: Operation): unknown {
+  if (!op.body) return undefined;
+  if (op.body.contentType !== 'application/json') return sample(doc, op.body.schema);
+  const body = sample(doc, op.body.schema);
+  const check = validate(op.body.schema);
+  expect(check(structuredClone(body)), `${op.operationId}: the sample body ${JSON.stringify(body)} fails validation: ${JSON.stringify(check.errors)}`).toBe(true);
+  return body;
+}
+
+async function send(op: Operation, url: string, body: unknown, key: string | null, headers: Record<string, string> = {}): Promise<TestResponse> {
+  const h = { ...headers };
+  if (op.body && op.body.contentType !== 'application/json' && body !== undefined) h['content-type'] = op.body.contentType;
+  return t.request(op.method as 'GET', url, body, key, h);
+}
+
+/**
+ * What a link needs beside it to be read at all: a DNS record names a pull zone only as a
+ * PullZone record (type 7), so a record holding a `PullZoneId` gets that type.
+ */
+function withContext(body: unknown, path: string[]): unknown {
+  if (path[path.length - 1] !== 'PullZoneId') return body;
+  let parent = body;
+  for (const part of path.slice(0, -1)) parent = Array.isArray(parent) ? parent[0] : (parent as Record<string, unknown>)[part];
+  if (parent !== null && typeof parent === 'object' && !('Type' in parent)) Object.assign(parent, { Type: 7, Name: 'linked' });
+  return body;
+}
+
+const label = (op: Operation, url: string) => `${op.method} ${url} (${op.operationId}${op.mirror ? ', unprefixed' : ''})`;
+
+describe('the account wall', () => {
+  it('enumerates the routes from the app itself', () => {
+    expect(operations.filter((o) => !o.mirror).length).toBeGreaterThanOrEqual(60);
+    for (const op of operations.filter((o) => !o.operator)) {
+      for (const p of op.params.filter((x) => x.in === 'path')) {
+        expect(resourceOf(op, p), `${op.path}: which resource does {${p.name}} name? Extend resourceOf()`).toBeDefined();
+      }
+    }
+  });
+
+  it("answers another account's ids exactly as unknown ids: 404, on every route that names a resource", async () => {
+    const checked: string[] = [];
+    for (const op of operations.filter((o) => !o.operator && !o.public && namesAResource(o))) {
+      const body = validBody(op);
+      const foreign = urlOf(op, (p) => idFor(op, p, a));
+      const unknown = urlOf(op, (p) => idFor(op, p, NOBODY));
+      const res = await send(op, foreign, body, bKey);
+      expectErrorBody(res, 404, foreign.split('?')[0]);
+      const never = await send(op, unknown, body, bKey);
+      expect({ status: never.status, detail: never.body.detail }, label(op, foreign)).toEqual({ status: res.status, detail: res.body.detail });
+      if (op.method === 'GET') {
+        const head = await t.request('HEAD', foreign, undefined, bKey);
+        expect(head.status, `HEAD ${foreign}`).toBe(404);
+      }
+      checked.push(label(op, foreign));
+    }
+    expect(checked.length).toBeGreaterThanOrEqual(40);
+  });
+
+  it("refuses links to another account's resources in bodies: 404, or 400 naming the field", async () => {
+    const checked: string[] = [];
+    const violations: string[] = [];
+    for (const op of operations.filter((o) => !o.operator && !o.public && o.body?.contentType === 'application/json' && !o.mirror)) {
+      for (const link of linkFields(doc, op.body!.schema)) {
+        const url = urlOf(op, (p) => idFor(op, p, b));
+        const body = withContext(withValueAt(doc, op.body!.schema, validBody(op), link.path, linkValue(a, link.kind)), link.path);
+        const what = `${label(op, url)} with ${fieldName(link.path)} = A's ${link.kind}`;
+        const res = await send(op, url, body, bKey);
+        checked.push(what);
+        const fields = ((res.body?.errors ?? []) as { field: string }[]).map((e) => e.field.toLowerCase());
+        const refused = res.status === 404 || (res.status === 400 && fields.includes(fieldName(link.path).toLowerCase()));
+        if (!refused) violations.push(`${what}: ${res.status} ${JSON.stringify(res.body?.errors ?? res.body).slice(0, 200)}`);
+      }
+    }
+    expect(checked.length).toBeGreaterThanOrEqual(5);
+    expect(violations).toEqual([]);
+  });
+});
+
+describe('authentication on every route', () => {
+  const apiRoutes = () => operations.filter((o) => !o.operator && !o.public);
+
+  it('answers 401 without a key, with a wrong key and with a revoked key', async () => {
+    for (const op of apiRoutes()) {
+      const url = urlOf(op, (p) => idFor(op, p, a));
+      for (const key of [null, '', 'not-a-key', revokedKey]) {
+        expectErrorBody(await send(op, url, validBody(op), key), 401, url.split('?')[0]);
+      }
+    }
+  });
+
+  it('answers 403 to a read-only key on every write, and lets it read', async () => {
+    for (const op of apiRoutes()) {
+      const url = urlOf(op, (p) => idFor(op, p, a));
+      const res = await send(op, url, validBody(op), readOnlyKey);
+      if (isWrite(op)) expectErrorBody(res, 403, url.split('?')[0]);
+      else expect(res.status, `${label(op, url)}: ${JSON.stringify(res.body)}`).toBe(200);
+    }
+  });
+
+  it('answers 403 to an account key on every container route, prefixed or not', async () => {
+    const containerRoutes = apiRoutes().filter((o) => o.container || o.mirror);
+    expect(containerRoutes.length).toBeGreaterThanOrEqual(20);
+    for (const op of containerRoutes) {
+      const url = urlOf(op, (p) => idFor(op, p, a));
+      expectErrorBody(await send(op, url, validBody(op), accountKindKey), 403, url.split('?')[0]);
+    }
+    for (const op of apiRoutes().filter((o) => !o.container && !o.mirror && o.method === 'GET')) {
+      const url = urlOf(op, (p) => idFor(op, p, a));
+      expect((await send(op, url, undefined, accountKindKey)).status, label(op, url)).toBe(200);
+    }
+  });
+
+  it('guards operator routes with the operator token: 401 without it, with a wrong one, or with an API key', async () => {
+    const operatorRoutes = operations.filter((o) => o.operator && !o.public);
+    expect(operatorRoutes.length).toBeGreaterThanOrEqual(5);
+    for (const op of operatorRoutes) {
+      const url = urlOf(op, () => '1');
+      const body = validBody(op);
+      expectErrorBody(await send(op, url, body, null), 401, url.split('?')[0]);
+      expectErrorBody(await send(op, url, body, null, { authorization: 'Bearer wrong-token-wrong-token' }), 401);
+      expectErrorBody(await send(op, url, body, null, { authorization: ADMIN_TOKEN }), 401);
+      expectErrorBody(await send(op, url, body, t.key), 401);
+    }
+  });
+});
+
+describe('afterwards', () => {
+  it("leaves every one of the first account's resources as it was", async () => {
+    const after = await snapshotOf(a, t.key);
+    expect([...after.keys()]).toEqual([...before.keys()]);
+    for (const [url, view] of before) expect(after.get(url), url).toEqual(view);
+    for (const [, view] of before) expect((view as { status: number }).status).toBe(200);
+  });
+});

@@ -1,0 +1,24 @@
+/**
+ * Global setup of the SQLite test run: the browser test (test/browser) drives the system's
+ * Chromium, which a fresh Debian machine lacks. It is installed here, once, so that `npm test`
+ * needs no manual step. Playwright's own browser download is not used: it needs the network at
+ * test time and a second copy of a browser the system already packages.
+ */
+import { execSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+export const CHROMIUM = '/usr/bin/chromium';
+
+export default function setup(): void {
+  if (existsSync(CHROMIUM)) return;
+  const sudo = process.getuid?.() === 0 ? '' : 'sudo -n ';
+  try {
+    execSync(`${sudo}apt-get update && ${sudo}apt-get install -y chromium`, {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+  } catch (cause) {
+    throw new Error(`The browser test needs ${CHROMIUM}; installing it failed. Run as root: apt-get install -y chromium`, { cause });
+  }
+  if (!existsSync(CHROMIUM)) throw new Error(`apt-get installed chromium, but ${CHROMIUM} is still missing.`);
+}
