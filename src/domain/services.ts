@@ -5,6 +5,7 @@ import type { Store } from '../store/types.js';
 import { AccountService } from './accounts/service.js';
 import { ApiKeyService } from './api-keys/service.js';
 import { ContainerAppService } from './containers/service.js';
+import { registerDnsBackground } from './dns/background.js';
 import { DnsZoneService } from './dns/service.js';
 import { FaultInjector } from './faults/injector.js';
 import type { JobRunner } from '../jobs/runner.js';
@@ -33,6 +34,10 @@ export function buildServices(ctx: ServiceContext) {
   pullZones.onDelete.push((tx, accountId, id) => containerApps.unlinkPullZone(tx, accountId, id));
   const dnsZones = new DnsZoneService(ctx.store, ctx.secrets, ctx.clock, ctx.config);
   pullZones.onDelete.push((tx, accountId, id) => dnsZones.unlinkPullZone(tx, accountId, id));
+  registerDnsBackground(dnsZones, {
+    store: ctx.store, jobs: ctx.jobs, clock: ctx.clock, pullZones,
+    jobDelayMs: ctx.config.jobDelayMs, monitorIntervalMs: ctx.config.monitorIntervalMs,
+  });
   return {
     apiKeys,
     accounts,

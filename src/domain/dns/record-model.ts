@@ -46,7 +46,7 @@ export function newRecord(id: number, r: DnsRecordRequestT): DnsRecordT {
     Disabled: r.Disabled ?? false,
     Comment: r.Comment ?? null,
     AutoSslIssuance: r.AutoSslIssuance ?? false,
-    // Acceleration is requested but never provisioned here, so it stays Pending.
+    // Pending until the background job provisions it (see background.ts).
     AccelerationStatus: accelerated ? 1 : 0,
   };
 }

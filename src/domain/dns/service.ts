@@ -37,7 +37,7 @@ export interface ZoneListQuery {
 
 export class DnsZoneService {
   private readonly zones: DocumentRepo<DnsZoneT>;
-  private readonly writer: ZoneWriter;
+  readonly writer: ZoneWriter;
   readonly records: DnsRecords;
 
   constructor(
@@ -66,6 +66,7 @@ export class DnsZoneService {
       const zone = newZone(await tx.nextId('dnsZone'), domain, now, this.config.cdnDomain);
       for (const request of requests) zone.Records.push(newRecord(await tx.nextId('dnsRecord'), request));
       await this.zones.insert(tx, principal.accountId, zone.Id, zone);
+      await this.writer.written(tx, principal.accountId, null, zone);
       return zone;
     });
   }

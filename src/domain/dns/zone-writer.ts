@@ -20,11 +20,21 @@ export interface ZoneEdit<T> {
   result: T;
 }
 
+/** Runs in the writing transaction with the zone before (null when new) and after the write. */
+export type ZoneWrittenHook = (tx: StoreTx, accountId: number, before: DnsZoneT | null, after: DnsZoneT) => Promise<void>;
+
 export class ZoneWriter {
+  /** Background work that records ask for (acceleration, monitoring) is queued from here. */
+  readonly onWritten: ZoneWrittenHook[] = [];
+
   constructor(
     readonly store: Store,
     readonly zones: DocumentRepo<DnsZoneT>,
   ) {}
+
+  async written(tx: StoreTx, accountId: number, before: DnsZoneT | null, after: DnsZoneT): Promise<void> {
+    for (const hook of this.onWritten) await hook(tx, accountId, before, after);
+  }
 
   async edit<T>(accountId: number, zoneId: number, change: (tx: StoreTx, zone: DnsZoneT) => Promise<ZoneEdit<T>>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
@@ -32,7 +42,10 @@ export class ZoneWriter {
         return await this.store.transaction(async (tx) => {
           const current = await this.zones.get(tx, accountId, zoneId);
           const { zone, result } = await change(tx, current.doc);
-          if (zone) await this.zones.update(tx, accountId, current, zone);
+          if (zone) {
+            await this.zones.update(tx, accountId, current, zone);
+            await this.written(tx, accountId, current.doc, zone);
+          }
           return result;
         });
       } catch (error) {

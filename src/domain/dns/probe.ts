@@ -1,0 +1,35 @@
+/** Reachability probes for DNS monitors: bounded in time, never throwing. */
+import { request } from 'node:http';
+import { connect } from 'node:net';
+
+const TIMEOUT_MS = 3_000;
+
+export function probe(kind: 'tcp' | 'http', host: string, port: number): Promise<boolean> {
+  if (!host) return Promise.resolve(false);
+  return kind === 'tcp' ? tcp(host, port) : http(host, port);
+}
+
+function tcp(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port, timeout: TIMEOUT_MS });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.once('connect', () => done(true));
+    socket.once('timeout', () => done(false));
+    socket.once('error', () => done(false));
+  });
+}
+
+function http(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = request({ host, port, path: '/', method: 'GET', timeout: TIMEOUT_MS }, (res) => {
+      res.resume();
+      resolve((res.statusCode ?? 500) < 500);
+    });
+    req.once('timeout', () => req.destroy());
+    req.once('error', () => resolve(false));
+    req.end();
+  });
+}
