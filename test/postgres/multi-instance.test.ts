@@ -69,6 +69,23 @@ describe('two instances on one PostgreSQL', () => {
     expect(new Set(ids).size).toBe(30);
   });
 
+  it('loses no field when both instances update one pull zone at the same time', async () => {
+    const zone = (await (await call(a, 'POST', '/pullzone', { Name: 'shared-zone', OriginUrl: 'https://o.example' })).json()) as { Id: number };
+    // Each instance sets different fields of the same zone, many times, all at once.
+    const writes = Array.from({ length: 20 }, (_, i) =>
+      i % 2
+        ? call(a, 'POST', `/pullzone/${zone.Id}`, { OriginRetries: i, [`EnableGeoZone${['US', 'EU', 'ASIA', 'SA', 'AF'][i % 5]}`]: false })
+        : call(b, 'POST', `/pullzone/${zone.Id}`, { OptimizerImageQuality: 10 + i, BlockedCountries: [`C${i}`.slice(0, 2)] }),
+    );
+    const results = await Promise.all(writes);
+    expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
+    const final = (await (await call(a, 'GET', `/pullzone/${zone.Id}`)).json()) as Record<string, unknown>;
+    // The last write of each instance's fields is there; every geo zone one of them switched off is off.
+    expect([1, 3, 5, 7, 9, 11, 13, 15, 17, 19]).toContain(final['OriginRetries']);
+    expect([10, 12, 14, 16, 18, 20, 22, 24, 26, 28]).toContain(final['OptimizerImageQuality']);
+    for (const geo of ['US', 'EU', 'ASIA', 'SA', 'AF']) expect(final[`EnableGeoZone${geo}`]).toBe(false);
+  }, 60_000);
+
   it('answers 503 while the database is down, never hangs, and recovers by itself', async () => {
     await db.stop();
     const started = Date.now();
