@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { buildApp } from './app.js';
 import { ConfigError, ENV_VARS, readConfig, type Config } from './config.js';
+import { AppError } from './domain/errors.js';
 import { ROLES } from './domain/principal.js';
 import { buildServices } from './domain/services.js';
 import { JobRunner } from './jobs/runner.js';
@@ -30,6 +31,9 @@ Usage: edgeplane <command> [options]
   migrate                        apply pending schema migrations and exit
   accounts create <name>         create an account and print its full-access API key
   accounts list                  list accounts
+  accounts balance <id> <amount> set an account's funds (0 or less stops its pull zones)
+  pullzones usage <id> <bytes>   record bandwidth a pull zone served
+  pullzones suspend|unsuspend <id>
   keys create --account <id> [--role FullAccess|ReadOnly]
   keys list --account <id>
   keys revoke --account <id> <keyId>
@@ -123,7 +127,31 @@ async function main(argv: string[]): Promise<void> {
           const accounts = await services.operator.listAccounts();
           return print(json, accounts, accounts.map((a) => `${a.Id}\t${a.Name}\tbalance ${a.Balance}`).join('\n') || 'no accounts');
         }
-        throw new UsageError('accounts create|list');
+        if (sub === 'balance') {
+          const [id, amount] = [Number(rest[0]), Number(rest[1])];
+          if (!Number.isInteger(id) || rest[1] === undefined || !Number.isFinite(amount)) throw new UsageError('accounts balance <id> <amount>');
+          const account = await services.operator.setBalance(id, amount);
+          return print(json, account, `account ${account.Id} balance ${account.Balance}`);
+        }
+        throw new UsageError('accounts create|list|balance');
+      });
+    case 'pullzones':
+      return withStore(config, async (store) => {
+        const services = servicesFor(store, config);
+        const id = Number(rest[0]);
+        if (!Number.isInteger(id) || id < 1) throw new UsageError('pullzones usage|suspend|unsuspend <id> ...');
+        let zone;
+        if (sub === 'usage') {
+          const bytes = Number(rest[1]);
+          if (!Number.isSafeInteger(bytes) || bytes < 0) throw new UsageError('pullzones usage <id> <bytes>');
+          zone = await services.operator.addUsage(id, bytes);
+        } else if (sub === 'suspend' || sub === 'unsuspend') {
+          zone = await services.operator.setSuspended(id, sub === 'suspend');
+        } else {
+          throw new UsageError('pullzones usage|suspend|unsuspend <id>');
+        }
+        const view = { Id: zone.Id, MonthlyBandwidthUsed: zone.MonthlyBandwidthUsed, Enabled: zone.Enabled, Suspended: zone.Suspended };
+        return print(json, view, `pull zone ${zone.Id}: used ${zone.MonthlyBandwidthUsed} bytes, enabled ${zone.Enabled}, suspended ${zone.Suspended}`);
       });
     case 'keys':
       return withStore(config, async (store) => {
@@ -199,7 +227,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof UsageError || error instanceof ConfigError || error instanceof SeedError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+  if (error instanceof UsageError || error instanceof ConfigError || error instanceof SeedError || error instanceof AppError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
     process.stderr.write(`edgeplane: ${(error as Error).message}\n\n${error instanceof UsageError ? USAGE : ''}\n`);
     process.exit(error instanceof UsageError ? 2 : 1);
   }

@@ -37,6 +37,16 @@ describe('edgeplane CLI', { timeout: 90_000 }, () => {
     expect(JSON.parse((await cli(['keys', 'list', '--account', '1', '--json'], env)).stdout)).toHaveLength(1);
   });
 
+  it('drives the operator events: balance, usage, suspension', async () => {
+    const created = JSON.parse((await cli(['accounts', 'create', 'ops', '--json'], env)).stdout) as { Id: number; ApiKey: string };
+    const balance = await cli(['accounts', 'balance', String(created.Id), '0', '--json'], env);
+    expect(JSON.parse(balance.stdout)).toMatchObject({ Id: created.Id, Balance: 0 });
+    const missing = await cli(['pullzones', 'suspend', '999'], env);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/pull zone was not found/);
+    expect((await cli(['pullzones', 'usage', '1'], env)).code).toBe(2);
+  });
+
   it('exits 2 on a usage error and 1 on bad configuration, with a message', async () => {
     const usage = await cli(['frobnicate'], env);
     expect(usage.code).toBe(2);
