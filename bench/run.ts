@@ -1,0 +1,166 @@
+/**
+ * `npm run bench [-- --quick] [--json <file>] [--only <names>] [--cpu-prof <dir>] [--no-build]`
+ * (BENCHMARKS.md explains each option and the method.)
+ *
+ * Starts the built server on a fresh SQLite file, seeds it, measures each workload against a bare
+ * node:http ceiling, then measures reads as the store grows, and prints one table. Exits non-zero
+ * if any request failed. Progress goes to stderr, the table to stdout.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startBaseline } from './baseline.js';
+import { syncsPerSecond } from './proc.js';
+import { checkTargets, describeMachine, failedRuns, failuresOf, render, scalingDrop, type Report, type ScalingPoint } from './report.js';
+import { Client, createDnsZones, createPullZones, seedApiKeys, seedPullZonesDirect } from './seed.js';
+import { ensureBuilt, killAll, startEdgeplane, type Child } from './server.js';
+import * as w from './workloads.js';
+
+const USAGE = 'usage: npm run bench -- [--quick] [--json <file>] [--only <names>] [--cpu-prof <dir>] [--no-build]';
+const ALL = ['get-pullzone', 'list-apikeys', 'add-dns-record', 'create-storage-zone', 'mixed', 'scaling'];
+
+function usageError(message: string): never {
+  process.stderr.write(`bench: ${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+let parsed;
+try {
+  parsed = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      json: { type: 'string' },
+      only: { type: 'string' },
+      'cpu-prof': { type: 'string' },
+      'no-build': { type: 'boolean', default: false },
+    },
+  });
+} catch (error) {
+  usageError(error instanceof Error ? error.message : String(error));
+}
+const args = parsed.values;
+
+const quick = args.quick;
+const timing: w.Timing = quick ? { seconds: 3, warmupSeconds: 0.5 } : { seconds: 10, warmupSeconds: 1.5 };
+const SCALING_SIZES = quick ? [1_000, 100_000] : [1_000, 100_000, 1_000_000];
+const API_KEYS = 1_000;
+/** Created over HTTP: read at random by the mixed workload, and the first of the scaling store. */
+const HTTP_PULL_ZONES = 100;
+/** Zones the record writes are spread over (see dnsRecordWrite). */
+const DNS_ZONES = quick ? 64 : 256;
+
+const only = args.only?.split(',').map((s) => s.trim()) ?? ALL;
+const unknown = only.filter((name) => !ALL.includes(name));
+if (unknown.length > 0) usageError(`--only: unknown ${unknown.join(', ')}; choose from ${ALL.join(', ')}`);
+
+const workDir = mkdtempSync(join(tmpdir(), 'edgeplane-bench-'));
+const cleanUp = () => rmSync(workDir, { recursive: true, force: true });
+const interrupted = (signal: NodeJS.Signals) => {
+  process.stderr.write(`\nbench: ${signal}, stopping the servers\n`);
+  w.stopCurrentLoad();
+  killAll();
+  cleanUp();
+  process.exit(130);
+};
+process.once('SIGINT', interrupted);
+process.once('SIGTERM', interrupted);
+// Whatever happens (a thrown error included), no child process outlives the benchmark.
+process.once('exit', killAll);
+
+const startedAt = performance.now();
+const log = (message: string) => process.stderr.write(`bench: [${((performance.now() - startedAt) / 1000).toFixed(1)} s] ${message}\n`);
+
+async function main(): Promise<Report> {
+  if (!args['no-build']) ensureBuilt();
+  const dbFile = join(workDir, 'bench.db');
+  const bootstrapKey = `bench-${randomBytes(16).toString('hex')}`;
+  const startServer = () => startEdgeplane({ dbFile, bootstrapKey, cpuProfDir: args['cpu-prof'] });
+  const machine = describeMachine();
+  let server: Child = await startServer();
+  try {
+    log(`server on ${server.url}, store ${dbFile}`);
+    const client = new Client(server.url, bootstrapKey);
+    const tag = `b${randomBytes(3).toString('hex')}`;
+    let counter = 0;
+    const pullZoneIds = await createPullZones(client, tag, HTTP_PULL_ZONES);
+    const fx: w.Fixture = { key: bootstrapKey, pullZoneId: pullZoneIds[0]!, pullZoneIds, dnsZoneIds: [], tag, unique: () => counter++ };
+
+    const captured = await client.capture(`/pullzone/${fx.pullZoneId}`);
+    if (captured.status !== 200) throw new Error(`GET /pullzone/${fx.pullZoneId} answered ${captured.status}`);
+    const ceiling = await startBaseline(captured, workDir);
+    log(`ceiling: bare node:http replaying ${captured.body.length} bytes`);
+    const baselineLoad: w.Load = { ...w.getPullZone(fx), name: 'baseline', label: 'ceiling' };
+    const baseline = await w.runLoad(ceiling.url, baselineLoad, timing, ceiling.pid);
+    await ceiling.stop();
+
+    const workloads: w.LoadResult[] = [];
+    const measure = async (load: w.Load) => {
+      log(`${load.label}: ${timing.seconds} s at ${load.connections} connections`);
+      const result = await w.runLoad(server.url, load, timing, server.pid);
+      if (failuresOf(result) > 0) log(`${load.label}: ${failuresOf(result)} failed requests, status codes ${JSON.stringify(result.statusCodes)}`);
+      workloads.push(result);
+    };
+    if (only.includes('get-pullzone')) await measure(w.getPullZone(fx));
+    if (only.includes('list-apikeys')) {
+      await seedApiKeys(client, API_KEYS);
+      await measure(w.listApiKeys(fx));
+    }
+    if (only.includes('add-dns-record') || only.includes('mixed')) fx.dnsZoneIds = await createDnsZones(client, tag, DNS_ZONES);
+    const writes = ['add-dns-record', 'create-storage-zone', 'mixed'].some((name) => only.includes(name));
+    const diskSyncsPerSecond = writes ? syncsPerSecond(workDir) : null;
+    if (only.includes('add-dns-record')) await measure(w.addDnsRecord(fx));
+    if (only.includes('create-storage-zone')) await measure(w.createStorageZone(fx));
+    if (only.includes('mixed')) await measure(w.mixed(fx));
+
+    const scaling: ScalingPoint[] = [];
+    if (only.includes('scaling')) {
+      let stored = pullZoneIds;
+      for (const size of SCALING_SIZES) {
+        await server.stop();
+        log(`seeding the store to ${size.toLocaleString('en-US')} pull zones`);
+        const started = performance.now();
+        const added = await seedPullZonesDirect({
+          dbFile,
+          bootstrapKey,
+          count: size - stored.length,
+          tag,
+          onProgress: (done) => {
+            if (done % 100_000 === 0) log(`  ${(stored.length + done).toLocaleString('en-US')} stored`);
+          },
+        });
+        const seedSeconds = (performance.now() - started) / 1000;
+        stored = stored.concat(added);
+        server = await startServer();
+        const stores = `${stored.length.toLocaleString('en-US')} pull zones stored`;
+        const load = { ...w.getRandomPullZone(fx, stored), name: `scaling-${size}`, label: `GET /pullzone/{random id}, ${stores}` };
+        log(load.label);
+        const result = await w.runLoad(server.url, load, timing, server.pid);
+        scaling.push({ storedPullZones: stored.length, seedSeconds, result });
+      }
+    }
+    return { mode: quick ? 'quick' : 'full', machine, diskSyncsPerSecond, baseline, workloads, scaling };
+  } finally {
+    await server.stop();
+  }
+}
+
+try {
+  const report = await main();
+  process.stdout.write(`${render(report)}\n`);
+  if (args.json) {
+    const raw = { ...report, scalingDrop: scalingDrop(report.scaling) ?? null, targets: checkTargets(report) };
+    writeFileSync(args.json, `${JSON.stringify(raw, null, 2)}\n`);
+  }
+  const failed = failedRuns(report);
+  if (failed.length > 0) {
+    process.stderr.write(`bench: FAILED: requests failed in ${failed.map((r) => r.label).join(', ')}\n`);
+    process.exitCode = 1;
+  }
+} catch (error) {
+  process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+} finally {
+  cleanUp();
+}

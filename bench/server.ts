@@ -1,0 +1,120 @@
+/**
+ * The processes under test: the edgeplane server (built JavaScript, as `npm start` runs it) and
+ * any other child that announces its address on stdout. Every child started here is tracked, so
+ * the benchmark can stop them all when it fails or is interrupted.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SERVER_JS = join(ROOT, 'dist', 'src', 'server.js');
+const START_TIMEOUT_MS = 30_000;
+const STOP_TIMEOUT_MS = 15_000;
+const MAX_FORWARDED_CHUNKS = 5;
+
+export interface Child {
+  name: string;
+  pid: number;
+  url: string;
+  /** SIGTERM, then SIGKILL if it has not exited in time. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+const running = new Set<ChildProcess>();
+
+/** Last resort for an error or Ctrl-C: nothing started here may outlive the benchmark. */
+export function killAll(): void {
+  for (const child of running) child.kill('SIGKILL');
+  running.clear();
+}
+
+/** Builds dist/ when it is missing or older than any source file, so the numbers match the code. */
+export function ensureBuilt(): void {
+  const built = existsSync(SERVER_JS) ? statSync(SERVER_JS).mtimeMs : 0;
+  if (built >= newestMtime(join(ROOT, 'src'))) return;
+  process.stderr.write('bench: dist/ is missing or stale, running npm run build\n');
+  const result = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('npm run build failed: the benchmark measures the built server, fix the build first');
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+export interface EdgeplaneOptions {
+  dbFile: string;
+  bootstrapKey: string;
+  /** When set, the server writes a V8 CPU profile there on exit. */
+  cpuProfDir?: string | undefined;
+}
+
+export function startEdgeplane(options: EdgeplaneOptions): Promise<Child> {
+  const profile = options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`] : [];
+  // Only the settings below apply: a fault rule or seed file left in the caller's shell would skew the numbers.
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('EDGEPLANE_')));
+  return startChild('edgeplane', [...profile, SERVER_JS], /edgeplane: listening on (http:\/\/127\.0\.0\.1:\d+)/, {
+    ...inherited,
+    HOST: '127.0.0.1',
+    // 0: the kernel picks a free port, which the server prints.
+    PORT: '0',
+    DATABASE_URL: `sqlite:${options.dbFile}`,
+    EDGEPLANE_BOOTSTRAP_KEY: options.bootstrapKey,
+    // The per-key limit (200/s by default) would cap every workload, all of which use one key.
+    EDGEPLANE_RATE_LIMIT_PER_SECOND: '0',
+    LOG_LEVEL: 'warn',
+  });
+}
+
+/**
+ * Spawns `node <args>` with exactly the environment `env` and resolves with the URL its stdout
+ * announces (first capture of `readyLine`).
+ */
+export function startChild(name: string, args: string[], readyLine: RegExp, env: NodeJS.ProcessEnv): Promise<Child> {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  let output = '';
+  let ready = false;
+  let forwarded = 0;
+  child.stdout.on('data', (d: Buffer) => {
+    if (!ready) output += d.toString();
+    // A few of the server's own log lines explain failed requests; a storm of them would bury the table.
+    else if (forwarded < MAX_FORWARDED_CHUNKS) process.stderr.write(`[${name}] ${d.toString().slice(0, 2000)}${++forwarded === MAX_FORWARDED_CHUNKS ? `\n[${name}] (further output suppressed)\n` : ''}`);
+  });
+  child.stderr.on('data', (d: Buffer) => process.stderr.write(`[${name}] ${d.toString()}`));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => (running.delete(child), resolve())));
+
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  return new Promise<Child>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void stop();
+      reject(new Error(`${name} did not start within ${START_TIMEOUT_MS} ms:\n${output}`));
+    }, START_TIMEOUT_MS);
+    const onData = () => {
+      const url = readyLine.exec(output)?.[1];
+      if (!url) return;
+      ready = true;
+      clearTimeout(timer);
+      child.stdout.off('data', onData);
+      resolve({ name, pid: child.pid!, url, stop });
+    };
+    child.stdout.on('data', onData);
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited (code ${child.exitCode}) before it was ready:\n${output}`));
+    });
+  });
+}
