@@ -110,6 +110,7 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 export class SqliteDocuments implements Documents {
+  private readonly listStatements = new Map<string, Database.Statement>();
   private readonly getStmt; private readonly anyStmt; private readonly nameStmt; private readonly insertStmt; private readonly updateStmt; private readonly deleteStmt;
   constructor(private readonly db: Db) {
     this.getStmt = db.prepare<[string, number, string], DocRow>(
@@ -145,11 +146,20 @@ export class SqliteDocuments implements Documents {
     if (q.parentId !== undefined) { where += ' AND parent_id = ?'; args.push(q.parentId); }
     if (q.linkId !== undefined) { where += ' AND link_id = ?'; args.push(q.linkId); }
     if (q.search) { where += " AND instr(lower(name), lower(?)) > 0"; args.push(q.search); }
-    const total = (this.db.prepare(`SELECT count(*) AS n FROM resources WHERE ${where}`).get(...args) as { n: number }).n;
-    const rows = this.db
-      .prepare(`SELECT id, account_id, version, doc FROM resources WHERE ${where} ORDER BY rid LIMIT ? OFFSET ?`)
+    const total = (this.prepared(`SELECT count(*) AS n FROM resources WHERE ${where}`).get(...args) as { n: number }).n;
+    const rows = this.prepared(`SELECT id, account_id, version, doc FROM resources WHERE ${where} ORDER BY rid LIMIT ? OFFSET ?`)
       .all(...args, q.limit, q.offset) as DocRow[];
     return { items: rows.map((r) => toDoc<T>(r)), total };
+  }
+
+  /** Lists build their SQL from the filters given: a handful of shapes, each prepared once. */
+  private prepared(sql: string): Database.Statement {
+    let stmt = this.listStatements.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.listStatements.set(sql, stmt);
+    }
+    return stmt;
   }
 
   async nameExists(kind: ResourceKind, name: string): Promise<boolean> {
