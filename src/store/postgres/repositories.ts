@@ -91,7 +91,7 @@ export class PgApiKeys implements ApiKeys {
 }
 
 interface DocRow { id: string; account_id: number; version: number; doc: string }
-const toDoc = <T>(r: DocRow): StoredDoc<T> => ({ id: r.id, accountId: r.account_id, version: r.version, doc: JSON.parse(r.doc) as T });
+const storedDocFrom = <T>(r: DocRow): StoredDoc<T> => ({ id: r.id, accountId: r.account_id, version: r.version, doc: JSON.parse(r.doc) as T });
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505';
 
@@ -105,7 +105,7 @@ export class PgDocuments implements Documents {
       `SELECT id, account_id, version, doc FROM resources WHERE kind = $1 AND account_id = $2 AND id = $3${this.lock ? ' FOR UPDATE' : ''}`,
       [kind, accountId, id],
     );
-    return row && toDoc<T>(row);
+    return row && storedDocFrom<T>(row);
   }
 
   async getAnyAccount<T>(kind: ResourceKind, id: string): Promise<StoredDoc<T> | undefined> {
@@ -114,7 +114,7 @@ export class PgDocuments implements Documents {
       `SELECT id, account_id, version, doc FROM resources WHERE kind = $1 AND id = $2${this.lock ? ' FOR UPDATE' : ''}`,
       [kind, id],
     );
-    return row && toDoc<T>(row);
+    return row && storedDocFrom<T>(row);
   }
 
   async list<T>(kind: ResourceKind, accountId: number, q: ListQuery): Promise<Page<StoredDoc<T>>> {
@@ -129,7 +129,7 @@ export class PgDocuments implements Documents {
       `SELECT id, account_id, version, doc FROM resources WHERE ${where} ORDER BY rid LIMIT $${args.length + 1} OFFSET $${args.length + 2}`,
       [...args, Math.min(q.limit, Number.MAX_SAFE_INTEGER), q.offset],
     );
-    return { items: rows.map((r) => toDoc<T>(r)), total };
+    return { items: rows.map((r) => storedDocFrom<T>(r)), total };
   }
 
   async nameExists(kind: ResourceKind, name: string): Promise<boolean> {

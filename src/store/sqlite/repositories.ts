@@ -103,7 +103,7 @@ export class SqliteSequences {
 }
 
 interface DocRow { id: string; account_id: number; version: number; doc: string }
-const toDoc = <T>(r: DocRow): StoredDoc<T> => ({ id: r.id, accountId: r.account_id, version: r.version, doc: JSON.parse(r.doc) as T });
+const storedDocFrom = <T>(r: DocRow): StoredDoc<T> => ({ id: r.id, accountId: r.account_id, version: r.version, doc: JSON.parse(r.doc) as T });
 
 function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
@@ -132,12 +132,12 @@ export class SqliteDocuments implements Documents {
 
   async get<T>(kind: ResourceKind, accountId: number, id: string): Promise<StoredDoc<T> | undefined> {
     const row = this.getStmt.get(kind, accountId, id);
-    return row && toDoc<T>(row);
+    return row && storedDocFrom<T>(row);
   }
 
   async getAnyAccount<T>(kind: ResourceKind, id: string): Promise<StoredDoc<T> | undefined> {
     const row = this.anyStmt.get(kind, id);
-    return row && toDoc<T>(row);
+    return row && storedDocFrom<T>(row);
   }
 
   async list<T>(kind: ResourceKind, accountId: number, q: ListQuery): Promise<Page<StoredDoc<T>>> {
@@ -149,7 +149,7 @@ export class SqliteDocuments implements Documents {
     const total = (this.prepared(`SELECT count(*) AS n FROM resources WHERE ${where}`).get(...args) as { n: number }).n;
     const rows = this.prepared(`SELECT id, account_id, version, doc FROM resources WHERE ${where} ORDER BY rid LIMIT ? OFFSET ?`)
       .all(...args, q.limit, q.offset) as DocRow[];
-    return { items: rows.map((r) => toDoc<T>(r)), total };
+    return { items: rows.map((r) => storedDocFrom<T>(r)), total };
   }
 
   /** Lists build their SQL from the filters given: a handful of shapes, each prepared once. */
