@@ -1,6 +1,4 @@
 import { describe, it, expect } from 'vitest';
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import Fastify from 'fastify';
 import type { TSchema } from 'typebox';
 import {
@@ -19,11 +17,9 @@ import {
   type ContainerTemplateRequestT,
   type ContainerTemplateT,
 } from '../../src/http/schemas/containers.js';
+import { schemaAjv } from '../helpers/schema-ajv.js';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-const ajv = new Ajv({ strict: false });
-addFormats(ajv);
-for (const f of ['int32', 'int64', 'double', 'decimal']) ajv.addFormat(f, true);
+const ajv = schemaAjv();
 
 const check = (schema: TSchema) => {
   const validate = ajv.compile(schema);

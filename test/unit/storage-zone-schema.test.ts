@@ -1,5 +1,3 @@
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { newStorageZone, storageHostname } from '../../src/domain/storage-zones/defaults.js';
 import {
@@ -9,19 +7,9 @@ import {
   StorageZoneAddRequest,
   StorageZoneUpdateRequest,
 } from '../../src/http/schemas/storage-zone.js';
+import { schemaAjv } from '../helpers/schema-ajv.js';
 
-// ajv-formats is CommonJS: under NodeNext the default import is the module object, whose
-// `default` member is the plugin (at run time module.exports carries `default` too).
-const addFormats = addFormatsModule.default;
-
-function makeAjv(): Ajv {
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  addFormats(ajv);
-  ajv.addFormat('int32', true).addFormat('int64', true).addFormat('double', true).addFormat('decimal', true);
-  return ajv;
-}
-
-const ajv = makeAjv();
+const ajv = schemaAjv();
 const validateZone = ajv.compile(StorageZone);
 const validateAdd = ajv.compile(StorageZoneAddRequest);
 const validateUpdate = ajv.compile(StorageZoneUpdateRequest);

@@ -1,5 +1,3 @@
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { newVideoLibrary } from '../../src/domain/video-libraries/defaults.js';
 import {
@@ -8,19 +6,9 @@ import {
   VideoLibraryLanguage,
   VideoLibraryUpdateRequest,
 } from '../../src/http/schemas/video-library.js';
+import { schemaAjv } from '../helpers/schema-ajv.js';
 
-// ajv-formats is CommonJS: under NodeNext the default import is the module object, whose
-// `default` member is the plugin (at run time module.exports carries `default` too).
-const addFormats = addFormatsModule.default;
-
-function makeAjv(): Ajv {
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  addFormats(ajv);
-  ajv.addFormat('int32', true).addFormat('int64', true).addFormat('double', true).addFormat('decimal', true);
-  return ajv;
-}
-
-const ajv = makeAjv();
+const ajv = schemaAjv();
 const validateLibrary = ajv.compile(VideoLibrary);
 const validateAdd = ajv.compile(VideoLibraryAddRequest);
 const validateUpdate = ajv.compile(VideoLibraryUpdateRequest);

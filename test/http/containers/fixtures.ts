@@ -1,16 +1,12 @@
 /** Shared bodies and checks for the container-application HTTP tests. */
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import { expect } from 'vitest';
 import type { TSchema } from 'typebox';
 import { CONTAINER_ID_PATTERN } from '../../../src/domain/containers/ids.js';
 import { ErrorBody } from '../../../src/http/schemas/error.js';
 import type { TestContext, TestResponse } from '../../helpers/app.js';
+import { schemaAjv } from '../../helpers/schema-ajv.js';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-const ajv = new Ajv({ strict: false, allErrors: true });
-addFormats(ajv);
-for (const f of ['int32', 'int64', 'double', 'decimal']) ajv.addFormat(f, true);
+const ajv = schemaAjv();
 ajv.addSchema(ErrorBody);
 
 /** Asserts that `value` satisfies the response schema (the same one the route declares). */

@@ -1,14 +1,11 @@
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DnsRecord } from '../../../src/http/schemas/dns.js';
 import { Paged } from '../../../src/http/schemas/paging.js';
 import type { StoreTx } from '../../../src/store/types.js';
 import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../../helpers/app.js';
+import { schemaAjv } from '../../helpers/schema-ajv.js';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-const ajv = addFormats(new Ajv({ strict: false, allErrors: true }));
-for (const f of ['int32', 'int64', 'double', 'decimal']) ajv.addFormat(f, true);
+const ajv = schemaAjv();
 const validPage = ajv.compile(Paged(DnsRecord));
 
 let t: TestContext;

@@ -1,12 +1,9 @@
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DnsRecord } from '../../../src/http/schemas/dns.js';
 import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../../helpers/app.js';
+import { schemaAjv } from '../../helpers/schema-ajv.js';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-const ajv = addFormats(new Ajv({ strict: false, allErrors: true }));
-for (const f of ['int32', 'int64', 'double', 'decimal']) ajv.addFormat(f, true);
+const ajv = schemaAjv();
 const validRecord = ajv.compile(DnsRecord);
 const expectRecordShape = (body: unknown) => {
   if (!validRecord(body)) throw new Error(`not a DnsRecord: ${ajv.errorsText(validRecord.errors)}`);

@@ -1,12 +1,9 @@
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PullZone } from '../../../src/http/schemas/pull-zone.js';
 import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../../helpers/app.js';
+import { schemaAjv } from '../../helpers/schema-ajv.js';
 
-const ajv = new Ajv({ strict: false, allErrors: true });
-addFormatsModule.default(ajv);
-ajv.addFormat('int32', true).addFormat('int64', true).addFormat('double', true).addFormat('decimal', true);
+const ajv = schemaAjv();
 const validZone = ajv.compile(PullZone);
 
 let t: TestContext;

@@ -1,14 +1,11 @@
 /** What the pull zone tests share: response-schema checks and a zone to work on. */
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import type { TSchema } from 'typebox';
 import { expect } from 'vitest';
 import type { PullZoneT } from '../../../src/http/schemas/pull-zone.js';
 import type { TestContext } from '../../helpers/app.js';
+import { schemaAjv } from '../../helpers/schema-ajv.js';
 
-const ajv = new Ajv({ strict: false, allErrors: true });
-addFormatsModule.default(ajv);
-ajv.addFormat('int32', true).addFormat('int64', true).addFormat('double', true).addFormat('decimal', true);
+const ajv = schemaAjv();
 
 /** Asserts that `value` matches `schema`, showing Ajv's complaints when it does not. */
 export function expectShape(schema: TSchema, value: unknown): void {

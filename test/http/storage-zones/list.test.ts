@@ -1,14 +1,11 @@
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import { Type } from 'typebox';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Paged } from '../../../src/http/schemas/paging.js';
 import { StorageZone } from '../../../src/http/schemas/storage-zone.js';
 import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../../helpers/app.js';
+import { schemaAjv } from '../../helpers/schema-ajv.js';
 
-const ajv = new Ajv({ strict: false, allErrors: true });
-addFormatsModule.default(ajv);
-ajv.addFormat('int32', true).addFormat('int64', true).addFormat('double', true).addFormat('decimal', true);
+const ajv = schemaAjv();
 const validArray = ajv.compile(Type.Array(StorageZone));
 const validPage = ajv.compile(Paged(StorageZone));
 

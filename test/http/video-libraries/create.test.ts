@@ -1,14 +1,9 @@
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { VideoLibrary } from '../../../src/http/schemas/video-library.js';
 import { createTestApp, type TestContext } from '../../helpers/app.js';
+import { schemaAjv } from '../../helpers/schema-ajv.js';
 
-// ajv-formats is CommonJS: under NodeNext the default import is the module object.
-const addFormats = addFormatsModule.default;
-const ajv = new Ajv({ strict: false, allErrors: true });
-addFormats(ajv);
-ajv.addFormat('int32', true).addFormat('int64', true).addFormat('double', true).addFormat('decimal', true);
+const ajv = schemaAjv();
 const validateLibrary = ajv.compile(VideoLibrary);
 
 /** Every field of spec 2.3. */

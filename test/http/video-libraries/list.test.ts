@@ -1,13 +1,10 @@
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Paged } from '../../../src/http/schemas/paging.js';
 import { VideoLibrary } from '../../../src/http/schemas/video-library.js';
 import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../../helpers/app.js';
+import { schemaAjv } from '../../helpers/schema-ajv.js';
 
-const ajv = new Ajv({ strict: false, allErrors: true });
-addFormatsModule.default(ajv);
-ajv.addFormat('int32', true).addFormat('int64', true).addFormat('double', true).addFormat('decimal', true);
+const ajv = schemaAjv();
 const validPage = ajv.compile(Paged(VideoLibrary));
 
 let t: TestContext;
