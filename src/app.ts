@@ -92,7 +92,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     pollMs: Math.max(50, Math.min(1000, config.jobDelayMs)),
     onError: (kind, error) => app.log.error({ err: error, kind }, 'background job failed'),
   });
-  app.decorate('services', buildServices({ store, secrets: new Secrets(deps.masterKey), clock, config, jobs }));
+  // One instance: deriving the subkeys (HKDF) is start-up work, done once.
+  const secrets = new Secrets(deps.masterKey);
+  app.decorate('services', buildServices({ store, secrets, clock, config, jobs }));
   if (deps.runJobs ?? true) {
     app.addHook('onReady', async () => jobs.start());
   }
@@ -108,7 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Before every route scope, so these hooks wrap each scope's authentication (order matters: limits before idempotency).
   registerRateLimits(app, { perKeyPerSecond: config.rateLimitPerSecond, authFailureLimit: config.authFailureLimit, clock });
   registerInputLimits(app);
-  registerIdempotency(app, { store, secrets: new Secrets(deps.masterKey), clock });
+  registerIdempotency(app, { store, secrets, clock });
   app.addSchema(ErrorBody);
 
   await app.register(fastifySwagger, {
