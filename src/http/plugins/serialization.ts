@@ -1,7 +1,8 @@
 /**
  * Response serializers compiled from the route schemas (fast-json-stringify): the schema is also
- * the allowlist, so an undeclared field is never sent. Compiled code is cached per schema object,
- * so building another app in the same process (tests, reset) costs nothing.
+ * the allowlist, so an undeclared field is never sent. A serializer is compiled when its route
+ * first answers with that status (start-up stays short: most routes of a run are never called), and
+ * cached per schema object, so building another app in the same process (tests) costs nothing.
  */
 import fastJson from 'fast-json-stringify';
 import type { FastifySerializerCompiler } from 'fastify/types/schema.js';
@@ -13,12 +14,19 @@ const NUMBER_FORMATS = { int32: true, int64: true, double: true, decimal: true }
 const cache = new WeakMap<object, (data: unknown) => string>();
 const externalSchemas = { ErrorBody } as unknown as Record<string, fastJson.Schema>;
 
-export const serializerCompiler: FastifySerializerCompiler<unknown> = ({ schema }) => {
-  const key = schema as object;
-  let fn = cache.get(key);
+function compiled(schema: object): (data: unknown) => string {
+  let fn = cache.get(schema);
   if (!fn) {
     fn = fastJson(schema as fastJson.Schema, { schema: externalSchemas, ajv: { formats: NUMBER_FORMATS } }) as (data: unknown) => string;
-    cache.set(key, fn);
+    cache.set(schema, fn);
   }
   return fn;
+}
+
+export const serializerCompiler: FastifySerializerCompiler<unknown> = ({ schema }) => {
+  const key = schema as object;
+  const ready = cache.get(key);
+  if (ready) return ready;
+  let fn: ((data: unknown) => string) | undefined;
+  return (data) => (fn ??= compiled(key))(data);
 };

@@ -2,8 +2,12 @@
  * Request validation. Bodies are validated strictly (no type coercion: `"5"` is not a number in
  * JSON), while path and query values arrive as text and are coerced. Unknown body fields are
  * dropped, as the platform ignores them, so clients written against newer versions keep working.
+ *
+ * Validators are compiled on a route's first request, not when the app starts: compiling the ~400
+ * schemas of every route up front took most of the start-up time, and a test suite or a CI job
+ * usually calls a handful of routes.
  */
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FieldProblem } from '../../domain/errors.js';
@@ -27,8 +31,22 @@ function makeAjv(coerce: boolean): Ajv {
 const bodyAjv = makeAjv(false);
 const textAjv = makeAjv(true);
 
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
+interface Validate {
+  (data: unknown): boolean;
+  errors?: ErrorObject[] | null;
+}
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  let compiled: ValidateFunction | undefined;
+  // Fastify reads `errors` off the function it was given after a failed call, so mirror them here.
+  const validate: Validate = (data) => {
+    compiled ??= (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
+    const valid = compiled(data);
+    validate.errors = compiled.errors;
+    return valid;
+  };
+  return validate;
+};
 
 /** `/containerTemplates/0/imageDigest` → `containerTemplates[0].imageDigest`. */
 export function fieldPath(instancePath: string, extra?: string): string {
