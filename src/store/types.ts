@@ -196,9 +196,34 @@ export type DumpRecord =
   | { type: 'sequence'; name: string; last: number }
   | { type: 'job'; kind: string; payload: string; runAt: number; attempts: number };
 
+/** A write that can make a value cached in memory stale. */
+export type StoreChange =
+  | { type: 'doc'; kind: ResourceKind; accountId: number; id: string }
+  | { type: 'apiKey'; accountId: number; id: number }
+  /** Anything may have changed: a wipe, a load, or a write by another process. */
+  | { type: 'all' };
+
+/**
+ * Lets in-process caches (authenticated keys, serialized views) stay correct: every write is
+ * reported as it is made, before it commits, and a generation number moves with each one. A cache
+ * reads the generation before it computes a value and stores the value only if the generation has
+ * not moved since, so a write that raced the computation can never leave a stale entry behind.
+ *
+ * Only a store that sees every writer offers it: SQLite (writes from other processes, such as an
+ * `edgeplane keys revoke` next to the server, are noticed through SQLite's data version). With
+ * PostgreSQL other instances write too, so it is absent there and nothing is cached.
+ */
+export interface ChangeFeed {
+  /** The current generation; reading it first notices writes committed by other processes. */
+  generation(): number;
+  subscribe(listener: (change: StoreChange) => void): void;
+}
+
 export interface Store extends StoreTx {
   readonly dialect: 'sqlite' | 'postgres';
   readonly idempotency: IdempotencyKeys;
+  /** Present when in-process caches can be kept correct (see ChangeFeed). */
+  readonly changes?: ChangeFeed;
   /** Runs `work` atomically: all of its writes commit together, or none do. */
   transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T>;
   migrate(): Promise<void>;

@@ -63,6 +63,8 @@ export interface TestContext {
   /** A second, unrelated account: its key must see none of the first account's resources. */
   newAccount(name?: string): Promise<{ accountId: number; key: string }>;
   restart(): Promise<void>;
+  /** Another connection to the same data, as a second process has; the caller closes it. */
+  openStore(): Promise<Store>;
   close(): Promise<void>;
 }
 
@@ -119,6 +121,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, options: Te
       const created = await app.services.accounts.create(name);
       return { accountId: created.account.id, key: created.apiKey };
     },
+    openStore: () => location.open(),
     async restart() {
       await app.close();
       await store.close();

@@ -3,6 +3,12 @@ import { errors } from '../errors.js';
 import type { Clock, Principal, Role } from '../principal.js';
 import { newCredential, type Secrets } from '../../security/secrets.js';
 import type { ApiKeyRecord, KeyKind, Store, StoreTx } from '../../store/types.js';
+import { BoundedMap } from '../bounded-map.js';
+
+/** Keys authenticated recently; a revocation (here or by another process) empties it. */
+const MAX_CACHED_PRINCIPALS = 10_000;
+/** Opened key values by sealed value: a listing of 1,000 keys would otherwise decrypt 1,000 values per call. */
+const MAX_OPENED_KEYS = 20_000;
 
 export interface ApiKeyView {
   Id: number;
@@ -18,16 +24,39 @@ export interface ApiKeyPage {
 }
 
 export class ApiKeyService {
+  private readonly principals = new BoundedMap<string, Principal>(MAX_CACHED_PRINCIPALS);
+  private readonly openedKeys = new BoundedMap<string, string>(MAX_OPENED_KEYS);
+
   constructor(
     private readonly store: Store,
     private readonly secrets: Secrets,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    store.changes?.subscribe((change) => {
+      if (change.type !== 'doc') this.principals.clear();
+    });
+  }
 
+  /**
+   * Every request calls this, so a key seen before is answered from memory — but only while the
+   * store can say that no key was revoked since (its ChangeFeed); without one, every call asks
+   * the store. Unknown keys are never cached: a key issued later must work at once.
+   */
   async authenticate(presented: string): Promise<Principal | undefined> {
+    const changes = this.store.changes;
+    if (!changes) return this.lookup(presented);
+    const generation = changes.generation();
+    const cached = this.principals.get(presented);
+    if (cached) return cached;
+    const principal = await this.lookup(presented);
+    if (principal && changes.generation() === generation) this.principals.set(presented, principal);
+    return principal;
+  }
+
+  private async lookup(presented: string): Promise<Principal | undefined> {
     // The lookup is by keyed hash, so timing reveals nothing about stored values.
     const record = await this.store.apiKeys.findByLookupHash(this.secrets.lookupHash(presented));
-    return record && { accountId: record.accountId, keyId: record.id, keyKind: record.kind, roles: record.roles };
+    return record && Object.freeze({ accountId: record.accountId, keyId: record.id, keyKind: record.kind, roles: Object.freeze(record.roles) });
   }
 
   async list(principal: Principal, page: number, perPage: number): Promise<ApiKeyPage> {
@@ -72,6 +101,12 @@ export class ApiKeyService {
   }
 
   private view(record: ApiKeyRecord): ApiKeyView {
-    return { Id: record.id, Key: this.secrets.open(record.sealedKey), Roles: record.roles };
+    // A sealed value always opens to the same key, so the cache needs no invalidation.
+    let key = this.openedKeys.get(record.sealedKey);
+    if (key === undefined) {
+      key = this.secrets.open(record.sealedKey);
+      this.openedKeys.set(record.sealedKey, key);
+    }
+    return { Id: record.id, Key: key, Roles: record.roles };
   }
 }

@@ -17,6 +17,7 @@ import {
   type ResourceKind,
   type StoredDoc,
 } from '../types.js';
+import type { SqliteChangeFeed } from './changes.js';
 
 type Db = Database.Database;
 
@@ -62,7 +63,7 @@ const toKey = (r: KeyRow): ApiKeyRecord => ({
 
 export class SqliteApiKeys implements ApiKeys {
   private readonly insertStmt; private readonly byHashStmt; private readonly pageStmt; private readonly countStmt; private readonly revokeStmt;
-  constructor(db: Db) {
+  constructor(db: Db, private readonly changes: SqliteChangeFeed) {
     this.insertStmt = db.prepare<[number, string, string, string, string, string], KeyRow>(
       'INSERT INTO api_keys (account_id, kind, roles, lookup_hash, sealed_key, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING *',
     );
@@ -86,6 +87,7 @@ export class SqliteApiKeys implements ApiKeys {
     return { items: this.pageStmt.all(accountId, limit, offset).map(toKey), total: this.countStmt.get(accountId)!.n };
   }
   async revoke(accountId: number, id: number, now: Date): Promise<boolean> {
+    this.changes.emit({ type: 'apiKey', accountId, id });
     return this.revokeStmt.run(now.toISOString(), id, accountId).changes === 1;
   }
 }
@@ -112,7 +114,7 @@ function isUniqueViolation(error: unknown): boolean {
 export class SqliteDocuments implements Documents {
   private readonly listStatements = new Map<string, Database.Statement>();
   private readonly getStmt; private readonly anyStmt; private readonly nameStmt; private readonly insertStmt; private readonly updateStmt; private readonly deleteStmt;
-  constructor(private readonly db: Db) {
+  constructor(private readonly db: Db, private readonly changes: SqliteChangeFeed) {
     this.getStmt = db.prepare<[string, number, string], DocRow>(
       'SELECT id, account_id, version, doc FROM resources WHERE kind = ? AND account_id = ? AND id = ?',
     );
@@ -167,6 +169,8 @@ export class SqliteDocuments implements Documents {
   }
 
   async insert<T>(kind: ResourceKind, d: NewDoc<T>): Promise<void> {
+    // Reported even for an insert: after a wipe or load, ids are handed out again.
+    this.changes.emit({ type: 'doc', kind, accountId: d.accountId, id: d.id });
     try {
       this.insertStmt.run(kind, d.id, d.accountId, d.name ?? null, d.parentId ?? null, d.linkId ?? null, JSON.stringify(d.doc));
     } catch (error) {
@@ -176,6 +180,7 @@ export class SqliteDocuments implements Documents {
   }
 
   async update<T>(kind: ResourceKind, accountId: number, c: DocChange<T>): Promise<boolean> {
+    this.changes.emit({ type: 'doc', kind, accountId, id: c.id });
     try {
       const res = this.updateStmt.run(c.name ?? null, c.parentId ?? null, c.linkId ?? null, JSON.stringify(c.doc), kind, accountId, c.id, c.version);
       return res.changes === 1;
@@ -186,6 +191,7 @@ export class SqliteDocuments implements Documents {
   }
 
   async delete(kind: ResourceKind, accountId: number, id: string): Promise<boolean> {
+    this.changes.emit({ type: 'doc', kind, accountId, id });
     return this.deleteStmt.run(kind, accountId, id).changes === 1;
   }
 }

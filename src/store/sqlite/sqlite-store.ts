@@ -11,6 +11,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { loadMigrations } from '../migrations.js';
 import type { Accounts, ApiKeys, Documents, DumpRecord, IdempotencyKeys, Jobs, Store, StoreStats, StoreTx } from '../types.js';
+import { SqliteChangeFeed } from './changes.js';
 import { dumpSqlite, loadSqlite } from './dump.js';
 import { SqliteIdempotencyKeys } from './idempotency.js';
 import { SqliteAccounts, SqliteApiKeys, SqliteDocuments, SqliteJobs, SqliteSequences } from './repositories.js';
@@ -24,6 +25,7 @@ export class SqliteStore implements Store {
   readonly docs: Documents;
   readonly jobs: Jobs;
   readonly idempotency: IdempotencyKeys;
+  readonly changes: SqliteChangeFeed;
   private readonly tx: StoreTx;
   private readonly sequences: SqliteSequences;
   private queue: Promise<void> = Promise.resolve();
@@ -32,10 +34,11 @@ export class SqliteStore implements Store {
 
   private constructor(private readonly db: Db) {
     this.sequences = new SqliteSequences(db);
+    this.changes = new SqliteChangeFeed(db);
     this.tx = {
       accounts: new SqliteAccounts(db),
-      apiKeys: new SqliteApiKeys(db),
-      docs: new SqliteDocuments(db),
+      apiKeys: new SqliteApiKeys(db, this.changes),
+      docs: new SqliteDocuments(db, this.changes),
       jobs: new SqliteJobs(db),
       nextId: async (name) => this.sequences.next(name),
       lock: async () => {},
@@ -122,6 +125,7 @@ export class SqliteStore implements Store {
 
   async wipe(): Promise<void> {
     await this.transaction(async () => {
+      this.changes.emit({ type: 'all' });
       this.db.exec(`DELETE FROM api_keys; DELETE FROM resources; DELETE FROM jobs; DELETE FROM sequences; DELETE FROM accounts;
         DELETE FROM sqlite_sequence WHERE name IN ('accounts', 'api_keys', 'resources', 'jobs');`);
     });
@@ -134,7 +138,12 @@ export class SqliteStore implements Store {
 
   async load(records: AsyncIterable<DumpRecord>): Promise<number> {
     await this.waitForLock();
-    return loadSqlite(this.db, records);
+    this.changes.emit({ type: 'all' });
+    try {
+      return await loadSqlite(this.db, records);
+    } finally {
+      this.changes.emit({ type: 'all' });
+    }
   }
 
   async close(): Promise<void> {

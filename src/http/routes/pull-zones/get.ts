@@ -16,6 +16,11 @@ export default function getPullZone(app: Api) {
       }),
       response: { 200: PullZone, ...errorResponses },
     },
-    handler: (req) => app.services.pullZones.get(req.principal, req.params.id, req.query.includeCertificate),
+    handler: (req, reply) =>
+      app.views.send(
+        reply,
+        { kind: 'pullZone', accountId: req.principal.accountId, id: req.params.id, variant: req.query.includeCertificate ? 'certificates' : '' },
+        () => app.services.pullZones.get(req.principal, req.params.id, req.query.includeCertificate),
+      ),
   });
 }
