@@ -124,7 +124,7 @@ export function render(report: Report): string {
   lines.push(table(head, [row({ ...baseline, label: 'ceiling: bare node:http, same bytes' }), ...report.workloads.map(row)]));
 
   if (report.scaling.length > 0) {
-    lines.push('', 'Scaling: GET /pullzone/{random id} by number of stored pull zones');
+    lines.push('', 'Scaling: GET /pullzone/{random id} by number of stored pull zones (answer cache off: every read goes to the store)');
     const scaleHead = ['stored pull zones', 'req/s', 'x ceiling', 'vs first', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'srv CPU', 'srv disk reads', 'srv peak RSS', 'load', 'seeded in'];
     const first = report.scaling[0]!.result.rps;
     lines.push(table(scaleHead, report.scaling.map((s) => [

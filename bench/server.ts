@@ -53,6 +53,8 @@ export interface EdgeplaneOptions {
   bootstrapKey: string;
   /** When set, the server writes a V8 CPU profile there on exit. */
   cpuProfDir?: string | undefined;
+  /** More EDGEPLANE_* settings for this server. */
+  settings?: Record<string, string>;
 }
 
 export function startEdgeplane(options: EdgeplaneOptions): Promise<Child> {
@@ -69,6 +71,7 @@ export function startEdgeplane(options: EdgeplaneOptions): Promise<Child> {
     // The per-key limit (200/s by default) would cap every workload, all of which use one key.
     EDGEPLANE_RATE_LIMIT_PER_SECOND: '0',
     LOG_LEVEL: 'warn',
+    ...options.settings,
   });
 }
 

@@ -33,7 +33,7 @@ import videoLibraryRoutes from './http/routes/video-libraries/index.js';
 import { ErrorBody } from './http/schemas/error.js';
 import { Secrets } from './security/secrets.js';
 import type { Store } from './store/types.js';
-import { ViewCache } from './http/view-cache.js';
+import { AnswerCache } from './http/answer-cache.js';
 
 /** Each resource registers its operations here, one line per resource. */
 const CORE_ROUTES: ((app: Api) => void)[] = [
@@ -96,7 +96,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // One instance: deriving the subkeys (HKDF) is start-up work, done once.
   const secrets = new Secrets(deps.masterKey);
   app.decorate('services', buildServices({ store, secrets, clock, config, jobs }));
-  app.decorate('views', new ViewCache(store.changes));
+  app.decorate('answers', new AnswerCache(store.changes, config.answerCacheSize));
   if (deps.runJobs ?? true) {
     app.addHook('onReady', async () => jobs.start());
   }

@@ -35,6 +35,7 @@ export const ConfigSchema = Type.Object({
   authFailureLimit: Type.Integer({ minimum: 0, maximum: 1000000, default: 20, description: 'Distinct wrong credentials one client address may send per minute before its requests are refused (429 with `Retry-After`) until the minute ends. 0 turns it off.' }),
   faults: Type.Optional(Type.Object(FaultRules.properties, { description: 'Fault injection rules in force from start, as the JSON body of `PUT /_edgeplane/faults` (`{"rules": [{"path": "/pullzone/:id", "status": 503}]}`). Per instance. Unset: no faults.' })),
   journalSize: Type.Integer({ minimum: 0, maximum: 100000, default: 0, description: 'How many recent requests the operator journal (`GET /_edgeplane/journal`) keeps in memory; 0 turns it off.' }),
+  answerCacheSize: Type.Integer({ minimum: 0, maximum: 1000000, default: 6000, description: 'How many pull zones\' serialized answers (about 5 KB each) are kept in memory for repeated `GET /pullzone/{id}`; a write drops its zone\'s answer at once. SQLite only (with PostgreSQL other instances write too, so nothing is cached). 0 turns it off.' }),
 });
 export type Config = Static<typeof ConfigSchema>;
 
@@ -60,6 +61,7 @@ export const ENV_VARS: Record<keyof Config, string> = {
   authFailureLimit: 'EDGEPLANE_AUTH_FAILURE_LIMIT',
   faults: 'EDGEPLANE_FAULTS',
   journalSize: 'EDGEPLANE_JOURNAL_SIZE',
+  answerCacheSize: 'EDGEPLANE_ANSWER_CACHE_SIZE',
 };
 
 export class ConfigError extends Error {}

@@ -4,14 +4,14 @@ import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, Raw
 import type { Config } from '../config.js';
 import type { Services } from '../domain/services.js';
 import type { ResetGate } from './plugins/reset-gate.js';
-import type { ViewCache } from './view-cache.js';
+import type { AnswerCache } from './answer-cache.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
     config: Config;
     resetGate: ResetGate;
-    views: ViewCache;
+    answers: AnswerCache;
   }
 }
 

@@ -17,7 +17,7 @@ export default function getPullZone(app: Api) {
       response: { 200: PullZone, ...errorResponses },
     },
     handler: (req, reply) =>
-      app.views.send(
+      app.answers.send(
         reply,
         { kind: 'pullZone', accountId: req.principal.accountId, id: req.params.id, variant: req.query.includeCertificate ? 'certificates' : '' },
         () => app.services.pullZones.get(req.principal, req.params.id, req.query.includeCertificate),

@@ -12,11 +12,9 @@ import type { FastifyReply } from 'fastify';
 import { BoundedMap } from '../domain/bounded-map.js';
 import type { ChangeFeed, ResourceKind } from '../store/types.js';
 
-/** A pull zone serializes to ~5 KB: at most ~60 MB for zones read with and without certificates. */
-const MAX_DOCS = 6_000;
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-export interface ViewKey {
+export interface AnswerKey {
   kind: ResourceKind;
   accountId: number;
   id: string | number;
@@ -24,19 +22,23 @@ export interface ViewKey {
   variant: string;
 }
 
-export class ViewCache {
+export class AnswerCache {
   /** Per document, its answers by variant: a write drops them all at once. */
-  private readonly docs = new BoundedMap<string, Map<string, Buffer>>(MAX_DOCS);
+  private readonly docs: BoundedMap<string, Map<string, Buffer>>;
+  private readonly changes: ChangeFeed | undefined;
 
-  constructor(private readonly changes: ChangeFeed | undefined) {
-    changes?.subscribe((change) => {
+  /** `maxDocs`: a pull zone serializes to ~5 KB, so the default 6,000 hold ~30 MB (twice that if read both with and without certificates). */
+  constructor(changes: ChangeFeed | undefined, maxDocs: number) {
+    this.changes = maxDocs > 0 ? changes : undefined;
+    this.docs = new BoundedMap(maxDocs);
+    this.changes?.subscribe((change) => {
       if (change.type === 'all') this.docs.clear();
       else if (change.type === 'doc') this.docs.delete(docKey(change.kind, change.accountId, change.id));
     });
   }
 
   /** Sends the cached answer, or `load`s the view, serializes it with the route's schema, and keeps it. */
-  async send(reply: FastifyReply, key: ViewKey, load: () => Promise<unknown>): Promise<FastifyReply> {
+  async send(reply: FastifyReply, key: AnswerKey, load: () => Promise<unknown>): Promise<FastifyReply> {
     if (!this.changes) return reply.send(await load());
     const generation = this.changes.generation();
     const doc = docKey(key.kind, key.accountId, key.id);

@@ -2,7 +2,7 @@ import Fastify from 'fastify';
 import { Type } from 'typebox';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serializerCompiler } from '../../src/http/plugins/serialization.js';
-import { ViewCache } from '../../src/http/view-cache.js';
+import { AnswerCache } from '../../src/http/answer-cache.js';
 import type { ChangeFeed, StoreChange } from '../../src/store/types.js';
 
 /** The ChangeFeed contract, driven by hand: the test decides when a write happens. */
@@ -22,7 +22,7 @@ class HandFeed implements ChangeFeed {
 const Zone = Type.Object({ name: Type.String() });
 const key = { kind: 'pullZone' as const, accountId: 1, id: 7, variant: '' };
 
-function appWith(cache: ViewCache, load: () => Promise<{ name: string }>) {
+function appWith(cache: AnswerCache, load: () => Promise<{ name: string }>) {
   const app = Fastify();
   app.setSerializerCompiler(serializerCompiler);
   app.get('/zone', { schema: { response: { 200: Zone } } }, (_req, reply) => cache.send(reply, key, load));
@@ -32,12 +32,12 @@ function appWith(cache: ViewCache, load: () => Promise<{ name: string }>) {
 let app: ReturnType<typeof appWith> | undefined;
 afterEach(async () => app?.close());
 
-describe('ViewCache', () => {
+describe('AnswerCache', () => {
   it('answers from memory until the document is written, then loads it again', async () => {
     const feed = new HandFeed();
     let name = 'first';
     let loads = 0;
-    app = appWith(new ViewCache(feed), async () => (loads++, { name }));
+    app = appWith(new AnswerCache(feed, 100), async () => (loads++, { name }));
     expect((await app.inject('/zone')).json()).toEqual({ name: 'first' });
     expect((await app.inject('/zone')).json()).toEqual({ name: 'first' });
     expect(loads).toBe(1);
@@ -51,7 +51,7 @@ describe('ViewCache', () => {
     const feed = new HandFeed();
     let name = 'old';
     let loads = 0;
-    app = appWith(new ViewCache(feed), async () => {
+    app = appWith(new AnswerCache(feed, 100), async () => {
       loads++;
       const seen = name;
       if (loads === 1) {
@@ -69,7 +69,7 @@ describe('ViewCache', () => {
   it('forgets everything on a change of every document, and ignores writes to other documents', async () => {
     const feed = new HandFeed();
     let loads = 0;
-    app = appWith(new ViewCache(feed), async () => (loads++, { name: 'z' }));
+    app = appWith(new AnswerCache(feed, 100), async () => (loads++, { name: 'z' }));
     await app.inject('/zone');
     feed.write({ type: 'doc', kind: 'pullZone', accountId: 2, id: '7' });
     feed.write({ type: 'doc', kind: 'storageZone', accountId: 1, id: '7' });
@@ -80,9 +80,17 @@ describe('ViewCache', () => {
     expect(loads).toBe(2);
   });
 
+  it('caches nothing with a size of 0', async () => {
+    let loads = 0;
+    app = appWith(new AnswerCache(new HandFeed(), 0), async () => (loads++, { name: 'z' }));
+    await app.inject('/zone');
+    await app.inject('/zone');
+    expect(loads).toBe(2);
+  });
+
   it('caches nothing without a change feed', async () => {
     let loads = 0;
-    app = appWith(new ViewCache(undefined), async () => (loads++, { name: 'z' }));
+    app = appWith(new AnswerCache(undefined, 100), async () => (loads++, { name: 'z' }));
     await app.inject('/zone');
     await app.inject('/zone');
     expect(loads).toBe(2);
