@@ -1,8 +1,8 @@
 /**
  * No credential the API ever handed out is stored in clear. Every credential-bearing resource is
  * created (and its credentials reset), every value the API returned is collected, and then the
- * raw bytes the store holds are searched for each: the SQLite database file and its WAL, or on
- * PostgreSQL every table as dumped, plus the remembered idempotent responses.
+ * raw bytes the store holds are searched for each: every table as dumped (documents as text), the
+ * SQLite database file and its WAL, and the remembered idempotent responses.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -96,9 +96,10 @@ async function storedBytes(): Promise<Buffer> {
   if (t.store.dialect === 'sqlite') {
     const file = t.databaseUrl.slice('sqlite:'.length);
     for (const f of [file, `${file}-wal`]) if (existsSync(f)) parts.push(readFileSync(f));
-  } else {
-    for await (const record of t.store.dump()) parts.push(Buffer.from(JSON.stringify(record)));
   }
+  // Every table as dumped, too: SQLite stores documents compressed, and a credential left unsealed
+  // inside one would not show in the file's bytes; the dump has them as text.
+  for await (const record of t.store.dump()) parts.push(Buffer.from(JSON.stringify(record)));
   // Remembered responses are not part of a dump; read them as stored.
   for (const key of ['sealed-replay', 'storage-once']) {
     const record = await t.store.idempotency.find(t.accountId, key);

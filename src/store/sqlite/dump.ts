@@ -1,9 +1,10 @@
 /** Dump and load for the SQLite store (see DumpRecord). */
 import type Database from 'better-sqlite3';
 import type { DumpRecord, KeyKind, ResourceKind } from '../types.js';
+import { decodeDoc, encodeDoc } from './doc-codec.js';
 
 interface KeyRow { id: number; account_id: number; kind: KeyKind; roles: string; lookup_hash: string; sealed_key: string; created_at: string; revoked_at: string | null }
-interface ResourceRow { rid: number; kind: ResourceKind; id: string; account_id: number; name: string | null; parent_id: string | null; link_id: string | null; version: number; doc: string }
+interface ResourceRow { rid: number; kind: ResourceKind; id: string; account_id: number; name: string | null; parent_id: string | null; link_id: string | null; version: number; doc: string | Buffer }
 
 type Db = Database.Database;
 
@@ -21,7 +22,7 @@ export function* dumpSqlite(db: Db): Generator<DumpRecord> {
   for (const r of db.prepare('SELECT * FROM resources ORDER BY rid').iterate() as Iterable<ResourceRow>) {
     yield {
       type: 'resource', kind: r.kind, id: r.id, accountId: r.account_id, name: r.name, parentId: r.parent_id,
-      linkId: r.link_id, version: r.version, doc: r.doc,
+      linkId: r.link_id, version: r.version, doc: decodeDoc(r.doc),
     };
   }
   for (const r of db.prepare('SELECT name, last FROM sequences ORDER BY name').iterate() as Iterable<{ name: string; last: number }>) {
@@ -52,7 +53,7 @@ export async function loadSqlite(db: Db, records: AsyncIterable<DumpRecord>): Pr
           continue;
         case 'account': insert.account.run(r.id, r.name, r.balance, r.createdAt); break;
         case 'apiKey': insert.apiKey.run(r.id, r.accountId, r.kind, JSON.stringify(r.roles), r.lookupHash, r.sealedKey, r.createdAt, r.revokedAt); break;
-        case 'resource': insert.resource.run(r.kind, r.id, r.accountId, r.name, r.parentId, r.linkId, r.version, r.doc); break;
+        case 'resource': insert.resource.run(r.kind, r.id, r.accountId, r.name, r.parentId, r.linkId, r.version, encodeDoc(r.doc)); break;
         case 'sequence': insert.sequence.run(r.name, r.last); break;
         case 'job': insert.job.run(r.kind, r.payload, r.runAt, r.attempts); break;
       }

@@ -18,6 +18,7 @@ import {
   type StoredDoc,
 } from '../types.js';
 import type { SqliteChangeFeed } from './changes.js';
+import { decodeDoc, encodeDoc } from './doc-codec.js';
 
 type Db = Database.Database;
 
@@ -104,8 +105,8 @@ export class SqliteSequences {
   }
 }
 
-interface DocRow { id: string; account_id: number; version: number; doc: string }
-const storedDocFrom = <T>(r: DocRow): StoredDoc<T> => ({ id: r.id, accountId: r.account_id, version: r.version, doc: JSON.parse(r.doc) as T });
+interface DocRow { id: string; account_id: number; version: number; doc: string | Buffer }
+const storedDocFrom = <T>(r: DocRow): StoredDoc<T> => ({ id: r.id, accountId: r.account_id, version: r.version, doc: JSON.parse(decodeDoc(r.doc)) as T });
 
 function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
@@ -122,10 +123,10 @@ export class SqliteDocuments implements Documents {
     this.nameStmt = db.prepare<[string, string], { one: number }>(
       'SELECT 1 AS one FROM resources WHERE kind = ? AND name = ? COLLATE NOCASE',
     );
-    this.insertStmt = db.prepare<[string, string, number, string | null, string | null, string | null, string]>(
+    this.insertStmt = db.prepare<[string, string, number, string | null, string | null, string | null, string | Buffer]>(
       'INSERT INTO resources (kind, id, account_id, name, parent_id, link_id, doc) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
-    this.updateStmt = db.prepare<[string | null, string | null, string | null, string, string, number, string, number]>(
+    this.updateStmt = db.prepare<[string | null, string | null, string | null, string | Buffer, string, number, string, number]>(
       `UPDATE resources SET name = ?, parent_id = ?, link_id = ?, doc = ?, version = version + 1
        WHERE kind = ? AND account_id = ? AND id = ? AND version = ?`,
     );
@@ -172,7 +173,7 @@ export class SqliteDocuments implements Documents {
     // Reported even for an insert: after a wipe or load, ids are handed out again.
     this.changes.emit({ type: 'doc', kind, accountId: d.accountId, id: d.id });
     try {
-      this.insertStmt.run(kind, d.id, d.accountId, d.name ?? null, d.parentId ?? null, d.linkId ?? null, JSON.stringify(d.doc));
+      this.insertStmt.run(kind, d.id, d.accountId, d.name ?? null, d.parentId ?? null, d.linkId ?? null, encodeDoc(JSON.stringify(d.doc)));
     } catch (error) {
       if (isUniqueViolation(error) && d.name) throw new NameTakenError(kind, d.name);
       throw error;
@@ -182,7 +183,7 @@ export class SqliteDocuments implements Documents {
   async update<T>(kind: ResourceKind, accountId: number, c: DocChange<T>): Promise<boolean> {
     this.changes.emit({ type: 'doc', kind, accountId, id: c.id });
     try {
-      const res = this.updateStmt.run(c.name ?? null, c.parentId ?? null, c.linkId ?? null, JSON.stringify(c.doc), kind, accountId, c.id, c.version);
+      const res = this.updateStmt.run(c.name ?? null, c.parentId ?? null, c.linkId ?? null, encodeDoc(JSON.stringify(c.doc)), kind, accountId, c.id, c.version);
       return res.changes === 1;
     } catch (error) {
       if (isUniqueViolation(error) && c.name) throw new NameTakenError(kind, c.name);
