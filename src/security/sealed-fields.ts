@@ -24,17 +24,48 @@ function apply(target: unknown, path: readonly string[], fn: Walk): void {
   apply(record[head], rest, fn);
 }
 
+/**
+ * `target` with the string at `path` replaced by `fn(value)`, copying only the objects and arrays
+ * on the way to a changed value (each once: `own` holds the copies already made). A copy of the
+ * whole document (structuredClone) cost more than anything else in a write of a large zone.
+ */
+function sealedCopy(target: unknown, path: readonly string[], fn: Walk, own: WeakSet<object>): unknown {
+  if (target === null || typeof target !== 'object') return target;
+  const [head, ...rest] = path;
+  if (head === undefined) return target;
+  if (head === '*') {
+    if (!Array.isArray(target)) return target;
+    let out = target;
+    for (let i = 0; i < target.length; i++) {
+      const next = sealedCopy(target[i], rest, fn, own);
+      if (next === target[i]) continue;
+      if (!own.has(out)) own.add((out = out.slice()));
+      out[i] = next;
+    }
+    return out;
+  }
+  const record = target as Record<string, unknown>;
+  const current = record[head];
+  const next = rest.length > 0 ? sealedCopy(current, rest, fn, own) : typeof current === 'string' && current.length > 0 ? fn(current) : current;
+  if (next === current) return target;
+  let out = record;
+  if (!own.has(out)) own.add((out = { ...record }));
+  out[head] = next;
+  return out;
+}
+
 export class SealedFields<T> {
   private readonly paths: string[][];
   constructor(private readonly secrets: Secrets, paths: readonly string[]) {
     this.paths = paths.map((p) => p.split('.'));
   }
 
-  /** A sealed deep copy; the caller's object is left as it was. */
+  /** A sealed copy; the caller's object is left as it was (the two share what sealing leaves alone). */
   seal(doc: T): T {
-    const copy = structuredClone(doc);
-    for (const p of this.paths) apply(copy, p, (v) => this.secrets.seal(v));
-    return copy;
+    const own = new WeakSet<object>();
+    let sealed: unknown = doc;
+    for (const p of this.paths) sealed = sealedCopy(sealed, p, (v) => this.secrets.seal(v), own);
+    return sealed as T;
   }
 
   /** Opens in place: the document was just parsed from the store and belongs to the caller. */

@@ -239,7 +239,7 @@ export interface Store extends StoreTx {
 }
 
 export type StoreStats =
-  /** `openTransactions` counts those running and those waiting for the write lock. */
+  /** `openTransactions` counts those not yet answered: running, waiting for the write lock, or for their batch's COMMIT. */
   | { dialect: 'sqlite'; openTransactions: number; locked: boolean }
   /** Connections open, idle ones among them, and callers waiting for one. */
   | { dialect: 'postgres'; poolTotal: number; poolIdle: number; poolWaiting: number };
