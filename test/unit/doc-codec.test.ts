@@ -17,7 +17,7 @@ const zone = newPullZone({
 describe('stored document encoding (SQLite)', () => {
   it('stores a pull zone in a small fraction of its JSON and reads back the same text', () => {
     const json = JSON.stringify(zone);
-    const stored = encodeDoc(json);
+    const stored = encodeDoc('pullZone', json);
     expect(Buffer.isBuffer(stored)).toBe(true);
     expect((stored as Buffer).length).toBeLessThan(json.length / 10);
     expect(decodeDoc(stored)).toBe(json);
@@ -25,8 +25,13 @@ describe('stored document encoding (SQLite)', () => {
 
   it('round-trips any text, including non-ASCII, and keeps tiny documents as text', () => {
     const odd = JSON.stringify({ Name: 'zoné-✓', Notes: 'x'.repeat(500), Nested: [{ a: null }] });
-    expect(decodeDoc(encodeDoc(odd))).toBe(odd);
-    expect(encodeDoc('{"a":1}')).toBe('{"a":1}');
+    expect(decodeDoc(encodeDoc('pullZone', odd))).toBe(odd);
+    expect(encodeDoc('pullZone', '{"a":1}')).toBe('{"a":1}');
+  });
+
+  it('stores other kinds as text', () => {
+    const zoneFile = JSON.stringify({ Domain: 'example.com', Records: Array.from({ length: 50 }, (_, i) => ({ Id: i, Type: 0, Name: `r${i}`, Value: '192.0.2.1' })) });
+    expect(encodeDoc('dnsZone', zoneFile)).toBe(zoneFile);
   });
 
   it('reads documents stored as plain JSON text by earlier versions', () => {

@@ -53,7 +53,7 @@ export async function loadSqlite(db: Db, records: AsyncIterable<DumpRecord>): Pr
           continue;
         case 'account': insert.account.run(r.id, r.name, r.balance, r.createdAt); break;
         case 'apiKey': insert.apiKey.run(r.id, r.accountId, r.kind, JSON.stringify(r.roles), r.lookupHash, r.sealedKey, r.createdAt, r.revokedAt); break;
-        case 'resource': insert.resource.run(r.kind, r.id, r.accountId, r.name, r.parentId, r.linkId, r.version, encodeDoc(r.doc)); break;
+        case 'resource': insert.resource.run(r.kind, r.id, r.accountId, r.name, r.parentId, r.linkId, r.version, encodeDoc(r.kind, r.doc)); break;
         case 'sequence': insert.sequence.run(r.name, r.last); break;
         case 'job': insert.job.run(r.kind, r.payload, r.runAt, r.attempts); break;
       }

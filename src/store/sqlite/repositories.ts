@@ -173,7 +173,7 @@ export class SqliteDocuments implements Documents {
     // Reported even for an insert: after a wipe or load, ids are handed out again.
     this.changes.emit({ type: 'doc', kind, accountId: d.accountId, id: d.id });
     try {
-      this.insertStmt.run(kind, d.id, d.accountId, d.name ?? null, d.parentId ?? null, d.linkId ?? null, encodeDoc(JSON.stringify(d.doc)));
+      this.insertStmt.run(kind, d.id, d.accountId, d.name ?? null, d.parentId ?? null, d.linkId ?? null, encodeDoc(kind, JSON.stringify(d.doc)));
     } catch (error) {
       if (isUniqueViolation(error) && d.name) throw new NameTakenError(kind, d.name);
       throw error;
@@ -183,7 +183,7 @@ export class SqliteDocuments implements Documents {
   async update<T>(kind: ResourceKind, accountId: number, c: DocChange<T>): Promise<boolean> {
     this.changes.emit({ type: 'doc', kind, accountId, id: c.id });
     try {
-      const res = this.updateStmt.run(c.name ?? null, c.parentId ?? null, c.linkId ?? null, encodeDoc(JSON.stringify(c.doc)), kind, accountId, c.id, c.version);
+      const res = this.updateStmt.run(c.name ?? null, c.parentId ?? null, c.linkId ?? null, encodeDoc(kind, JSON.stringify(c.doc)), kind, accountId, c.id, c.version);
       return res.changes === 1;
     } catch (error) {
       if (isUniqueViolation(error) && c.name) throw new NameTakenError(kind, c.name);
