@@ -21,6 +21,7 @@ export const isOperatorRoute = (route: string | undefined) => route?.startsWith(
 
 export function registerFaults(app: FastifyInstance, faults: FaultInjector): void {
   app.addHook('onRequest', async (request, reply) => {
+    if (!faults.active) return;
     const route = request.routeOptions.url;
     if (isOperatorRoute(route)) return;
     const fault = faults.decide(request.method, route, request.url.split('?')[0] ?? request.url);
