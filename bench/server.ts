@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SERVER_JS = join(ROOT, 'dist', 'src', 'server.js');
+const SERVER_JS = join(ROOT, 'dist', 'bundle', 'server.js');
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 15_000;
 const MAX_FORWARDED_CHUNKS = 5;

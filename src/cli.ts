@@ -15,7 +15,7 @@ import { JobRunner } from './jobs/runner.js';
 import { resolveMasterKey } from './security/master-key.js';
 import { Secrets } from './security/secrets.js';
 import { applySeed, readSeed, SeedError } from './seed/apply.js';
-import { serve } from './server.js';
+import { serve } from './serve.js';
 import { openStore } from './store/open.js';
 import type { DumpRecord, Store } from './store/types.js';
 import { VERSION } from './version.js';

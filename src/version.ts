@@ -1,4 +1,4 @@
-/** The package version, read once from package.json (works from src/ and dist/src/). */
+/** The package version, read once from package.json (works from src/ and dist/bundle/). */
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);

@@ -11,7 +11,7 @@ export interface Migration {
   checksum: string;
 }
 
-/** The package root holds `migrations/`; found by walking up, so it works from src/ and dist/src/. */
+/** The package root holds `migrations/`; found by walking up, so it works from src/ and dist/bundle/. */
 function packageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json'))) {

@@ -1,4 +1,4 @@
-/** Starts the real server entry point (`src/server.ts`) as a child process, as `npm start` does. */
+/** Starts the real server entry point (`src/server.ts`, or the bundle) as a child process, as `npm start` does. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -12,9 +12,13 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** The entry point from source; `BUNDLED_SERVER` is the built one `npm start` runs. */
+export const SOURCE_SERVER = ['--import', 'tsx', 'src/server.ts'];
+export const BUNDLED_SERVER = ['dist/bundle/server.js'];
+
 /** Resolves once the server logs that it listens; rejects if it exits first. */
-export function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+export function startServer(env: Record<string, string>, entry = SOURCE_SERVER): Promise<ServerProcess> {
+  const child = spawn(process.execPath, entry, {
     cwd: root,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { readConfig } from '../../src/config.js';
-import { loggerOptions } from '../../src/server.js';
+import { loggerOptions } from '../../src/serve.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { startServer } from '../helpers/server-process.js';
 

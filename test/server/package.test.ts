@@ -1,13 +1,19 @@
 /**
- * What `npm pack` ships is what `npx edgeplane` runs: the compiled CLI with its shebang, the
- * migrations of both stores, and nothing of the tests. (Installing the tarball itself needs the
- * registry and a native build, so it is checked by hand; see the closing notes.)
+ * What `npm pack` ships is what `npx edgeplane` runs: the bundled CLI and server with the CLI's
+ * shebang, the migrations of both stores, and nothing of the tests. The bundle is what users run,
+ * so it is started here and driven over HTTP: the parts a bundler can break (the docs page's
+ * static files, the logger, validation and serialization) are exercised. (Installing the tarball
+ * itself needs the registry and a native build, so it is checked by hand; see the closing notes.)
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { BUNDLED_SERVER, startServer } from '../helpers/server-process.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -16,19 +22,57 @@ describe('the package', () => {
   it('ships the compiled CLI and both stores\' migrations, and no tests', async () => {
     const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root });
     const files = (JSON.parse(stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
-    for (const needed of ['dist/src/cli.js', 'dist/src/server.js', 'migrations/sqlite/0001-initial.sql', 'migrations/postgres/0001-initial.sql', 'README.md', 'package.json']) {
+    for (const needed of ['dist/bundle/cli.js', 'dist/bundle/server.js', 'migrations/sqlite/0001-initial.sql', 'migrations/postgres/0001-initial.sql', 'README.md', 'package.json']) {
       expect(files, needed).toContain(needed);
     }
     expect(files.filter((f) => f.startsWith('test/') || f.startsWith('src/'))).toEqual([]);
     const pkg = JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as { bin: Record<string, string> };
-    expect(pkg.bin['edgeplane']).toBe('dist/src/cli.js');
+    expect(pkg.bin['edgeplane']).toBe('dist/bundle/cli.js');
   }, 60_000);
 
   it('runs as a binary from the build', async () => {
-    const cli = `${root}/dist/src/cli.js`;
+    const cli = `${root}/dist/bundle/cli.js`;
     expect(existsSync(cli), 'npm install runs the build (prepare)').toBe(true);
     expect(readFileSync(cli, 'utf8').startsWith('#!/usr/bin/env node')).toBe(true);
     const { stdout } = await run(process.execPath, [cli, '--help']);
     expect(stdout).toMatch(/^edgeplane \d+\.\d+\.\d+/);
+  }, 60_000);
+
+  it('serves from the bundle: API, validation errors, docs page and its assets, health, JSON logs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'edgeplane-bundle-'));
+    const key = 'bundle-bootstrap-key-0123456789';
+    const server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, EDGEPLANE_BOOTSTRAP_KEY: key }, BUNDLED_SERVER);
+    try {
+      const call = (path: string, init: RequestInit = {}) =>
+        fetch(server.base + path, { ...init, headers: { AccessKey: key, 'content-type': 'application/json', ...init.headers } });
+      const health = await (await fetch(`${server.base}/_edgeplane/health`)).json();
+      expect(health).toMatchObject({ status: 'ok' });
+
+      const created = await call('/pullzone', { method: 'POST', body: JSON.stringify({ Name: 'bundled', OriginUrl: 'https://origin.example.com' }) });
+      expect(created.status).toBe(201);
+      const zone = (await created.json()) as { Id: number; Name: string };
+      const read = await call(`/pullzone/${zone.Id}`);
+      expect(read.status).toBe(200);
+      expect(await read.json()).toMatchObject({ Id: zone.Id, Name: 'bundled' });
+
+      const invalid = await call('/pullzone', { method: 'POST', body: JSON.stringify({ Name: 'x', OriginUrl: 42 }) });
+      expect(invalid.status).toBe(400);
+      expect(await invalid.json()).toMatchObject({ ErrorKey: 'validation_error', Field: 'OriginUrl' });
+
+      const docs = await fetch(`${server.base}/docs/`);
+      expect(docs.status).toBe(200);
+      const page = await docs.text();
+      const asset = /src="\.?\/?([^"]*swagger-ui-bundle\.js)"/.exec(page)?.[1];
+      expect(asset, page.slice(0, 500)).toBeDefined();
+      expect((await fetch(`${server.base}/docs/${asset!.replace(/^docs\//, '')}`)).status).toBe(200);
+      expect(((await (await fetch(`${server.base}/openapi.json`)).json()) as { openapi: string }).openapi).toBe('3.1.0');
+
+      const lines = server.stdout().split('\n').filter((l) => l.startsWith('{'));
+      expect(lines.length).toBeGreaterThan(0);
+      expect(JSON.parse(lines.at(-1)!)).toHaveProperty('reqId');
+    } finally {
+      expect(await server.stop()).toBe(0);
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 });
