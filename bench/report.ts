@@ -9,6 +9,8 @@ import type { LoadResult } from './workloads.js';
 export interface ScalingPoint {
   storedPullZones: number;
   seedSeconds: number;
+  /** The SQLite file and its WAL, after seeding. */
+  storeBytes: number;
   result: LoadResult;
 }
 
@@ -125,7 +127,7 @@ export function render(report: Report): string {
 
   if (report.scaling.length > 0) {
     lines.push('', 'Scaling: GET /pullzone/{random id} by number of stored pull zones (answer cache off: every read goes to the store)');
-    const scaleHead = ['stored pull zones', 'req/s', 'x ceiling', 'vs first', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'srv CPU', 'srv disk reads', 'srv peak RSS', 'load', 'seeded in'];
+    const scaleHead = ['stored pull zones', 'req/s', 'x ceiling', 'vs first', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'srv CPU', 'srv disk reads', 'srv peak RSS', 'load', 'seeded in', 'store on disk'];
     const first = report.scaling[0]!.result.rps;
     lines.push(table(scaleHead, report.scaling.map((s) => [
       count(s.storedPullZones),
@@ -141,6 +143,7 @@ export function render(report: Report): string {
       s.result.server?.peakRssMb == null ? '-' : `${int(s.result.server.peakRssMb)} MB`,
       s.result.loadAverage.toFixed(1),
       `${s.seedSeconds.toFixed(1)} s`,
+      `${int(s.storeBytes / 1e6)} MB`,
     ])));
   }
 

