@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { testStoreKind } from '../helpers/store.js';
 
 let dir: string;
 let file: string;
@@ -35,7 +34,7 @@ const committedAccounts = (name: string): number =>
 const committedAccountTotal = (): number => (other.prepare('SELECT count(*) AS n FROM accounts').get() as { n: number }).n;
 const createAccount = (name: string) => store.transaction((tx) => tx.accounts.create(name, 0, new Date()));
 
-describe.runIf(testStoreKind() === 'sqlite')('SQLite group commit', () => {
+describe('SQLite group commit', () => {
   it('answers concurrent transactions only once their writes are committed, sharing COMMITs', async () => {
     const commitsBefore = store.stats().commits;
     const seenOnResolve: number[] = [];
