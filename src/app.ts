@@ -21,6 +21,7 @@ import { registerIdempotency } from './http/plugins/idempotency.js';
 import { registerInputLimits } from './http/plugins/input-limits.js';
 import { registerJournal } from './http/plugins/journal.js';
 import { registerMetrics } from './http/plugins/metrics.js';
+import { quickHook, quickSendHook } from './http/plugins/quick-hook.js';
 import { registerRateLimits } from './http/plugins/rate-limit.js';
 import { serializerCompiler } from './http/plugins/serialization.js';
 import { validatorCompiler } from './http/plugins/validation.js';
@@ -84,9 +85,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addContentTypeParser('text/json', { parseAs: 'string' }, jsonParser);
   app.addContentTypeParser(/^application\/[\w.+-]+\+json(?:\s*;.*)?$/, { parseAs: 'string' }, jsonParser);
 
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', quickSendHook((request, reply) => {
     reply.header('x-request-id', request.id);
-  });
+    return undefined;
+  }));
 
   const clock = deps.clock ?? systemClock;
   const jobs = new JobRunner(store, clock, {
@@ -137,10 +139,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Core API: property names bind case-insensitively, as on the platform.
   await app.register(async (core) => {
     registerAuth(core, app.services.apiKeys, { personalKeyOnly: false });
-    core.addHook('preValidation', async (request) => {
+    core.addHook('preValidation', quickHook((request) => {
       const schema = request.routeOptions.schema?.body;
       if (schema && request.body !== undefined) request.body = bindCaseInsensitively(request.body, schema);
-    });
+      return undefined;
+    }));
     for (const routes of CORE_ROUTES) routes(core as unknown as Api);
   });
 

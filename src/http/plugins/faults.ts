@@ -5,10 +5,11 @@
  * of removing it.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FaultInjector } from '../../domain/faults/injector.js';
 import type { FaultStatus } from '../schemas/faults.js';
 import { sendError } from './errors.js';
+import { quickHook } from './quick-hook.js';
 
 /** The wording of the server's own failures, so a client cannot tell an injected one apart. */
 const ANSWERS: Record<FaultStatus, [detail: string, key: string]> = {
@@ -20,8 +21,8 @@ const ANSWERS: Record<FaultStatus, [detail: string, key: string]> = {
 export const isOperatorRoute = (route: string | undefined) => route?.startsWith('/_edgeplane/') === true;
 
 export function registerFaults(app: FastifyInstance, faults: FaultInjector): void {
-  app.addHook('onRequest', async (request, reply) => {
-    if (!faults.active) return;
+  app.addHook('onRequest', quickHook((request, reply) => (faults.active ? inject(request, reply) : undefined)));
+  const inject = async (request: FastifyRequest, reply: FastifyReply) => {
     const route = request.routeOptions.url;
     if (isOperatorRoute(route)) return;
     const fault = faults.decide(request.method, route, request.url.split('?')[0] ?? request.url);
@@ -32,5 +33,5 @@ export function registerFaults(app: FastifyInstance, faults: FaultInjector): voi
     if (fault.retryAfterSeconds !== undefined) reply.header('retry-after', String(fault.retryAfterSeconds));
     const [detail, key] = ANSWERS[fault.status];
     return sendError(request, reply, fault.status, detail, key);
-  });
+  };
 }

@@ -15,11 +15,12 @@
  * the claim is abandoned; after IN_FLIGHT_LEASE_MS a retry runs the request again.
  */
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errors } from '../../domain/errors.js';
 import type { Clock } from '../../domain/principal.js';
 import type { Secrets } from '../../security/secrets.js';
 import type { Store } from '../../store/types.js';
+import { quickHook, quickSendHook } from './quick-hook.js';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -73,22 +74,25 @@ export function registerIdempotency(app: FastifyInstance, { store, secrets, cloc
   let lastPurge = Number.NEGATIVE_INFINITY;
 
   // The body as the client sent it: before case-insensitive binding and validation defaults.
-  app.addHook('preValidation', async (request) => {
-    if (!METHODS.has(request.method)) return;
+  app.addHook('preValidation', quickHook((request) => {
+    if (!METHODS.has(request.method)) return undefined;
     const key = request.headers[IDEMPOTENCY_HEADER];
     const principal = request.principal as typeof request.principal | null;
-    if (key === undefined || !principal) return;
+    if (key === undefined || !principal) return undefined;
     if (typeof key !== 'string' || !KEY_FORMAT.test(key)) {
       const message = 'The Idempotency-Key header must be 1 to 255 printable ASCII characters, sent once.';
       throw new AppError('validation', message, 'idempotency_key_invalid', field(message));
     }
     pending.set(request, { accountId: principal.accountId, key, fingerprint: requestFingerprint(request.method, request.url, request.body) });
-  });
+    return undefined;
+  }));
 
   // After validation, so a request rejected for its shape never touches the store.
-  app.addHook('preHandler', async (request, reply) => {
+  app.addHook('preHandler', quickHook((request, reply) => {
     const p = pending.get(request);
-    if (!p) return;
+    return p ? claimOrReplay(request, reply, p) : undefined;
+  }));
+  const claimOrReplay = async (request: FastifyRequest, reply: FastifyReply, p: Pending) => {
     const now = clock().getTime();
     if (now - lastPurge >= PURGE_EVERY_MS) {
       lastPurge = now;
@@ -115,11 +119,13 @@ export function registerIdempotency(app: FastifyInstance, { store, secrets, cloc
       return body.length > 0 ? reply.type('application/json').send(body) : reply.send();
     }
     throw errors.conflict('A request with this Idempotency-Key is still in progress; retry shortly.', 'idempotency_in_progress');
-  });
+  };
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', quickSendHook((request, reply, payload) => {
     const claim = claims.get(request);
-    if (!claim) return payload;
+    return claim ? record(request, reply, payload, claim) : undefined;
+  }));
+  const record = async (request: FastifyRequest, reply: FastifyReply, payload: unknown, claim: Claim) => {
     claims.delete(request);
     const text = typeof payload === 'string' ? payload : payload == null ? '' : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
     const succeeded = reply.statusCode >= 200 && reply.statusCode < 300;
@@ -134,5 +140,5 @@ export function registerIdempotency(app: FastifyInstance, { store, secrets, cloc
       request.log.error({ err: error }, 'could not record the idempotent response');
     }
     return payload;
-  });
+  };
 }

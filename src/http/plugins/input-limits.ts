@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../domain/errors.js';
 import { fieldPath } from './validation.js';
+import { quickHook } from './quick-hook.js';
 
 export const INPUT_LIMITS = {
   /** Nested objects and arrays; the body itself is level 1. */
@@ -62,9 +63,10 @@ export function checkInputLimits(body: unknown, limits = INPUT_LIMITS): AppError
 }
 
 export function registerInputLimits(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
-    if (request.body === undefined || request.body === null) return;
+  app.addHook('preValidation', quickHook((request) => {
+    if (request.body === undefined || request.body === null) return undefined;
     const problem = checkInputLimits(request.body);
     if (problem) throw problem;
-  });
+    return undefined;
+  }));
 }

@@ -9,6 +9,7 @@ import { compilePathPattern } from '../../domain/faults/path-pattern.js';
 import type { Clock, Principal } from '../../domain/principal.js';
 import type { JournalEntryT } from '../schemas/journal.js';
 import { isOperatorRoute } from './faults.js';
+import { quickHook } from './quick-hook.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -79,9 +80,10 @@ export function registerJournal(app: FastifyInstance, capacity: number, clock: C
 
   // Taken before any scope renames keys or the validator strips fields: the body as the client sent it.
   const bodies = new WeakMap<FastifyRequest, unknown>();
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', quickHook((request) => {
     if (request.body !== undefined && !isOperatorRoute(request.routeOptions.url)) bodies.set(request, redactCredentials(request.body));
-  });
+    return undefined;
+  }));
 
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url;

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Clock } from '../../domain/principal.js';
 import type { Store, StoreStats } from '../../store/types.js';
+import { quickHook } from './quick-hook.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -23,11 +24,12 @@ export function registerMetrics(app: FastifyInstance, store: Store, clock: Clock
   const requests = new Counter({ name: 'edgeplane_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status.', labelNames, registers: [registry] });
   const duration = new Histogram({ name: 'edgeplane_http_request_duration_seconds', help: 'Time to answer HTTP requests, by method, route pattern and status.', labelNames, registers: [registry] });
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', quickHook((request, reply) => {
     const labels = { method: request.method, route: request.routeOptions.url ?? UNMATCHED, status: String(reply.statusCode) };
     requests.inc(labels);
     duration.observe(labels, reply.elapsedTime / 1000);
-  });
+    return undefined;
+  }));
 
   registerStoreGauges(registry, store);
   new Gauge({

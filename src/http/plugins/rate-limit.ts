@@ -15,6 +15,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../domain/errors.js';
 import type { Clock } from '../../domain/principal.js';
 import { FailureWindows, TokenBuckets, type Verdict } from '../../security/throttle.js';
+import { quickHook } from './quick-hook.js';
 
 export interface RateLimitOptions {
   /** Steady requests per second per API key; 0 turns the per-key limit off. */
@@ -45,15 +46,17 @@ export function registerRateLimits(app: FastifyInstance, options: RateLimitOptio
 
   if (options.authFailureLimit > 0) {
     const failures = new FailureWindows(options.authFailureLimit, AUTH_FAILURE_WINDOW_MS, now);
-    app.addHook('onRequest', async (request, reply) => {
-      if (presentedCredential(request) === undefined) return;
+    app.addHook('onRequest', quickHook((request, reply) => {
+      if (presentedCredential(request) === undefined) return undefined;
       const verdict = failures.check(request.ip);
       if (!verdict.allowed) throw refusal(reply, verdict, 'Too many failed authentication attempts from this address; retry later.');
-    });
-    app.addHook('onResponse', async (request, reply) => {
+      return undefined;
+    }));
+    app.addHook('onResponse', quickHook((request, reply) => {
       const credential = presentedCredential(request);
       if (reply.statusCode === 401 && credential !== undefined) failures.recordFailure(request.ip, credential);
-    });
+      return undefined;
+    }));
   }
 
   if (options.perKeyPerSecond > 0) {

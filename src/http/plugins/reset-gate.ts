@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { quickHook } from './quick-hook.js';
 
 export class ResetGate {
   private active = 0;
@@ -14,7 +15,14 @@ export class ResetGate {
   /** Requests carrying this header value belong to the reset itself (the seed's own requests). */
   readonly internalToken = randomBytes(24).toString('hex');
 
-  async enter(): Promise<void> {
+  /** Takes a pass: at once (undefined) unless a reset is running, else a promise of it. */
+  enter(): Promise<void> | undefined {
+    if (this.exclusive) return this.enterAfterReset();
+    this.active++;
+    return undefined;
+  }
+
+  private async enterAfterReset(): Promise<void> {
     while (this.exclusive) await this.exclusive;
     this.active++;
   }
@@ -42,18 +50,27 @@ export class ResetGate {
 const PASS = Symbol('reset-gate-pass');
 
 export function registerResetGate(app: FastifyInstance, gate: ResetGate): void {
-  app.addHook('onRequest', async (request) => {
-    if (request.url.startsWith('/_edgeplane/') || request.headers['x-edgeplane-internal'] === gate.internalToken) return;
-    await gate.enter();
-    (request as unknown as Record<symbol, boolean>)[PASS] = true;
-  });
-  const leave = async (request: object) => {
+  app.addHook('onRequest', quickHook((request) => {
+    if (request.url.startsWith('/_edgeplane/') || request.headers['x-edgeplane-internal'] === gate.internalToken) return undefined;
+    // The pass is marked as taken once it is: a request aborted while waiting has none to give back.
+    const take = () => {
+      (request as unknown as Record<symbol, boolean>)[PASS] = true;
+    };
+    const waiting = gate.enter();
+    if (waiting) return waiting.then(take);
+    take();
+    return undefined;
+  }));
+  const leave = (request: object) => {
     const r = request as Record<symbol, boolean>;
     if (r[PASS]) {
       r[PASS] = false;
       gate.leave();
     }
   };
-  app.addHook('onResponse', leave);
-  app.addHook('onRequestAbort', leave);
+  app.addHook('onResponse', quickHook((request) => {
+    leave(request);
+    return undefined;
+  }));
+  app.addHook('onRequestAbort', async (request) => leave(request));
 }
