@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ApiKeyService } from '../../domain/api-keys/service.js';
 import { errors } from '../../domain/errors.js';
 import { canWrite, type Principal } from '../../domain/principal.js';
+import { quickHook } from './quick-hook.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -18,11 +19,7 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function registerAuth(app: FastifyInstance, apiKeys: ApiKeyService, options: { personalKeyOnly: boolean }): void {
   app.decorateRequest('principal', null as unknown as Principal);
-  app.addHook('onRequest', async (request: FastifyRequest) => {
-    const presented = request.headers['accesskey'];
-    if (typeof presented !== 'string' || presented.length === 0) throw errors.unauthorized();
-    // Bound the work an attacker can cause: no real key is this long.
-    const principal = presented.length <= 256 ? await apiKeys.authenticate(presented) : undefined;
+  const admit = (request: FastifyRequest, principal: Principal | undefined): undefined => {
     if (!principal) throw errors.unauthorized('The AccessKey header does not name a valid API key.');
     if (options.personalKeyOnly && principal.keyKind !== 'personal') {
       throw errors.forbidden('Container operations require a personal API key; an account API key was sent.', 'personal_key_required');
@@ -31,5 +28,15 @@ export function registerAuth(app: FastifyInstance, apiKeys: ApiKeyService, optio
       throw errors.forbidden('This API key is read-only and cannot change anything.', 'read_only_key');
     }
     request.principal = principal;
-  });
+    return undefined;
+  };
+  app.addHook('onRequest', quickHook((request) => {
+    const presented = request.headers['accesskey'];
+    if (typeof presented !== 'string' || presented.length === 0) throw errors.unauthorized();
+    // Bound the work an attacker can cause: no real key is this long.
+    if (presented.length > 256) return admit(request, undefined);
+    const cached = apiKeys.cached(presented);
+    if (cached) return admit(request, cached);
+    return apiKeys.authenticate(presented).then((principal) => admit(request, principal));
+  }));
 }
