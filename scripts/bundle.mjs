@@ -11,10 +11,12 @@
  * files (served from the package's own folder).
  */
 import { build } from 'esbuild';
-import { chmodSync } from 'node:fs';
+import { chmodSync, rmSync } from 'node:fs';
 
 const EXTERNAL = ['better-sqlite3', 'pg', 'pg-native', 'pino', 'pino-pretty', 'thread-stream', '@fastify/swagger-ui'];
 
+// Chunk names carry a content hash: without this, every build would leave the last one's behind.
+rmSync('dist/bundle', { recursive: true, force: true });
 await build({
   entryPoints: { server: 'src/server.ts', cli: 'src/cli.ts' },
   outdir: 'dist/bundle',
