@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Config } from './config.js';
 import { systemClock, type Clock } from './domain/principal.js';
 import { buildServices } from './domain/services.js';
+import { AnswerCache } from './http/answer-cache.js';
 import type { Api } from './http/api.js';
 import { JobRunner } from './jobs/runner.js';
 import { registerAuth } from './http/plugins/auth.js';
@@ -34,7 +35,6 @@ import videoLibraryRoutes from './http/routes/video-libraries/index.js';
 import { ErrorBody } from './http/schemas/error.js';
 import { Secrets } from './security/secrets.js';
 import type { Store } from './store/types.js';
-import { AnswerCache } from './http/answer-cache.js';
 
 /** Each resource registers its operations here, one line per resource. */
 const CORE_ROUTES: ((app: Api) => void)[] = [
@@ -87,7 +87,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.addHook('onSend', quickSendHook((request, reply) => {
     reply.header('x-request-id', request.id);
-    return undefined;
   }));
 
   const clock = deps.clock ?? systemClock;
@@ -142,7 +141,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     core.addHook('preValidation', quickHook((request) => {
       const schema = request.routeOptions.schema?.body;
       if (schema && request.body !== undefined) request.body = bindCaseInsensitively(request.body, schema);
-      return undefined;
     }));
     for (const routes of CORE_ROUTES) routes(core as unknown as Api);
   });

@@ -24,8 +24,4 @@ export class BoundedMap<K, V> {
   clear(): void {
     this.map.clear();
   }
-
-  get size(): number {
-    return this.map.size;
-  }
 }

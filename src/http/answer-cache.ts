@@ -18,7 +18,7 @@ export interface AnswerKey {
   kind: ResourceKind;
   accountId: number;
   id: string | number;
-  /** Distinguishes answers of the same document that differ by query (e.g. `cert`). */
+  /** Distinguishes answers of the same document that differ by query (e.g. `certificates`). */
   variant: string;
 }
 

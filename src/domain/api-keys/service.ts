@@ -43,11 +43,11 @@ export class ApiKeyService {
    * the store. Unknown keys are never cached: a key issued later must work at once.
    */
   async authenticate(presented: string): Promise<Principal | undefined> {
+    const hit = this.cached(presented);
+    if (hit) return hit;
     const changes = this.store.changes;
     if (!changes) return this.lookup(presented);
     const generation = changes.generation();
-    const cached = this.principals.get(presented);
-    if (cached) return cached;
     const principal = await this.lookup(presented);
     if (principal && changes.generation() === generation) this.principals.set(presented, principal);
     return principal;

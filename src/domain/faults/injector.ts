@@ -60,15 +60,15 @@ export class FaultInjector {
     this.rules = [];
   }
 
-  /**
-   * The fault for a request, if any. Rules are tried in order and each rolls its own probability,
-   * so rules can be stacked ("10% 500, else 20% 429"); the first that fires decides.
-   */
   /** False while no rule is in force: the request path skips fault handling entirely. */
   get active(): boolean {
     return this.rules.length > 0;
   }
 
+  /**
+   * The fault for a request, if any. Rules are tried in order and each rolls its own probability,
+   * so rules can be stacked ("10% 500, else 20% 429"); the first that fires decides.
+   */
   decide(method: string, route: string | undefined, path: string): Fault | undefined {
     for (const [index, compiled] of this.rules.entries()) {
       const { rule } = compiled;

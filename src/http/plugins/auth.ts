@@ -19,7 +19,7 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function registerAuth(app: FastifyInstance, apiKeys: ApiKeyService, options: { personalKeyOnly: boolean }): void {
   app.decorateRequest('principal', null as unknown as Principal);
-  const admit = (request: FastifyRequest, principal: Principal | undefined): undefined => {
+  const admit = (request: FastifyRequest, principal: Principal | undefined): void => {
     if (!principal) throw errors.unauthorized('The AccessKey header does not name a valid API key.');
     if (options.personalKeyOnly && principal.keyKind !== 'personal') {
       throw errors.forbidden('Container operations require a personal API key; an account API key was sent.', 'personal_key_required');
@@ -28,7 +28,6 @@ export function registerAuth(app: FastifyInstance, apiKeys: ApiKeyService, optio
       throw errors.forbidden('This API key is read-only and cannot change anything.', 'read_only_key');
     }
     request.principal = principal;
-    return undefined;
   };
   app.addHook('onRequest', quickHook((request) => {
     const presented = request.headers['accesskey'];

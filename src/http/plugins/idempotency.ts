@@ -75,16 +75,15 @@ export function registerIdempotency(app: FastifyInstance, { store, secrets, cloc
 
   // The body as the client sent it: before case-insensitive binding and validation defaults.
   app.addHook('preValidation', quickHook((request) => {
-    if (!METHODS.has(request.method)) return undefined;
+    if (!METHODS.has(request.method)) return;
     const key = request.headers[IDEMPOTENCY_HEADER];
     const principal = request.principal as typeof request.principal | null;
-    if (key === undefined || !principal) return undefined;
+    if (key === undefined || !principal) return;
     if (typeof key !== 'string' || !KEY_FORMAT.test(key)) {
       const message = 'The Idempotency-Key header must be 1 to 255 printable ASCII characters, sent once.';
       throw new AppError('validation', message, 'idempotency_key_invalid', field(message));
     }
     pending.set(request, { accountId: principal.accountId, key, fingerprint: requestFingerprint(request.method, request.url, request.body) });
-    return undefined;
   }));
 
   // After validation, so a request rejected for its shape never touches the store.

@@ -64,9 +64,8 @@ export function checkInputLimits(body: unknown, limits = INPUT_LIMITS): AppError
 
 export function registerInputLimits(app: FastifyInstance): void {
   app.addHook('preValidation', quickHook((request) => {
-    if (request.body === undefined || request.body === null) return undefined;
+    if (request.body === undefined || request.body === null) return;
     const problem = checkInputLimits(request.body);
     if (problem) throw problem;
-    return undefined;
   }));
 }

@@ -82,7 +82,6 @@ export function registerJournal(app: FastifyInstance, capacity: number, clock: C
   const bodies = new WeakMap<FastifyRequest, unknown>();
   app.addHook('preValidation', quickHook((request) => {
     if (request.body !== undefined && !isOperatorRoute(request.routeOptions.url)) bodies.set(request, redactCredentials(request.body));
-    return undefined;
   }));
 
   app.addHook('onResponse', async (request, reply) => {

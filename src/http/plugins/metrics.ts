@@ -28,7 +28,6 @@ export function registerMetrics(app: FastifyInstance, store: Store, clock: Clock
     const labels = { method: request.method, route: request.routeOptions.url ?? UNMATCHED, status: String(reply.statusCode) };
     requests.inc(labels);
     duration.observe(labels, reply.elapsedTime / 1000);
-    return undefined;
   }));
 
   registerStoreGauges(registry, store);

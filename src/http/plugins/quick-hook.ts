@@ -1,30 +1,30 @@
 /**
  * Hooks that cost nothing when they have nothing to do. Fastify runs an `async` hook through a
  * promise and a microtask turn even when it returns at once, and a cached read passes a dozen
- * hooks: that was about a tenth of its time. A quick hook's work returns `undefined` when it is
- * done right away (a synchronous throw becomes the request's error, as in an async hook), or a
- * promise when it really has to wait, which Fastify then awaits as it would an async hook's.
+ * hooks: that was about a tenth of its time. A quick hook's work returns nothing when it is done
+ * right away (a synchronous throw becomes the request's error, as in an async hook), or a promise
+ * when it really has to wait, which Fastify then awaits as it would an async hook's.
  */
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 
-type Work = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> | undefined;
-type SendWork = (request: FastifyRequest, reply: FastifyReply, payload: unknown) => Promise<unknown> | undefined;
+type Work = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> | void;
+type SendWork = (request: FastifyRequest, reply: FastifyReply, payload: unknown) => Promise<unknown> | void;
 
-/** For onRequest, preParsing-free, preValidation, preHandler, onResponse and onRequestAbort hooks. */
+/** For onRequest, preValidation, preHandler and onResponse hooks. */
 export function quickHook(work: Work) {
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): Promise<unknown> | undefined => {
     const waiting = work(request, reply);
-    if (waiting !== undefined) return waiting;
+    if (waiting) return waiting;
     done();
     return undefined;
   };
 }
 
-/** For onSend hooks: a returned promise resolves to the payload to send; `undefined` keeps it. */
+/** For onSend hooks: a returned promise resolves to the payload to send; returning nothing keeps it. */
 export function quickSendHook(work: SendWork) {
   return (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void): Promise<unknown> | undefined => {
     const waiting = work(request, reply, payload);
-    if (waiting !== undefined) return waiting;
+    if (waiting) return waiting;
     done(null, payload);
     return undefined;
   };

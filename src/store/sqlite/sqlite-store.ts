@@ -73,8 +73,16 @@ export class SqliteStore implements Store {
   private readonly lockWaiters: (() => void)[] = [];
   private openTransactions = 0;
   private commits = 0;
+  /** Every write runs these: prepared once rather than parsed by `exec` each time. */
+  private readonly control: Record<'begin' | 'savepoint' | 'release' | 'commit', Database.Statement>;
 
   private constructor(private readonly db: Db) {
+    this.control = {
+      begin: db.prepare('BEGIN IMMEDIATE'),
+      savepoint: db.prepare('SAVEPOINT edgeplane_tx'),
+      release: db.prepare('RELEASE edgeplane_tx'),
+      commit: db.prepare('COMMIT'),
+    };
     this.sequences = new SqliteSequences(db);
     this.changes = new SqliteChangeFeed(db);
     this.tx = {
@@ -153,11 +161,11 @@ export class SqliteStore implements Store {
       // Inside the try: a BEGIN that fails (another process holding the write lock past the busy
       // timeout) must still end this turn, or every later caller would wait forever.
       if (!this.batchOpen) {
-        this.db.exec('BEGIN IMMEDIATE');
+        this.control.begin.run();
         this.batchOpen = true;
         this.batchStartedAt = performance.now();
       }
-      this.db.exec('SAVEPOINT edgeplane_tx');
+      this.control.savepoint.run();
     } catch (error) {
       this.endTurn();
       throw error;
@@ -165,7 +173,7 @@ export class SqliteStore implements Store {
     let result: unknown;
     try {
       result = await work(this.tx);
-      this.db.exec('RELEASE edgeplane_tx');
+      this.control.release.run();
     } catch (error) {
       this.undoTurn(error);
       this.endTurn();
@@ -225,7 +233,7 @@ export class SqliteStore implements Store {
         this.db.exec('ROLLBACK');
         return;
       }
-      this.db.exec('COMMIT');
+      this.control.commit.run();
       this.commits++;
     } catch (error) {
       this.rollbackQuietly();
@@ -286,10 +294,7 @@ export class SqliteStore implements Store {
     for (const name of Object.getOwnPropertyNames(proto)) {
       const fn = proto[name];
       if (name === 'constructor' || typeof fn !== 'function') continue;
-      gatedRepo[name] = async (...args: unknown[]) => {
-        if (this.locked) return this.whenUnlocked(() => (fn as (...a: unknown[]) => unknown).apply(repo, args));
-        return (fn as (...a: unknown[]) => unknown).apply(repo, args);
-      };
+      gatedRepo[name] = (...args: unknown[]) => this.whenUnlocked(() => (fn as (...a: unknown[]) => unknown).apply(repo, args));
     }
     return gatedRepo as T;
   }
