@@ -6,7 +6,7 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { buildApp } from './app.js';
+import { buildApp } from './planes/api/app.js';
 import { ConfigError, ENV_VARS, readConfig, type Config } from './config.js';
 import { AppError } from './domain/errors.js';
 import { ROLES } from './domain/principal.js';

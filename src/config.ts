@@ -5,7 +5,7 @@
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { ruleProblem } from './domain/faults/injector.js';
-import { FaultRules } from './http/schemas/faults.js';
+import { FaultRules } from './schemas/faults.js';
 
 export const ConfigSchema = Type.Object({
   host: Type.String({ default: '127.0.0.1', description: 'Address the HTTP server binds to.' }),

@@ -4,7 +4,7 @@
  * (server.ts) and by `edgeplane serve`.
  */
 import type { LoggerOptions } from 'pino';
-import { buildApp } from './app.js';
+import { buildApp } from './planes/api/app.js';
 import type { Config } from './config.js';
 import { resolveMasterKey } from './security/master-key.js';
 import { prepareStore } from './seed/prepare.js';

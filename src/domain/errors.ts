@@ -14,10 +14,8 @@ export type ErrorCode =
   | 'rate_limited'
   | 'unavailable';
 
-export interface FieldProblem {
-  field: string;
-  message: string;
-}
+export type { FieldProblem } from '../schemas/error.js';
+import type { FieldProblem } from '../schemas/error.js';
 
 export class AppError extends Error {
   constructor(

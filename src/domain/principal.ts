@@ -1,8 +1,7 @@
 /** Who is calling: resolved from the AccessKey header once per request, passed to every service. */
 import type { KeyKind } from '../store/types.js';
 
-export const ROLES = ['FullAccess', 'ReadOnly'] as const;
-export type Role = (typeof ROLES)[number];
+export { ROLES, type Role } from '../schemas/api-key.js';
 
 export interface Principal {
   accountId: number;

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { Value } from 'typebox/value';
-import { fieldPath } from '../http/plugins/validation.js';
+import { fieldPath } from '../schemas/field-problems.js';
 import { Seed, type SeedAccountT, type SeedT } from './schema.js';
 
 export class SeedError extends Error {}

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { errors } from '../domain/errors.js';
-import type { ResetGate } from '../http/plugins/reset-gate.js';
+import type { ResetGate } from '../planes/api/plugins/reset-gate.js';
 import { applySeed, readSeed, type SeedResult } from './apply.js';
 
 export interface Prepared {

@@ -5,7 +5,7 @@
  */
 import { validate } from '@readme/openapi-parser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { API_TAGS } from '../../src/http/plugins/docs.js';
+import { API_TAGS } from '../../src/planes/api/plugins/docs.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 
 interface Route {

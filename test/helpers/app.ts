@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { buildApp } from '../../src/app.js';
+import { buildApp } from '../../src/planes/api/app.js';
 import { readConfig, type Config } from '../../src/config.js';
 import type { Store } from '../../src/store/types.js';
 import { testStoreLocation, type TestStoreLocation } from './store.js';

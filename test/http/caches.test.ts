@@ -5,7 +5,7 @@
  * the change. On PostgreSQL nothing is cached and the same expectations hold.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
+import { buildApp } from '../../src/planes/api/app.js';
 import { cli } from '../helpers/cli.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import { createZone } from './pull-zones/support.js';

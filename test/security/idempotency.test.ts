@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { IDEMPOTENCY_TTL_MS, IN_FLIGHT_LEASE_MS, requestFingerprint } from '../../src/http/plugins/idempotency.js';
+import { IDEMPOTENCY_TTL_MS, IN_FLIGHT_LEASE_MS, requestFingerprint } from '../../src/planes/api/plugins/idempotency.js';
 import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../helpers/app.js';
 
 let t: TestContext;

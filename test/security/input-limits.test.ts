@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { INPUT_LIMITS } from '../../src/http/plugins/input-limits.js';
+import { INPUT_LIMITS } from '../../src/planes/api/plugins/input-limits.js';
 import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../helpers/app.js';
 
 let t: TestContext;

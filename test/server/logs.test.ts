@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
+import { buildApp } from '../../src/planes/api/app.js';
 import { readConfig } from '../../src/config.js';
 import { loggerOptions } from '../../src/serve.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';

@@ -1,8 +1,8 @@
 import Fastify from 'fastify';
 import { Type } from 'typebox';
 import { afterEach, describe, expect, it } from 'vitest';
-import { serializerCompiler } from '../../src/http/plugins/serialization.js';
-import { AnswerCache } from '../../src/http/answer-cache.js';
+import { serializerCompiler } from '../../src/planes/api/plugins/serialization.js';
+import { AnswerCache } from '../../src/planes/api/answer-cache.js';
 import type { ChangeFeed, StoreChange } from '../../src/store/types.js';
 
 /** The ChangeFeed contract, driven by hand: the test decides when a write happens. */

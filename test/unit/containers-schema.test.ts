@@ -16,7 +16,7 @@ import {
   type ApplicationT,
   type ContainerTemplateRequestT,
   type ContainerTemplateT,
-} from '../../src/http/schemas/containers.js';
+} from '../../src/schemas/containers.js';
 import { schemaAjv } from '../helpers/schema-ajv.js';
 
 const ajv = schemaAjv();

@@ -12,7 +12,7 @@ import {
   type DnsRecordT,
   type DnsRecordType,
   type DnsZoneT,
-} from '../../src/http/schemas/dns.js';
+} from '../../src/schemas/dns.js';
 import { schemaAjv } from '../helpers/schema-ajv.js';
 
 const ajv = schemaAjv();

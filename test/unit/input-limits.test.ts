@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkInputLimits, INPUT_LIMITS } from '../../src/http/plugins/input-limits.js';
+import { checkInputLimits, INPUT_LIMITS } from '../../src/planes/api/plugins/input-limits.js';
 
 /** `levels` nested arrays: [[[…]]]. */
 const nestedArrays = (levels: number): unknown => {

@@ -17,7 +17,7 @@ import {
   type PullZoneAddRequestT,
   type PullZoneT,
   type PullZoneUpdateRequestT,
-} from '../../src/http/schemas/pull-zone.js';
+} from '../../src/schemas/pull-zone.js';
 import { newHostname, newPullZone } from '../../src/domain/pull-zones/defaults.js';
 import { schemaAjv } from '../helpers/schema-ajv.js';
 

@@ -6,7 +6,7 @@ import {
   StorageZone,
   StorageZoneAddRequest,
   StorageZoneUpdateRequest,
-} from '../../src/http/schemas/storage-zone.js';
+} from '../../src/schemas/storage-zone.js';
 import { schemaAjv } from '../helpers/schema-ajv.js';
 
 const ajv = schemaAjv();

@@ -5,7 +5,7 @@ import {
   VideoLibraryAddRequest,
   VideoLibraryLanguage,
   VideoLibraryUpdateRequest,
-} from '../../src/http/schemas/video-library.js';
+} from '../../src/schemas/video-library.js';
 import { schemaAjv } from '../helpers/schema-ajv.js';
 
 const ajv = schemaAjv();

@@ -2,7 +2,7 @@
  * The settings of an application that the platform also exposes on their own: region settings,
  * autoscaling bounds, and the list of its volumes.
  */
-import type { AutoScalingT, ListVolumesResponseT, RegionSettingsRequestT, RegionSettingsT } from '../../http/schemas/containers.js';
+import type { AutoScalingT, ListVolumesResponseT, RegionSettingsRequestT, RegionSettingsT } from '../../schemas/containers.js';
 import type { Principal } from '../principal.js';
 import { regionSettingsOf, withPods } from './application.js';
 import type { AppEditor } from './editor.js';

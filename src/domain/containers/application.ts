@@ -11,7 +11,7 @@ import type {
   ContainerTemplateT,
   RegionSettingsRequestT,
   RegionSettingsT,
-} from '../../http/schemas/containers.js';
+} from '../../schemas/containers.js';
 import { newContainerId } from './ids.js';
 import type { AppState, Lifecycle } from './lifecycle.js';
 import { DEFAULT_REGION, nodeAddress } from './network.js';

@@ -2,7 +2,7 @@
  * The containers (templates) of an application: add one (spec 4.2), read, patch or delete one, and
  * replace its environment. Each change is a read-modify-write of the application document.
  */
-import type { ContainerPatchRequestT, ContainerTemplateRequestT, ContainerTemplateT } from '../../http/schemas/containers.js';
+import type { ContainerPatchRequestT, ContainerTemplateRequestT, ContainerTemplateT } from '../../schemas/containers.js';
 import { errors } from '../errors.js';
 import type { Principal } from '../principal.js';
 import { withPods, type ContainerAppDoc } from './application.js';

@@ -4,7 +4,7 @@
  * the computed state a read shows.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { RegionSettingsT } from '../../http/schemas/containers.js';
+import type { RegionSettingsT } from '../../schemas/containers.js';
 import type { Secrets } from '../../security/secrets.js';
 import type { Store, StoredDoc, StoreTx } from '../../store/types.js';
 import { DocumentRepo } from '../documents.js';

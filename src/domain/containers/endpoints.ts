@@ -3,7 +3,7 @@
  * (spec 4.4) or delete one. An endpoint is addressed by its display name, as the specification
  * says for the update, or by its id, as the platform's delete documents it.
  */
-import type { ContainerEndpointResponseT, ContainerTemplateT, EndpointRequestT, EndpointUpdateResponseT, ListEndpointsResponseT } from '../../http/schemas/containers.js';
+import type { ContainerEndpointResponseT, ContainerTemplateT, EndpointRequestT, EndpointUpdateResponseT, ListEndpointsResponseT } from '../../schemas/containers.js';
 import { errors } from '../errors.js';
 import type { Principal } from '../principal.js';
 import type { ContainerAppDoc } from './application.js';

@@ -23,7 +23,7 @@
  *
  * `failing` and `unknown` are never reached: the emulator runs no containers, so none can fail.
  */
-import type { ApplicationStatus } from '../../http/schemas/containers.js';
+import type { ApplicationStatus } from '../../schemas/containers.js';
 
 export interface Lifecycle {
   /** The owner's wish: run the application (deploy) or not (undeploy). New applications run. */

@@ -4,7 +4,7 @@
  * because the platform's request models use null for "not sent"; an object sent is merged one
  * level deep; an array sent replaces the stored one. Pure apart from generated ids.
  */
-import type { ApplicationPatchRequestT, ContainerPatchRequestT, ContainerTemplateRequestT, ContainerTemplateT } from '../../http/schemas/containers.js';
+import type { ApplicationPatchRequestT, ContainerPatchRequestT, ContainerTemplateRequestT, ContainerTemplateT } from '../../schemas/containers.js';
 import { errors } from '../errors.js';
 import type { ApplicationSettingsInput, ContainerAppDoc } from './application.js';
 import { buildTemplate, type EndpointContext } from './templates.js';

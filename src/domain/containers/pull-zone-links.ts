@@ -5,7 +5,7 @@
  * application syncs the zones' side from the endpoints, in the same transaction, so the two sides
  * never disagree.
  */
-import type { PullZoneT } from '../../http/schemas/pull-zone.js';
+import type { PullZoneT } from '../../schemas/pull-zone.js';
 import type { StoreTx } from '../../store/types.js';
 import type { DocumentRepo } from '../documents.js';
 import { errors } from '../errors.js';

@@ -12,7 +12,7 @@ import type {
   ApplicationT,
   IdResponseT,
   ListApplicationsResponseT,
-} from '../../http/schemas/containers.js';
+} from '../../schemas/containers.js';
 import type { Secrets } from '../../security/secrets.js';
 import type { Store, StoreTx } from '../../store/types.js';
 import { errors } from '../errors.js';

@@ -14,7 +14,7 @@ import {
   type EndpointRequestT,
   type EndpointType,
   type PortMappingRequestT,
-} from '../../http/schemas/containers.js';
+} from '../../schemas/containers.js';
 import { newContainerId } from './ids.js';
 import { anycastAddresses, internalAddresses, publicAddresses, publicHostFor } from './network.js';
 

@@ -3,7 +3,7 @@
  * stateful workloads claim storage), named by the pod's position so that it survives restarts,
  * which replace pods. The emulator stores nothing in them, so usage is always 0.
  */
-import type { ListVolumesResponseT, VolumeInListT } from '../../http/schemas/containers.js';
+import type { ListVolumesResponseT, VolumeInListT } from '../../schemas/containers.js';
 import { regionsOf, type ContainerAppDoc } from './application.js';
 import type { AppState } from './lifecycle.js';
 import { DEFAULT_REGION } from './network.js';

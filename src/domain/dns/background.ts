@@ -16,7 +16,7 @@
  * answer below 500 — with a 3 s bound, and sets `MonitorStatus` Online (1) or Offline (2); Unknown
  * (0) until the first probe. The target is the record's Value, on its `Port` when set, else 80.
  */
-import type { DnsRecordT, DnsZoneT } from '../../http/schemas/dns.js';
+import type { DnsRecordT, DnsZoneT } from '../../schemas/dns.js';
 import type { JobRunner } from '../../jobs/runner.js';
 import type { Store, StoreTx } from '../../store/types.js';
 import type { Clock } from '../principal.js';

@@ -5,7 +5,7 @@
  * numbers and booleans, or quoted strings with zone-file escapes; EnviromentalVariables is quoted
  * JSON. Every value is checked against the same bounds the JSON API enforces.
  */
-import type { DnsRecordRequestT } from '../../http/schemas/dns.js';
+import type { DnsRecordRequestT } from '../../schemas/dns.js';
 import type { ZoneFileToken } from './zone-file.js';
 import { decodeText, quoted } from './zone-text.js';
 

@@ -2,7 +2,7 @@
  * The checks of a record that need more than the record itself (what it links to must exist in
  * the caller's account), and the one way problems become a 400.
  */
-import type { DnsRecordRequestT } from '../../http/schemas/dns.js';
+import type { DnsRecordRequestT } from '../../schemas/dns.js';
 import type { StoreTx } from '../../store/types.js';
 import { AppError, type FieldProblem } from '../errors.js';
 

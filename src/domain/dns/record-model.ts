@@ -3,7 +3,7 @@
  * Updates and imports both go through `requestOf` → change → `newRecord`, so a record changed
  * later is built by the very rules that built it first.
  */
-import type { DnsRecordRequestT, DnsRecordT } from '../../http/schemas/dns.js';
+import type { DnsRecordRequestT, DnsRecordT } from '../../schemas/dns.js';
 import { normalizeRecordName } from './validate.js';
 
 /** TTL of a record added without one, in seconds. */

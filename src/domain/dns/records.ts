@@ -3,8 +3,8 @@
  * when a pull zone they point at is deleted. Records live inside the zone document, so every write
  * goes through the ZoneWriter (one versioned write of the zone, retried on a lost race).
  */
-import type { DnsRecordRequestT, DnsRecordT, DnsRecordType, DnsRecordUpdateRequestT, DnsZoneT } from '../../http/schemas/dns.js';
-import type { PagedT } from '../../http/schemas/paging.js';
+import type { DnsRecordRequestT, DnsRecordT, DnsRecordType, DnsRecordUpdateRequestT, DnsZoneT } from '../../schemas/dns.js';
+import type { PagedT } from '../../schemas/paging.js';
 import type { StoreTx } from '../../store/types.js';
 import { errors } from '../errors.js';
 import type { Clock, Principal } from '../principal.js';

@@ -8,8 +8,8 @@
  * record ids still come from their own sequence ('dnsRecord') so they stay unique platform-wide.
  */
 import type { Config } from '../../config.js';
-import type { DnsRecordRequestT, DnsZoneAddRequestT, DnsZoneT, DnsZoneUpdateRequestT } from '../../http/schemas/dns.js';
-import type { PagedT } from '../../http/schemas/paging.js';
+import type { DnsRecordRequestT, DnsZoneAddRequestT, DnsZoneT, DnsZoneUpdateRequestT } from '../../schemas/dns.js';
+import type { PagedT } from '../../schemas/paging.js';
 import type { Secrets } from '../../security/secrets.js';
 import type { Store, StoreTx } from '../../store/types.js';
 import { DocumentRepo } from '../documents.js';

@@ -5,7 +5,7 @@
  */
 import { isIP, isIPv4, isIPv6 } from 'node:net';
 import { domainToASCII } from 'node:url';
-import { DNS_RECORD_TYPES, type DnsRecordRequestT, type DnsRecordType } from '../../http/schemas/dns.js';
+import { DNS_RECORD_TYPES, type DnsRecordRequestT, type DnsRecordType } from '../../schemas/dns.js';
 import type { FieldProblem } from '../errors.js';
 
 /** Longest name DNS can carry in text form, without the final dot (RFC 1035 §2.3.4). */

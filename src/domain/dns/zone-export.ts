@@ -10,7 +10,7 @@
  * - a standard record's platform settings (Comment, MonitorType, Weight outside SRV, …) follow
  *   it on its line as `; edgeplane: Key=value …`.
  */
-import { DNS_RECORD_TYPES, type DnsRecordT, type DnsRecordType, type DnsZoneT } from '../../http/schemas/dns.js';
+import { DNS_RECORD_TYPES, type DnsRecordT, type DnsRecordType, type DnsZoneT } from '../../schemas/dns.js';
 import { encodeAttributes, type AttributeName } from './platform-attributes.js';
 import { DEFAULT_TTL, requestOf } from './record-model.js';
 import { tokenizeLine } from './zone-file.js';

@@ -6,7 +6,7 @@
  * outside the zone, types the platform cannot hold (DNAME, SSHFP, …) and malformed data. The
  * `; edgeplane:` comments written by the export (zone-export.ts) are read back here.
  */
-import { DNS_RECORD_TYPES, type DnsRecordRequestT, type DnsRecordType, type DnsZoneT } from '../../http/schemas/dns.js';
+import { DNS_RECORD_TYPES, type DnsRecordRequestT, type DnsRecordType, type DnsZoneT } from '../../schemas/dns.js';
 import { decodeAttributes, type Attributes } from './platform-attributes.js';
 import { DEFAULT_TTL } from './record-model.js';
 import { absoluteName, MAX_TTL, parseTtl, tokenizeLine, type ZoneFileEntry, type ZoneFileRecord, type ZoneFileToken } from './zone-file.js';

@@ -2,7 +2,7 @@
  * The settings of a zone a client may change (POST /dnszone/{id}): name servers, SOA contact,
  * logging, certificate key type. Fields left out or null keep their value.
  */
-import type { DnsZoneT, DnsZoneUpdateRequestT } from '../../http/schemas/dns.js';
+import type { DnsZoneT, DnsZoneUpdateRequestT } from '../../schemas/dns.js';
 import type { FieldProblem } from '../errors.js';
 import { isHostname } from './validate.js';
 import { throwIfAny } from './record-checks.js';

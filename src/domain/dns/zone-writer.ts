@@ -6,7 +6,7 @@
  * records at once into a spurious 409. Re-running the whole transaction on a fresh read is always
  * safe here, because the edit is a pure function of the zone it is given.
  */
-import type { DnsZoneT } from '../../http/schemas/dns.js';
+import type { DnsZoneT } from '../../schemas/dns.js';
 import type { Store, StoreTx } from '../../store/types.js';
 import type { DocumentRepo } from '../documents.js';
 import { AppError } from '../errors.js';

@@ -2,7 +2,7 @@
  * Fault injection: the operator's rules make chosen requests slow, or fail with 429/500/503, so
  * clients can rehearse retries and timeouts against edgeplane. Rules live in memory, per instance.
  */
-import type { FaultRuleT, FaultStatus } from '../../http/schemas/faults.js';
+import type { FaultRuleT, FaultStatus } from '../../schemas/faults.js';
 import { errors, type FieldProblem } from '../errors.js';
 import { compilePathPattern, type PathMatcher } from './path-pattern.js';
 

@@ -2,7 +2,7 @@
  * What only the operator may do: create accounts, set an account's funds, record bandwidth usage,
  * suspend zones. These are the events that drive the pull zone state transitions (state.ts).
  */
-import type { PullZoneT } from '../../http/schemas/pull-zone.js';
+import type { PullZoneT } from '../../schemas/pull-zone.js';
 import type { Account, Store } from '../../store/types.js';
 import type { AccountService, NewAccount } from '../accounts/service.js';
 import type { DocumentRepo } from '../documents.js';

@@ -5,7 +5,7 @@
  * list ends up as the caller asked.
  */
 import { isIP } from 'node:net';
-import type { PullZoneT } from '../../http/schemas/pull-zone.js';
+import type { PullZoneT } from '../../schemas/pull-zone.js';
 import { errors } from '../errors.js';
 import type { Principal } from '../principal.js';
 import type { ZoneEditor } from './editor.js';

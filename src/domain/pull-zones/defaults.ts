@@ -3,7 +3,7 @@
  * framework. Settings sent with the create request are applied on top by the caller.
  */
 import { randomUUID } from 'node:crypto';
-import type { HostnameT, PullZoneOriginType, PullZoneT, PullZoneType } from '../../http/schemas/pull-zone.js';
+import type { HostnameT, PullZoneOriginType, PullZoneT, PullZoneType } from '../../schemas/pull-zone.js';
 
 export interface NewHostnameInit {
   id: number;

@@ -5,7 +5,7 @@
  * with the same index keep the order they were added in.
  */
 import { randomUUID } from 'node:crypto';
-import type { EdgeRuleActionType, EdgeRuleT, EdgeRuleTriggerT, EdgeRuleTriggerType, PullZoneT } from '../../http/schemas/pull-zone.js';
+import type { EdgeRuleActionType, EdgeRuleT, EdgeRuleTriggerT, EdgeRuleTriggerType, PullZoneT } from '../../schemas/pull-zone.js';
 import { errors } from '../errors.js';
 import type { Principal } from '../principal.js';
 import type { ZoneEditor } from './editor.js';

@@ -3,7 +3,7 @@
  * The write carries the version that was read, so two requests changing the same zone at once
  * never lose an update: the later one gets a 409 and can retry.
  */
-import type { PullZoneT } from '../../http/schemas/pull-zone.js';
+import type { PullZoneT } from '../../schemas/pull-zone.js';
 import type { Store, StoreTx } from '../../store/types.js';
 import type { DocumentRepo } from '../documents.js';
 

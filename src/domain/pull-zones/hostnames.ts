@@ -5,7 +5,7 @@
  */
 import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
-import type { HostnameT, PullZoneT } from '../../http/schemas/pull-zone.js';
+import type { HostnameT, PullZoneT } from '../../schemas/pull-zone.js';
 import type { Secrets } from '../../security/secrets.js';
 import type { StoreTx } from '../../store/types.js';
 import { DocumentRepo } from '../documents.js';

@@ -1,5 +1,5 @@
 /** How pull zones are stored: the one definition every service that reads them shares. */
-import type { PullZoneT } from '../../http/schemas/pull-zone.js';
+import type { PullZoneT } from '../../schemas/pull-zone.js';
 import type { Secrets } from '../../security/secrets.js';
 import { DocumentRepo } from '../documents.js';
 

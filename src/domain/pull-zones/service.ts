@@ -4,8 +4,8 @@
  * modules, reached through the members of the same name.
  */
 import { randomUUID } from 'node:crypto';
-import type { PullZoneAddRequestT, PullZoneT, PullZoneUpdateRequestT } from '../../http/schemas/pull-zone.js';
-import type { PagedT } from '../../http/schemas/paging.js';
+import type { PullZoneAddRequestT, PullZoneT, PullZoneUpdateRequestT } from '../../schemas/pull-zone.js';
+import type { PagedT } from '../../schemas/paging.js';
 import type { Secrets } from '../../security/secrets.js';
 import type { Store, StoreTx } from '../../store/types.js';
 import type { DocumentRepo } from '../documents.js';

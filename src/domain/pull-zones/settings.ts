@@ -2,7 +2,7 @@
  * Applies a create or update body to a pull zone: fields left out, or sent as null, keep their
  * value (the platform's partial-update semantics); old spellings are mapped to current fields.
  */
-import type { PullZoneT, PullZoneUpdateRequestT } from '../../http/schemas/pull-zone.js';
+import type { PullZoneT, PullZoneUpdateRequestT } from '../../schemas/pull-zone.js';
 
 /** Request-only fields: accepted for compatibility, never stored under their own name. */
 const REQUEST_ONLY = new Set(['CacheControlBrowserMaxAgeOverride', 'DnsOriginPort', 'DnsOriginScheme']);

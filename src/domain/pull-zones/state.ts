@@ -9,7 +9,7 @@
  * | disabled| limit raised above usage, or set to 0 (unlimited)  | enabled, if the account has funds |
  * | disabled| account balance set above 0                        | enabled, if under the limit |
  */
-import type { PullZoneT } from '../../http/schemas/pull-zone.js';
+import type { PullZoneT } from '../../schemas/pull-zone.js';
 
 export const hasFunds = (balance: number): boolean => balance > 0;
 

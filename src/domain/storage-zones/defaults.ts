@@ -3,7 +3,7 @@
  * is not stored: it is computed on read from the pull zones linked to the zone. Pure: no I/O, no
  * framework.
  */
-import type { StorageZoneT } from '../../http/schemas/storage-zone.js';
+import type { StorageZoneT } from '../../schemas/storage-zone.js';
 
 /** The region whose file API host carries no region prefix. */
 export const PRIMARY_STORAGE_REGION = 'DE';

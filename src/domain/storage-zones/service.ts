@@ -3,9 +3,9 @@
  * regions, deletion that leaves a tombstone, credential resets, and reads that show the linked
  * pull zones.
  */
-import type { PagedT } from '../../http/schemas/paging.js';
-import type { PullZoneT } from '../../http/schemas/pull-zone.js';
-import type { StorageZoneAddRequestT, StorageZoneT, StorageZoneUpdateRequestT } from '../../http/schemas/storage-zone.js';
+import type { PagedT } from '../../schemas/paging.js';
+import type { PullZoneT } from '../../schemas/pull-zone.js';
+import type { StorageZoneAddRequestT, StorageZoneT, StorageZoneUpdateRequestT } from '../../schemas/storage-zone.js';
 import { newCredential, type Secrets } from '../../security/secrets.js';
 import type { Store, StoreTx } from '../../store/types.js';
 import { DocumentRepo } from '../documents.js';

@@ -3,7 +3,7 @@
  * the create request (spec: reference create model) override the defaults where they are not null.
  * Pure: no I/O, no framework.
  */
-import type { VideoLibraryAddRequestT, VideoLibraryT } from '../../http/schemas/video-library.js';
+import type { VideoLibraryAddRequestT, VideoLibraryT } from '../../schemas/video-library.js';
 
 export const DEFAULT_ENABLED_RESOLUTIONS = '240p,360p,480p,720p,1080p';
 export const DEFAULT_PLAYER_CONTROLS = 'play-large,play,progress,current-time,mute,volume,captions,settings,pip,airplay,fullscreen';

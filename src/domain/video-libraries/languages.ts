@@ -4,7 +4,7 @@
  * speech, in percent (the complement of a word error rate; character-based for languages written
  * without spaces), rounded to what a library owner needs to pick languages.
  */
-import type { VideoLibraryLanguageT } from '../../http/schemas/video-library.js';
+import type { VideoLibraryLanguageT } from '../../schemas/video-library.js';
 
 const language = (
   ShortCode: string,

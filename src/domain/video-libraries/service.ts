@@ -4,14 +4,14 @@
  * referrer lists and reads.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { PagedT } from '../../http/schemas/paging.js';
-import type { PullZoneT } from '../../http/schemas/pull-zone.js';
+import type { PagedT } from '../../schemas/paging.js';
+import type { PullZoneT } from '../../schemas/pull-zone.js';
 import type {
   VideoLibraryAddRequestT,
   VideoLibraryLanguageT,
   VideoLibraryT,
   VideoLibraryUpdateRequestT,
-} from '../../http/schemas/video-library.js';
+} from '../../schemas/video-library.js';
 import { newCredential, type Secrets } from '../../security/secrets.js';
 import type { Store, StoreTx } from '../../store/types.js';
 import { DocumentRepo } from '../documents.js';

@@ -9,7 +9,7 @@ import {
   OUTPUT_CODECS,
   type VideoLibraryT,
   type VideoLibraryUpdateRequestT,
-} from '../../http/schemas/video-library.js';
+} from '../../schemas/video-library.js';
 import { errors } from '../errors.js';
 import { normalizeCsv } from './defaults.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Application, IdResponse } from '../../../src/http/schemas/containers.js';
+import { Application, IdResponse } from '../../../src/schemas/containers.js';
 import { createTestApp, expectErrorBody, type TestContext } from '../../helpers/app.js';
 import { cdnEndpoint, createApp, expectSchema, fields400, fullTemplate, minimalTemplate } from './fixtures.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Application, ContainerTemplate, IdResponse } from '../../../src/http/schemas/containers.js';
+import { Application, ContainerTemplate, IdResponse } from '../../../src/schemas/containers.js';
 import { createTestApp, expectErrorBody, type TestContext } from '../../helpers/app.js';
 import { appBody, cdnEndpoint, createApp, createAppWithTemplate, digest, expectSchema, fields400, fullTemplate, ID, minimalTemplate } from './fixtures.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ContainerTemplate } from '../../../src/http/schemas/containers.js';
+import { ContainerTemplate } from '../../../src/schemas/containers.js';
 import { createTestApp, expectErrorBody, type TestContext } from '../../helpers/app.js';
 import { anycastEndpoint, cdnEndpoint, createAppWithTemplate, digest, expectSchema, fields400, fullTemplate, minimalTemplate } from './fixtures.js';
 

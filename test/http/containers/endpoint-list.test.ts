@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EndpointUpdateResponse, ListEndpointsResponse } from '../../../src/http/schemas/containers.js';
+import { EndpointUpdateResponse, ListEndpointsResponse } from '../../../src/schemas/containers.js';
 import { createTestApp, expectErrorBody, type TestContext } from '../../helpers/app.js';
 import { anycastEndpoint, cdnEndpoint, createAppWithTemplate, expectSchema, fields400, fullTemplate, ID, minimalTemplate } from './fixtures.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Application, EndpointUpdateResponse } from '../../../src/http/schemas/containers.js';
+import { Application, EndpointUpdateResponse } from '../../../src/schemas/containers.js';
 import { createTestApp, expectErrorBody, type TestContext } from '../../helpers/app.js';
 import { anycastEndpoint, cdnEndpoint, createAppWithTemplate, expectSchema, fields400, fullTemplate, minimalTemplate, seedPullZone } from './fixtures.js';
 

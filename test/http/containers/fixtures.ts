@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 import type { TSchema } from 'typebox';
 import { CONTAINER_ID_PATTERN } from '../../../src/domain/containers/ids.js';
-import { ErrorBody } from '../../../src/http/schemas/error.js';
+import { ErrorBody } from '../../../src/schemas/error.js';
 import type { TestContext, TestResponse } from '../../helpers/app.js';
 import { schemaAjv } from '../../helpers/schema-ajv.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Application } from '../../../src/http/schemas/containers.js';
+import { Application } from '../../../src/schemas/containers.js';
 import { createTestApp, expectErrorBody, type TestContext } from '../../helpers/app.js';
 import { createApp, expectSchema, minimalTemplate } from './fixtures.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ListApplicationsResponse } from '../../../src/http/schemas/containers.js';
+import { ListApplicationsResponse } from '../../../src/schemas/containers.js';
 import { createTestApp, expectErrorBody, type TestContext } from '../../helpers/app.js';
 import { cdnEndpoint, createApp, expectSchema, fields400, minimalTemplate } from './fixtures.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Application, ContainerTemplate } from '../../../src/http/schemas/containers.js';
+import { Application, ContainerTemplate } from '../../../src/schemas/containers.js';
 import { createTestApp, expectErrorBody, type TestContext } from '../../helpers/app.js';
 import { appBody, cdnEndpoint, createAppWithTemplate, expectSchema, ID, minimalTemplate } from './fixtures.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AutoScaling, ListVolumesResponse, RegionSettings } from '../../../src/http/schemas/containers.js';
+import { AutoScaling, ListVolumesResponse, RegionSettings } from '../../../src/schemas/containers.js';
 import { createTestApp, expectErrorBody, type TestContext } from '../../helpers/app.js';
 import { anycastEndpoint, cdnEndpoint, createApp, expectSchema, fields400, minimalTemplate } from './fixtures.js';
 

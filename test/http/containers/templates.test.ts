@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ContainerTemplate, PROBE_DEFAULTS } from '../../../src/http/schemas/containers.js';
+import { ContainerTemplate, PROBE_DEFAULTS } from '../../../src/schemas/containers.js';
 import { createTestApp, expectErrorBody, type TestContext } from '../../helpers/app.js';
 import { anycastEndpoint, cdnEndpoint, createApp, digest, expectSchema, fields400, fullTemplate, ID, minimalTemplate, seedPullZone } from './fixtures.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DnsRecord } from '../../../src/http/schemas/dns.js';
-import { Paged } from '../../../src/http/schemas/paging.js';
+import { DnsRecord } from '../../../src/schemas/dns.js';
+import { Paged } from '../../../src/schemas/paging.js';
 import type { StoreTx } from '../../../src/store/types.js';
 import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../../helpers/app.js';
 import { schemaAjv } from '../../helpers/schema-ajv.js';

@@ -1,7 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DnsZone } from '../../../src/http/schemas/dns.js';
-import { Paged } from '../../../src/http/schemas/paging.js';
+import { DnsZone } from '../../../src/schemas/dns.js';
+import { Paged } from '../../../src/schemas/paging.js';
 import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../../helpers/app.js';
 import { schemaAjv } from '../../helpers/schema-ajv.js';
 

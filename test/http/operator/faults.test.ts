@@ -1,6 +1,6 @@
 import { Ajv } from 'ajv';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FaultRules } from '../../../src/http/schemas/faults.js';
+import { FaultRules } from '../../../src/schemas/faults.js';
 import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../../helpers/app.js';
 
 const validRules = new Ajv({ strict: false, allErrors: true }).compile(FaultRules);

@@ -1,7 +1,7 @@
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { afterEach, describe, expect, it } from 'vitest';
-import { JournalPage } from '../../../src/http/schemas/journal.js';
+import { JournalPage } from '../../../src/schemas/journal.js';
 import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../../helpers/app.js';
 
 const ajv = new Ajv({ strict: false, allErrors: true });

@@ -1,6 +1,6 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Hostname } from '../../../src/http/schemas/pull-zone.js';
+import { Hostname } from '../../../src/schemas/pull-zone.js';
 import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../../helpers/app.js';
 import { base64, CERTIFICATE_KEY_PEM, CERTIFICATE_PEM, OTHER_KEY_PEM } from './fixtures.js';
 import { CDN_DOMAIN, createZone, expectShape, readOnlyKey, readZone } from './support.js';

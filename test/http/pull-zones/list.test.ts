@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Paged } from '../../../src/http/schemas/paging.js';
-import { PullZone } from '../../../src/http/schemas/pull-zone.js';
-import { PullZoneCount } from '../../../src/http/routes/pull-zones/bodies.js';
+import { Paged } from '../../../src/schemas/paging.js';
+import { PullZone } from '../../../src/schemas/pull-zone.js';
+import { PullZoneCount } from '../../../src/planes/api/routes/pull-zones/bodies.js';
 import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../../helpers/app.js';
 import { CDN_DOMAIN, createZone, expectShape } from './support.js';
 

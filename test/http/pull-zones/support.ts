@@ -1,7 +1,7 @@
 /** What the pull zone tests share: response-schema checks and a zone to work on. */
 import type { TSchema } from 'typebox';
 import { expect } from 'vitest';
-import type { PullZoneT } from '../../../src/http/schemas/pull-zone.js';
+import type { PullZoneT } from '../../../src/schemas/pull-zone.js';
 import type { TestContext } from '../../helpers/app.js';
 import { schemaAjv } from '../../helpers/schema-ajv.js';
 

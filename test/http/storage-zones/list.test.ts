@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Paged } from '../../../src/http/schemas/paging.js';
-import { StorageZone } from '../../../src/http/schemas/storage-zone.js';
+import { Paged } from '../../../src/schemas/paging.js';
+import { StorageZone } from '../../../src/schemas/storage-zone.js';
 import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../../helpers/app.js';
 import { schemaAjv } from '../../helpers/schema-ajv.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { VideoLibrary } from '../../../src/http/schemas/video-library.js';
+import { VideoLibrary } from '../../../src/schemas/video-library.js';
 import { createTestApp, type TestContext } from '../../helpers/app.js';
 import { schemaAjv } from '../../helpers/schema-ajv.js';
 

@@ -1,7 +1,7 @@
 import { Ajv } from 'ajv';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VideoLibraryLanguage } from '../../../src/http/schemas/video-library.js';
+import { VideoLibraryLanguage } from '../../../src/schemas/video-library.js';
 import { createTestApp, expectErrorBody, type TestContext } from '../../helpers/app.js';
 
 const ajv = new Ajv({ strict: false, allErrors: true });

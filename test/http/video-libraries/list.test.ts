@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Paged } from '../../../src/http/schemas/paging.js';
-import { VideoLibrary } from '../../../src/http/schemas/video-library.js';
+import { Paged } from '../../../src/schemas/paging.js';
+import { VideoLibrary } from '../../../src/schemas/video-library.js';
 import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../../helpers/app.js';
 import { schemaAjv } from '../../helpers/schema-ajv.js';
 

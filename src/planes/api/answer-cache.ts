@@ -1,0 +1,59 @@
+/**
+ * Serialized answers of reads that depend on one document only (a pull zone, with or without its
+ * certificates). A hit skips the whole read path — the document's parse, opening its sealed
+ * credentials, and serializing ~170 fields — which is most of the cost of `GET /pullzone/{id}`.
+ *
+ * Correctness comes from the store's ChangeFeed: an entry is dropped the moment its document is
+ * written, and filled only if no write happened while its answer was computed. Without a feed
+ * (PostgreSQL: other instances write too) nothing is cached and every read goes to the store.
+ * Entries are keyed by account as well as id, so one account can never be served another's bytes.
+ */
+import type { FastifyReply } from 'fastify';
+import { BoundedMap } from '../../domain/bounded-map.js';
+import type { ChangeFeed, ResourceKind } from '../../store/types.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export interface AnswerKey {
+  kind: ResourceKind;
+  accountId: number;
+  id: string | number;
+  /** Distinguishes answers of the same document that differ by query (e.g. `certificates`). */
+  variant: string;
+}
+
+export class AnswerCache {
+  /** Per document, its answers by variant: a write drops them all at once. */
+  private readonly docs: BoundedMap<string, Map<string, Buffer>>;
+  private readonly changes: ChangeFeed | undefined;
+
+  /** `maxDocs`: a pull zone serializes to ~5 KB, so the default 6,000 hold ~30 MB (twice that if read both with and without certificates). */
+  constructor(changes: ChangeFeed | undefined, maxDocs: number) {
+    this.changes = maxDocs > 0 ? changes : undefined;
+    this.docs = new BoundedMap(maxDocs);
+    this.changes?.subscribe((change) => {
+      if (change.type === 'all') this.docs.clear();
+      else if (change.type === 'doc') this.docs.delete(docKey(change.kind, change.accountId, change.id));
+    });
+  }
+
+  /** Sends the cached answer, or `load`s the view, serializes it with the route's schema, and keeps it. */
+  async send(reply: FastifyReply, key: AnswerKey, load: () => Promise<unknown>): Promise<FastifyReply> {
+    if (!this.changes) return reply.send(await load());
+    const generation = this.changes.generation();
+    const doc = docKey(key.kind, key.accountId, key.id);
+    let body = this.docs.get(doc)?.get(key.variant);
+    if (body === undefined) {
+      // Kept as bytes: sending text would encode the ~5 KB to UTF-8 again on every hit.
+      body = Buffer.from(reply.serialize(await load()) as string);
+      if (this.changes.generation() === generation) {
+        const answers = this.docs.get(doc) ?? new Map<string, Buffer>();
+        answers.set(key.variant, body);
+        this.docs.set(doc, answers);
+      }
+    }
+    return reply.type(JSON_TYPE).send(body);
+  }
+}
+
+const docKey = (kind: ResourceKind, accountId: number, id: string | number) => `${kind}\u0000${accountId}\u0000${id}`;

@@ -1,0 +1,32 @@
+/** The Fastify instance type routes are written against: TypeBox-typed, with the services attached. */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { Config } from '../../config.js';
+import type { Services } from '../../domain/services.js';
+import type { ResetGate } from './plugins/reset-gate.js';
+import type { AnswerCache } from './answer-cache.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+    config: Config;
+    resetGate: ResetGate;
+    answers: AnswerCache;
+  }
+}
+
+export type Api = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+/** Responses every authenticated route can give besides its success. */
+export const errorResponses = {
+  400: { $ref: 'ErrorBody#' },
+  401: { $ref: 'ErrorBody#' },
+  403: { $ref: 'ErrorBody#' },
+  404: { $ref: 'ErrorBody#' },
+} as const;

@@ -1,0 +1,171 @@
+/**
+ * Builds the HTTP application around a store. Never listens: the server and the tests decide that.
+ */
+import fastifySwagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Config } from '../../config.js';
+import { systemClock, type Clock } from '../../domain/principal.js';
+import { buildServices } from '../../domain/services.js';
+import { AnswerCache } from './answer-cache.js';
+import type { Api } from './api.js';
+import { JobRunner } from '../../jobs/runner.js';
+import { registerAuth } from './plugins/auth.js';
+import { ResetGate, registerResetGate } from './plugins/reset-gate.js';
+import { registerOperatorAuth } from './plugins/operator-auth.js';
+import healthRoute from './routes/operator/health.js';
+import operatorRoutes from './routes/operator/index.js';
+import { bindCaseInsensitively } from './plugins/case-insensitive-body.js';
+import { finishOpenApiDocument, registerDocs } from './plugins/docs.js';
+import { frameworkErrors, registerErrorHandling } from './plugins/errors.js';
+import { registerFaults } from './plugins/faults.js';
+import { registerIdempotency } from './plugins/idempotency.js';
+import { registerInputLimits } from './plugins/input-limits.js';
+import { registerJournal } from './plugins/journal.js';
+import { registerMetrics } from './plugins/metrics.js';
+import { quickHook, quickSendHook } from './plugins/quick-hook.js';
+import { registerRateLimits } from './plugins/rate-limit.js';
+import { serializerCompiler } from './plugins/serialization.js';
+import { validatorCompiler } from './plugins/validation.js';
+import apiKeyRoutes from './routes/api-keys/index.js';
+import containerAppRoutes from './routes/containers/index.js';
+import dnsRoutes from './routes/dns/index.js';
+import pullZoneRoutes from './routes/pull-zones/index.js';
+import storageZoneRoutes from './routes/storage-zones/index.js';
+import videoLibraryRoutes from './routes/video-libraries/index.js';
+import { ErrorBody } from '../../schemas/error.js';
+import { Secrets } from '../../security/secrets.js';
+import type { Store } from '../../store/types.js';
+
+/** Each resource registers its operations here, one line per resource. */
+const CORE_ROUTES: ((app: Api) => void)[] = [
+  apiKeyRoutes,
+  dnsRoutes,
+  pullZoneRoutes,
+  storageZoneRoutes,
+  videoLibraryRoutes,
+];
+
+/** Container-application operations, served under /mc (and /apps). */
+const CONTAINER_ROUTES: ((app: Api) => void)[] = [
+  containerAppRoutes,
+];
+
+export interface AppDeps {
+  config: Config;
+  store: Store;
+  masterKey: Buffer;
+  clock?: Clock;
+  logger?: FastifyServerOptions['logger'];
+  /** Poll for background jobs (default true). Tests turn it off and call `services.jobs.runDue()`. */
+  runJobs?: boolean;
+}
+
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, store } = deps;
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    bodyLimit: config.bodyLimit,
+    // A client's own X-Request-Id is kept so it can correlate; anything odd is replaced, as it ends up in logs.
+    genReqId: (req) => {
+      const sent = req.headers['x-request-id'];
+      return typeof sent === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(sent) ? sent : crypto.randomUUID();
+    },
+    requestIdHeader: false,
+    frameworkErrors,
+    routerOptions: { ignoreTrailingSlash: true, caseSensitive: false },
+    ajv: { customOptions: { coerceTypes: false } },
+  }).withTypeProvider();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.removeContentTypeParser('text/plain');
+  // The container API also accepts text/json and application/*+json, with the same JSON parser.
+  const jsonParser = app.getDefaultJsonParser('error', 'ignore');
+  app.addContentTypeParser('text/json', { parseAs: 'string' }, jsonParser);
+  app.addContentTypeParser(/^application\/[\w.+-]+\+json(?:\s*;.*)?$/, { parseAs: 'string' }, jsonParser);
+
+  app.addHook('onSend', quickSendHook((request, reply) => {
+    reply.header('x-request-id', request.id);
+  }));
+
+  const clock = deps.clock ?? systemClock;
+  const jobs = new JobRunner(store, clock, {
+    pollMs: Math.max(50, Math.min(1000, config.jobDelayMs)),
+    onError: (kind, error) => app.log.error({ err: error, kind }, 'background job failed'),
+  });
+  // One instance: deriving the subkeys (HKDF) is start-up work, done once.
+  const secrets = new Secrets(deps.masterKey);
+  app.decorate('services', buildServices({ store, secrets, clock, config, jobs }));
+  app.decorate('answers', new AnswerCache(store.changes, config.answerCacheSize));
+  if (deps.runJobs ?? true) {
+    app.addHook('onReady', async () => jobs.start());
+  }
+  app.addHook('onClose', async () => jobs.stop());
+  registerErrorHandling(app);
+  registerMetrics(app, store, clock);
+  registerFaults(app, app.services.faults);
+  registerJournal(app, config.journalSize, clock);
+  app.decorate('config', config);
+  const resetGate = new ResetGate();
+  app.decorate('resetGate', resetGate);
+  registerResetGate(app, resetGate);
+  // Before every route scope, so these hooks wrap each scope's authentication (order matters: limits before idempotency).
+  registerRateLimits(app, { perKeyPerSecond: config.rateLimitPerSecond, authFailureLimit: config.authFailureLimit, clock });
+  registerInputLimits(app);
+  registerIdempotency(app, { store, secrets, clock });
+  app.addSchema(ErrorBody);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'edgeplane',
+        version: '0.1.0',
+        description: 'Management API of the platform: API keys, container applications, video libraries, pull zones, DNS zones and storage zones.',
+      },
+      components: {
+        securitySchemes: { AccessKey: { type: 'apiKey', in: 'header', name: 'AccessKey' } },
+      },
+      security: [{ AccessKey: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json['$id'] ?? `def-${i}`) },
+    transformObject: finishOpenApiDocument,
+  });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await registerDocs(app);
+
+  // Core API: property names bind case-insensitively, as on the platform.
+  await app.register(async (core) => {
+    registerAuth(core, app.services.apiKeys, { personalKeyOnly: false });
+    core.addHook('preValidation', quickHook((request) => {
+      const schema = request.routeOptions.schema?.body;
+      if (schema && request.body !== undefined) request.body = bindCaseInsensitively(request.body, schema);
+    }));
+    for (const routes of CORE_ROUTES) routes(core as unknown as Api);
+  });
+
+  healthRoute(app as unknown as Api);
+  await app.register(
+    async (operator) => {
+      registerOperatorAuth(operator, config.adminToken);
+      operatorRoutes(operator as unknown as Api);
+    },
+    { prefix: '/_edgeplane' },
+  );
+
+  // Container API: mounted at /mc, and at the root too because the platform's command-line client
+  // calls `<base>/apps/...`. The second mount is left out of the OpenAPI document.
+  for (const prefix of ['/mc', '']) {
+    await app.register(
+      async (mc) => {
+        if (prefix === '') mc.addHook('onRoute', (route) => { route.schema = { ...route.schema, hide: true }; });
+        registerAuth(mc, app.services.apiKeys, { personalKeyOnly: true });
+        for (const routes of CONTAINER_ROUTES) routes(mc as unknown as Api);
+      },
+      { prefix },
+    );
+  }
+
+  return app;
+}

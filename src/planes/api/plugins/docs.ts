@@ -1,0 +1,175 @@
+/**
+ * The API's documentation: an interactive page at /docs (its assets ship inside the package, so it
+ * works with no network), and the finishing pass that turns the OpenAPI document generated from
+ * the route schemas into one readers can navigate.
+ */
+import type { SwaggerTransformObject } from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import * as apiKeySchemas from '../../../schemas/api-key.js';
+import * as containerSchemas from '../../../schemas/containers.js';
+import * as dnsSchemas from '../../../schemas/dns.js';
+import * as operatorSchemas from '../../../schemas/operator.js';
+import * as pullZoneSchemas from '../../../schemas/pull-zone.js';
+import * as storageZoneSchemas from '../../../schemas/storage-zone.js';
+import * as videoLibrarySchemas from '../../../schemas/video-library.js';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+/** Every tag an operation may carry; the OpenAPI test fails on an operation tagged otherwise. */
+export const API_TAGS = [
+  { name: 'API keys', description: 'The keys that authenticate requests to this API (sent in the `AccessKey` header).' },
+  { name: 'Pull zones', description: 'Delivery zones: origin, host names, certificates, edge rules, caching, security and optimizer settings.' },
+  { name: 'Storage zones', description: 'File storage with a main region and replicas; pull zones can serve from them.' },
+  { name: 'DNS zones', description: 'DNS zones and their records, including import and export in zone-file format.' },
+  { name: 'Video libraries', description: 'Video libraries with their player, encoding, DRM and access settings.' },
+  { name: 'Container applications', description: 'Container applications, their container templates, endpoints, scaling, regions and volumes. Needs a personal API key.' },
+  { name: 'Operator', description: 'Running this server (not part of the platform\'s API). Authorized by the operator token, not by an API key.' },
+];
+
+/** Routes under this prefix authenticate with the operator token (see operator-auth.ts). */
+const OPERATOR_PREFIX = '/_edgeplane/';
+const OPERATOR_SCHEME = {
+  type: 'http',
+  scheme: 'bearer',
+  description: 'The operator token (`EDGEPLANE_ADMIN_TOKEN`), sent as `Authorization: Bearer <token>`.',
+};
+
+const SCHEMA_MODULES = [apiKeySchemas, pullZoneSchemas, storageZoneSchemas, dnsSchemas, videoLibrarySchemas, containerSchemas, operatorSchemas];
+const COMPONENT_PATH = '#/components/schemas/';
+
+const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Identity of a schema for matching (key order aside); its own description may differ where it is used. */
+function shapeKey(schema: JsonObject): string {
+  const { description: _ignored, ...shape } = schema;
+  return JSON.stringify(shape, (_key, value: Json) =>
+    isObject(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : value,
+  );
+}
+
+/**
+ * A schema as the generator writes it into the document: it spells a string-keyed map with
+ * `additionalProperties` where TypeBox writes `patternProperties`.
+ */
+function asGenerated(node: Json): Json {
+  if (Array.isArray(node)) return node.map(asGenerated);
+  if (!isObject(node)) return node;
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'patternProperties' && isObject(value)) out['additionalProperties'] = asGenerated(Object.values(value)[0] ?? {});
+    else out[key] = asGenerated(value);
+  }
+  return out;
+}
+
+/** The models declared once in the schema modules, by shape, under their export names. */
+function namedModels(): Map<string, string> {
+  const byShape = new Map<string, string>();
+  for (const module of SCHEMA_MODULES) {
+    for (const [name, value] of Object.entries(module)) {
+      // A model with an $id is already a component; other exports are helpers and constants.
+      if (!isObject(value) || value['type'] !== 'object' || !isObject(value['properties']) || '$id' in value) continue;
+      const key = shapeKey(asGenerated(JSON.parse(JSON.stringify(value)) as Json) as JsonObject);
+      if (!byShape.has(key)) byShape.set(key, name);
+    }
+  }
+  return byShape;
+}
+
+/**
+ * Replaces each occurrence of a named model with a `$ref` to a component holding it once (the
+ * document shrinks to a fraction, and the page shows models by name). Builds new objects: the
+ * generated document shares its schema objects with the live routes.
+ */
+function extractComponents(document: JsonObject): JsonObject {
+  const models = namedModels();
+  const found = new Map<string, JsonObject>();
+  const pending: string[] = [];
+
+  const rewrite = (node: Json, isRoot = false): Json => {
+    if (Array.isArray(node)) return node.map((item) => rewrite(item));
+    if (!isObject(node)) return node;
+    const name = isRoot || node['type'] !== 'object' ? undefined : models.get(shapeKey(node));
+    if (name !== undefined) {
+      if (!found.has(name)) {
+        found.set(name, node);
+        pending.push(name);
+      }
+      const ref: JsonObject = { $ref: `${COMPONENT_PATH}${name}` };
+      const description = node['description'];
+      if (description !== undefined && description !== found.get(name)?.['description']) ref['description'] = description;
+      return ref;
+    }
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, rewrite(value)]));
+  };
+
+  const paths = rewrite(document['paths'] ?? {});
+  const components = isObject(document['components']) ? document['components'] : {};
+  const existing = isObject(components['schemas']) ? components['schemas'] : {};
+  const schemas: JsonObject = {};
+  for (const [name, schema] of Object.entries(existing)) schemas[name] = rewrite(schema, true);
+  for (let name = pending.shift(); name !== undefined; name = pending.shift()) {
+    schemas[name] = rewrite(found.get(name) ?? {}, true);
+  }
+  const sorted = Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b)));
+  return { ...document, paths, components: { ...components, schemas: sorted } };
+}
+
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+
+/**
+ * Corrections the generator cannot make: the operator routes' credential, query parameters with a
+ * default are optional (the server fills the default in), and a response schema without a
+ * description is described by its status instead of a placeholder.
+ */
+function correctOperations(document: JsonObject): void {
+  for (const [path, pathItem] of Object.entries(isObject(document['paths']) ? document['paths'] : {})) {
+    if (!isObject(pathItem)) continue;
+    for (const [method, operation] of Object.entries(pathItem)) {
+      if (!HTTP_METHODS.has(method) || !isObject(operation)) continue;
+      // The document-wide AccessKey requirement is wrong for the operator routes.
+      if (path.startsWith(OPERATOR_PREFIX) && operation['security'] === undefined) operation['security'] = [{ OperatorToken: [] }];
+      for (const parameter of Array.isArray(operation['parameters']) ? operation['parameters'] : []) {
+        if (isObject(parameter) && parameter['in'] !== 'path' && isObject(parameter['schema']) && parameter['schema']['default'] !== undefined) {
+          parameter['required'] = false;
+        }
+      }
+      for (const [status, response] of Object.entries(isObject(operation['responses']) ? operation['responses'] : {})) {
+        // Without content the placeholder stays: it shows a route whose response was never declared.
+        if (isObject(response) && response['description'] === 'Default Response' && response['content'] !== undefined) {
+          response['description'] = STATUS_CODES[Number(status)] ?? 'Response';
+        }
+      }
+    }
+  }
+}
+
+/** The `transformObject` step of the OpenAPI generator. */
+export const finishOpenApiDocument: SwaggerTransformObject = (input) => {
+  if (!('openapiObject' in input)) return input.swaggerObject;
+  const document = extractComponents(input.openapiObject as unknown as JsonObject);
+  correctOperations(document);
+  const components = isObject(document['components']) ? document['components'] : {};
+  const securitySchemes = { ...(isObject(components['securitySchemes']) ? components['securitySchemes'] : {}), OperatorToken: OPERATOR_SCHEME };
+  return { ...document, tags: API_TAGS, components: { ...components, securitySchemes } } as unknown as ReturnType<SwaggerTransformObject>;
+};
+
+/** The documentation page at /docs; its "try it out" calls this server with the key entered under Authorize. */
+export async function registerDocs(app: FastifyInstance): Promise<void> {
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/docs',
+    theme: { title: 'edgeplane API' },
+    uiConfig: {
+      // The plain layout: the default one adds a bar to load other documents, with the package's logo.
+      layout: 'BaseLayout',
+      docExpansion: 'list',
+      displayOperationId: true,
+      filter: true,
+      deepLinking: true,
+      defaultModelsExpandDepth: 0,
+    },
+  });
+}

@@ -1,0 +1,114 @@
+/**
+ * One place turns every failure into the part 7 error body: domain errors, validation failures,
+ * Fastify's own errors (bad JSON, wrong content type, body too large), and unexpected crashes,
+ * which are logged with their cause and answered with a generic 500 that leaks nothing.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, type ErrorCode, type FieldProblem } from '../../../domain/errors.js';
+import type { ErrorBodyT } from '../../../schemas/error.js';
+import { fieldProblems } from '../../../schemas/field-problems.js';
+
+export function statusOf(code: ErrorCode): number {
+  switch (code) {
+    case 'validation': return 400;
+    case 'unauthorized': return 401;
+    case 'forbidden': return 403;
+    case 'not_found': return 404;
+    case 'conflict': return 409;
+    case 'payload_too_large': return 413;
+    case 'unsupported_media_type': return 415;
+    case 'unprocessable': return 422;
+    case 'rate_limited': return 429;
+    case 'unavailable': return 503;
+  }
+}
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
+  406: 'Not Acceptable', 409: 'Conflict', 413: 'Payload Too Large', 414: 'URI Too Long', 415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity', 429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable',
+};
+
+/** Container-platform routes speak plain problem details; the core API adds its three fields. */
+const isContainerPath = (url: string) => url.startsWith('/mc/') || url.startsWith('/apps');
+
+export function errorBody(request: FastifyRequest, status: number, detail: string, key: string, problems: FieldProblem[]): ErrorBodyT {
+  const instance = request.url.split('?')[0] ?? request.url;
+  const body: ErrorBodyT = {
+    title: TITLES[status] ?? 'Error',
+    status,
+    detail,
+    instance,
+    errors: problems,
+    id: String(request.id),
+  };
+  if (!isContainerPath(instance)) {
+    body.ErrorKey = key;
+    body.Field = problems[0]?.field ?? '';
+    body.Message = detail;
+  }
+  return body;
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, status: number, detail: string, key: string, problems: FieldProblem[] = []) {
+  return reply.code(status).type('application/json').send(errorBody(request, status, detail, key, problems));
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      const status = statusOf(error.code);
+      return sendError(request, reply, status, error.message, error.key, error.fields);
+    }
+    if (error.validation) {
+      const problems = fieldProblems(error.validation as never, error.validationContext ?? 'body');
+      const detail = problems.length === 1 ? problems[0]!.message : 'One or more validation errors occurred.';
+      return sendError(request, reply, 400, detail, 'validation_error', problems);
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const [detail, key] = clientMessage(error);
+      return sendError(request, reply, status, detail, key);
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendError(request, reply, 500, 'An unexpected error occurred.', 'internal_error');
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendError(request, reply, 404, `No operation at ${request.method} ${request.url.split('?')[0]}.`, 'route.not_found'),
+  );
+}
+
+/**
+ * Fastify answers a few malformed requests before routing, where `setErrorHandler` never runs:
+ * a URL with broken percent-encoding, a path segment over the router's length limit. Passed as
+ * the `frameworkErrors` option so those get the part 7 body too.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  switch (error.code) {
+    case 'FST_ERR_BAD_URL':
+      return sendError(request, reply, 400, 'The request URL is malformed (invalid percent-encoding).', 'bad_url');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return sendError(request, reply, 414, 'A path segment of the request URL is too long.', 'url_too_long');
+    default:
+      request.log.error({ err: error }, 'framework error');
+      return sendError(request, reply, 500, 'An unexpected error occurred.', 'internal_error');
+  }
+}
+
+/** Fastify's messages name internals (FST_ codes); say the same in the user's terms. */
+function clientMessage(error: FastifyError): [detail: string, key: string] {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return ['Unsupported content type: send the body as application/json.', 'unsupported_media_type'];
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return ['The request body is too large.', 'payload_too_large'];
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return ['The request body is empty but the content type says JSON.', 'invalid_json'];
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case undefined:
+      return error.statusCode === 400 ? ['The request body is not valid JSON.', 'invalid_json'] : [error.message, 'bad_request'];
+    default:
+      return [error.message.replace(/^FST_\w+:\s*/, ''), 'bad_request'];
+  }
+}

@@ -1,0 +1,17 @@
+import type { Api } from '../../api.js';
+import { errorResponses } from '../../api.js';
+import { ContainerParams, ContainerTemplate, EnvironmentVariablesRequest } from '../../../../schemas/containers.js';
+
+export default function setContainerEnv(app: Api) {
+  app.put('/apps/:appId/containers/:containerId/env', {
+    schema: {
+      operationId: 'setContainerEnvironmentVariables',
+      summary: 'Replace every environment variable of a container template',
+      tags: ['Container applications'],
+      params: ContainerParams,
+      body: EnvironmentVariablesRequest,
+      response: { 200: ContainerTemplate, ...errorResponses },
+    },
+    handler: (req) => app.services.containerApps.containers.setEnvironment(req.principal, req.params.appId, req.params.containerId, req.body),
+  });
+}

@@ -1,0 +1,38 @@
+import { AppError } from '../../../../domain/errors.js';
+import type { Api } from '../../api.js';
+import addDnsRecord from './add-record.js';
+import checkDnsZoneAvailability from './check-availability.js';
+import createDnsZone from './create-zone.js';
+import deleteDnsRecord from './delete-record.js';
+import deleteDnsZone from './delete-zone.js';
+import exportDnsZone from './export-zone.js';
+import getDnsZone from './get-zone.js';
+import importDnsZone from './import-zone.js';
+import listDnsRecords from './list-records.js';
+import listDnsZones from './list-zones.js';
+import updateDnsRecord from './update-record.js';
+import updateDnsZone from './update-zone.js';
+
+export default function dnsRoutes(app: Api) {
+  listDnsZones(app);
+  createDnsZone(app);
+  checkDnsZoneAvailability(app);
+  getDnsZone(app);
+  updateDnsZone(app);
+  deleteDnsZone(app);
+  exportDnsZone(app);
+  listDnsRecords(app);
+  addDnsRecord(app);
+  updateDnsRecord(app);
+  deleteDnsRecord(app);
+  // The import is the one core operation with a text body. Its own scope reads text/plain (the
+  // server's body limit applies) and refuses every other type, while the auth and binding hooks of
+  // the enclosing scope still run; everywhere else text/plain stays a 415.
+  void app.register(async (textScope) => {
+    textScope.removeAllContentTypeParsers();
+    textScope.addContentTypeParser('text/plain', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+    textScope.addContentTypeParser('*', (_req, _payload, done) =>
+      done(new AppError('unsupported_media_type', 'Send the zone file as text/plain.', 'unsupported_media_type')));
+    importDnsZone(textScope as unknown as Api);
+  });
+}
