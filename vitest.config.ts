@@ -5,7 +5,13 @@ import { defineConfig } from 'vitest/config';
  * TEST_DATABASE_URL). Everything that talks to a store runs in both; tests of the server process
  * and of pure code run once; test/postgres/ holds what only PostgreSQL can show (several instances).
  */
-const storeTests = ['test/http/**/*.test.ts', 'test/docs/readme-examples.test.ts', 'test/store/**/*.test.ts', 'test/postgres/**/*.test.ts', 'test/security/**/*.test.ts'];
+const storeTests = [
+  'test/http/**/*.test.ts',
+  'test/docs/readme-examples.test.ts',
+  'test/store/**/*.test.ts',
+  'test/postgres/**/*.test.ts',
+  'test/security/**/*.test.ts',
+];
 
 export default defineConfig({
   test: {
@@ -13,11 +19,26 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     projects: [
-      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['test/postgres/**'], env: { TEST_STORE: 'sqlite' }, globalSetup: ['test/setup/chromium.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'sqlite',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/postgres/**'],
+          env: { TEST_STORE: 'sqlite' },
+          globalSetup: ['test/setup/chromium.ts'],
+        },
+      },
       {
         extends: true,
         // test/store/sqlite-*: how the SQLite store itself works (group commit), nothing to run on PostgreSQL.
-        test: { name: 'postgres', include: storeTests, exclude: ['test/store/sqlite-*.test.ts'], env: { TEST_STORE: 'postgres' }, globalSetup: ['test/setup/postgres.ts'] },
+        test: {
+          name: 'postgres',
+          include: storeTests,
+          exclude: ['test/store/sqlite-*.test.ts'],
+          env: { TEST_STORE: 'postgres' },
+          globalSetup: ['test/setup/postgres.ts'],
+        },
       },
     ],
   },

@@ -21,7 +21,12 @@ export interface CapturedResponse {
 export function startBaseline(response: CapturedResponse, workDir: string): Promise<Child> {
   const payload = join(workDir, 'baseline-response.json');
   writeFileSync(payload, JSON.stringify({ status: response.status, headers: response.headers, body: response.body.toString('base64') }));
-  return startChild('baseline', ['--import', 'tsx', fileURLToPath(import.meta.url), payload], /baseline: listening on (http:\/\/127\.0\.0\.1:\d+)/, process.env);
+  return startChild(
+    'baseline',
+    ['--import', 'tsx', fileURLToPath(import.meta.url), payload],
+    /baseline: listening on (http:\/\/127\.0\.0\.1:\d+)/,
+    process.env,
+  );
 }
 
 function serve(payloadFile: string): void {

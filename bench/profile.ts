@@ -41,7 +41,10 @@ function packageOf(url: string, functionName: string): string {
 }
 
 function shortUrl(url: string): string {
-  return url.replace(/^file:\/\//, '').replace(/^.*\/node_modules\//, '').replace(/^.*\/(dist\/src|src)\//, '$1/');
+  return url
+    .replace(/^file:\/\//, '')
+    .replace(/^.*\/node_modules\//, '')
+    .replace(/^.*\/(dist\/src|src)\//, '$1/');
 }
 
 function top(entries: Map<string, number>, total: number, n: number): string[] {

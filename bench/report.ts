@@ -60,7 +60,11 @@ export function checkTargets(report: Report): Target[] {
   const get = report.workloads.find((w) => w.name === 'get-pullzone');
   if (get) {
     const share = get.rps / baseline.rps;
-    targets.push({ target: 'GET /pullzone/{id} >= 60% of ceiling req/s', measured: `${pct(share)} (${int(get.rps)} of ${int(baseline.rps)})`, met: share >= 0.6 });
+    targets.push({
+      target: 'GET /pullzone/{id} >= 60% of ceiling req/s',
+      measured: `${pct(share)} (${int(get.rps)} of ${int(baseline.rps)})`,
+      met: share >= 0.6,
+    });
     targets.push({ target: 'GET /pullzone/{id} p99 < 10 ms at 32 connections', measured: `${ms(get.latencyMs.p99)} ms`, met: get.latencyMs.p99 < 10 });
   }
   for (const w of report.workloads.filter((x) => WRITES.includes(x.name))) {
@@ -106,7 +110,22 @@ export function render(report: Report): string {
     lines.push(`Disk under the store: ${int(report.diskSyncsPerSecond)} appends+fdatasync per second (the ceiling of one-commit-per-request writes)`);
   }
   lines.push('');
-  const head = ['workload', 'conns', 'req/s', 'x ceiling', 'p50 ms', 'x ceiling', 'p99 ms', 'x ceiling', 'errors', 'non-2xx', 'srv CPU', 'client CPU', 'srv peak RSS', 'load'];
+  const head = [
+    'workload',
+    'conns',
+    'req/s',
+    'x ceiling',
+    'p50 ms',
+    'x ceiling',
+    'p99 ms',
+    'x ceiling',
+    'errors',
+    'non-2xx',
+    'srv CPU',
+    'client CPU',
+    'srv peak RSS',
+    'load',
+  ];
   const row = (r: LoadResult) => [
     r.label,
     String(r.connections),
@@ -127,30 +146,58 @@ export function render(report: Report): string {
 
   if (report.scaling.length > 0) {
     lines.push('', 'Scaling: GET /pullzone/{random id} by number of stored pull zones (answer cache off: every read goes to the store)');
-    const scaleHead = ['stored pull zones', 'req/s', 'x ceiling', 'vs first', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'srv CPU', 'srv disk reads', 'srv peak RSS', 'load', 'seeded in', 'store on disk'];
+    const scaleHead = [
+      'stored pull zones',
+      'req/s',
+      'x ceiling',
+      'vs first',
+      'p50 ms',
+      'p99 ms',
+      'errors',
+      'non-2xx',
+      'srv CPU',
+      'srv disk reads',
+      'srv peak RSS',
+      'load',
+      'seeded in',
+      'store on disk',
+    ];
     const first = report.scaling[0]!.result.rps;
-    lines.push(table(scaleHead, report.scaling.map((s) => [
-      count(s.storedPullZones),
-      int(s.result.rps),
-      ratio(s.result.rps / baseline.rps),
-      signedPct(s.result.rps / first - 1),
-      ms(s.result.latencyMs.p50),
-      ms(s.result.latencyMs.p99),
-      errorsCell(s.result),
-      String(s.result.non2xx),
-      s.result.server?.cpuPercent == null ? '-' : `${Math.round(s.result.server.cpuPercent)}%`,
-      s.result.server?.storageReadMb == null ? '-' : `${int(s.result.server.storageReadMb)} MB`,
-      s.result.server?.peakRssMb == null ? '-' : `${int(s.result.server.peakRssMb)} MB`,
-      s.result.loadAverage.toFixed(1),
-      `${s.seedSeconds.toFixed(1)} s`,
-      `${int(s.storeBytes / 1e6)} MB`,
-    ])));
+    lines.push(
+      table(
+        scaleHead,
+        report.scaling.map((s) => [
+          count(s.storedPullZones),
+          int(s.result.rps),
+          ratio(s.result.rps / baseline.rps),
+          signedPct(s.result.rps / first - 1),
+          ms(s.result.latencyMs.p50),
+          ms(s.result.latencyMs.p99),
+          errorsCell(s.result),
+          String(s.result.non2xx),
+          s.result.server?.cpuPercent == null ? '-' : `${Math.round(s.result.server.cpuPercent)}%`,
+          s.result.server?.storageReadMb == null ? '-' : `${int(s.result.server.storageReadMb)} MB`,
+          s.result.server?.peakRssMb == null ? '-' : `${int(s.result.server.peakRssMb)} MB`,
+          s.result.loadAverage.toFixed(1),
+          `${s.seedSeconds.toFixed(1)} s`,
+          `${int(s.storeBytes / 1e6)} MB`,
+        ]),
+      ),
+    );
   }
 
   lines.push('', 'Targets');
-  lines.push(table(['target', 'measured', 'met'], checkTargets(report).map((t) => [t.target, t.measured, t.met ? 'yes' : 'NO'])));
+  lines.push(
+    table(
+      ['target', 'measured', 'met'],
+      checkTargets(report).map((t) => [t.target, t.measured, t.met ? 'yes' : 'NO']),
+    ),
+  );
   const perWorkload = allRuns(report).every((r) => r.server === null || r.server.peakIsPerWorkload);
-  lines.push('', `Peak RSS is ${perWorkload ? 'per workload (the kernel peak counter is reset before each)' : 'the server process lifetime peak'}; CPU 100% = one core busy (client = the load generator); load = 1-minute load average after the run.`);
+  lines.push(
+    '',
+    `Peak RSS is ${perWorkload ? 'per workload (the kernel peak counter is reset before each)' : 'the server process lifetime peak'}; CPU 100% = one core busy (client = the load generator); load = 1-minute load average after the run.`,
+  );
   return lines.join('\n');
 }
 

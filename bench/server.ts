@@ -88,7 +88,10 @@ export function startChild(name: string, args: string[], readyLine: RegExp, env:
   child.stdout.on('data', (d: Buffer) => {
     if (!ready) output += d.toString();
     // A few of the server's own log lines explain failed requests; a storm of them would bury the table.
-    else if (forwarded < MAX_FORWARDED_CHUNKS) process.stderr.write(`[${name}] ${d.toString().slice(0, 2000)}${++forwarded === MAX_FORWARDED_CHUNKS ? `\n[${name}] (further output suppressed)\n` : ''}`);
+    else if (forwarded < MAX_FORWARDED_CHUNKS)
+      process.stderr.write(
+        `[${name}] ${d.toString().slice(0, 2000)}${++forwarded === MAX_FORWARDED_CHUNKS ? `\n[${name}] (further output suppressed)\n` : ''}`,
+      );
   });
   child.stderr.on('data', (d: Buffer) => process.stderr.write(`[${name}] ${d.toString()}`));
   const exited = new Promise<void>((resolve) => child.once('exit', () => (running.delete(child), resolve())));

@@ -63,12 +63,14 @@ export function createStorageZone(fx: Fixture): Load {
     name: 'create-storage-zone',
     label: 'POST /storagezone',
     connections: CONNECTIONS,
-    requests: [{
-      method: 'POST',
-      path: '/storagezone',
-      headers: jsonHeaders(fx.key),
-      setupRequest: (request) => ({ ...request, body: JSON.stringify({ Name: `${fx.tag}-sz-${fx.unique()}`, Region: 'DE' }) }),
-    }],
+    requests: [
+      {
+        method: 'POST',
+        path: '/storagezone',
+        headers: jsonHeaders(fx.key),
+        setupRequest: (request) => ({ ...request, body: JSON.stringify({ Name: `${fx.tag}-sz-${fx.unique()}`, Region: 'DE' }) }),
+      },
+    ],
   };
 }
 
@@ -179,12 +181,15 @@ export async function runLoad(url: string, load: Load, timing: Timing, serverPid
     warmupFailures: warmup ? warmup.result.errors + warmup.result.non2xx : 0,
     clientCpuPercent: ((client.user + client.system) / 1e6 / wallSeconds) * 100,
     loadAverage: loadavg()[0] ?? 0,
-    server: serverPid === undefined ? null : {
-      cpuPercent: cpuBefore !== null && cpuAfter !== null ? ((cpuAfter - cpuBefore) / wallSeconds) * 100 : null,
-      peakRssMb: statusMb(serverPid, 'VmHWM'),
-      peakIsPerWorkload: perWorkloadPeak,
-      storageReadMb: readBefore !== null && readAfter !== null ? (readAfter - readBefore) / 2 ** 20 : null,
-    },
+    server:
+      serverPid === undefined
+        ? null
+        : {
+            cpuPercent: cpuBefore !== null && cpuAfter !== null ? ((cpuAfter - cpuBefore) / wallSeconds) * 100 : null,
+            peakRssMb: statusMb(serverPid, 'VmHWM'),
+            peakIsPerWorkload: perWorkloadPeak,
+            storageReadMb: readBefore !== null && readAfter !== null ? (readAfter - readBefore) / 2 ** 20 : null,
+          },
   };
 }
 

@@ -27,7 +27,9 @@ const USAGE = `edgeplane ${VERSION}
 
 Usage: edgeplane <command> [options]
 
-  serve                          run the server (flags: ${Object.keys(configFlags).map((f) => `--${f}`).join(', ')})
+  serve                          run the server (flags: ${Object.keys(configFlags)
+    .map((f) => `--${f}`)
+    .join(', ')})
   migrate                        apply pending schema migrations and exit
   accounts create <name>         create an account and print its full-access API key
   accounts list                  list accounts
@@ -100,7 +102,13 @@ async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { ...configFlags, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, account: { type: 'string' }, role: { type: 'string', multiple: true } },
+    options: {
+      ...configFlags,
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+      account: { type: 'string' },
+      role: { type: 'string', multiple: true },
+    },
   });
   const [command, sub, ...rest] = positionals;
   const json = values.json === true;
@@ -227,7 +235,13 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof UsageError || error instanceof ConfigError || error instanceof SeedError || error instanceof AppError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+  if (
+    error instanceof UsageError ||
+    error instanceof ConfigError ||
+    error instanceof SeedError ||
+    error instanceof AppError ||
+    (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+  ) {
     process.stderr.write(`edgeplane: ${(error as Error).message}\n\n${error instanceof UsageError ? USAGE : ''}\n`);
     process.exit(error instanceof UsageError ? 2 : 1);
   }

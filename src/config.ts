@@ -16,26 +16,83 @@ export const ConfigSchema = Type.Object({
     description: 'Store location: `sqlite:<path>`, `sqlite::memory:`, or `postgres://…`.',
   }),
   dbPoolMax: Type.Integer({ minimum: 1, maximum: 1000, default: 10, description: 'PostgreSQL: most connections this instance opens.' }),
-  dbStatementTimeoutMs: Type.Integer({ minimum: 100, default: 5000, description: 'PostgreSQL: a statement running longer is cancelled and the request answered 503.' }),
+  dbStatementTimeoutMs: Type.Integer({
+    minimum: 100,
+    default: 5000,
+    description: 'PostgreSQL: a statement running longer is cancelled and the request answered 503.',
+  }),
   seed: Type.Optional(Type.String({ minLength: 1, description: 'Seed file (JSON) applied at start, and again by `POST /_edgeplane/reset {"to": "seed"}`.' })),
-  bootstrapKey: Type.Optional(Type.String({ minLength: 16, description: 'API key of the first account, created on an empty store. Random (printed once) when unset.' })),
-  masterKey: Type.Optional(Type.String({
-    pattern: '^[0-9a-fA-F]{64}$',
-    description: '32-byte hex key that encrypts stored credentials. Default: a key file beside the SQLite database (0600), or an in-memory key for `sqlite::memory:`.',
-  })),
-  adminToken: Type.Optional(Type.String({ minLength: 16, description: 'Operator credential for the `/_edgeplane/` routes (`Authorization: Bearer <token>`). Unset: those routes answer 404.' })),
+  bootstrapKey: Type.Optional(
+    Type.String({ minLength: 16, description: 'API key of the first account, created on an empty store. Random (printed once) when unset.' }),
+  ),
+  masterKey: Type.Optional(
+    Type.String({
+      pattern: '^[0-9a-fA-F]{64}$',
+      description:
+        '32-byte hex key that encrypts stored credentials. Default: a key file beside the SQLite database (0600), or an in-memory key for `sqlite::memory:`.',
+    }),
+  ),
+  adminToken: Type.Optional(
+    Type.String({
+      minLength: 16,
+      description: 'Operator credential for the `/_edgeplane/` routes (`Authorization: Bearer <token>`). Unset: those routes answer 404.',
+    }),
+  ),
   cdnDomain: Type.String({ default: 'edgeplane.test', description: 'Domain of generated pull zone system hostnames (`<name>.<domain>`).' }),
   storageDomain: Type.String({ default: 'storage.edgeplane.test', description: 'Domain of generated storage zone hostnames.' }),
   containerDomain: Type.String({ default: 'containers.edgeplane.test', description: 'Domain of generated container endpoint public hosts.' }),
-  jobDelayMs: Type.Integer({ minimum: 0, default: 2000, description: 'Pace of simulated background work (replication, acceleration, deployments), in milliseconds per step.' }),
+  jobDelayMs: Type.Integer({
+    minimum: 0,
+    default: 2000,
+    description: 'Pace of simulated background work (replication, acceleration, deployments), in milliseconds per step.',
+  }),
   monitorIntervalMs: Type.Integer({ minimum: 100, default: 60000, description: 'How often DNS record monitors probe their targets, in milliseconds.' }),
-  logLevel: Type.Union([Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('trace'), Type.Literal('silent')], { default: 'info', description: 'Log level.' }),
+  logLevel: Type.Union(
+    [
+      Type.Literal('fatal'),
+      Type.Literal('error'),
+      Type.Literal('warn'),
+      Type.Literal('info'),
+      Type.Literal('debug'),
+      Type.Literal('trace'),
+      Type.Literal('silent'),
+    ],
+    { default: 'info', description: 'Log level.' },
+  ),
   bodyLimit: Type.Integer({ minimum: 1024, default: 1048576, description: 'Largest accepted request body, in bytes.' }),
-  rateLimitPerSecond: Type.Integer({ minimum: 0, maximum: 1000000, default: 200, description: 'Requests per second each API key may make (token bucket, bursts up to twice this), per instance; over it: 429 with `Retry-After`. 0 turns it off.' }),
-  authFailureLimit: Type.Integer({ minimum: 0, maximum: 1000000, default: 20, description: 'Distinct wrong credentials one client address may send per minute before its requests are refused (429 with `Retry-After`) until the minute ends. 0 turns it off.' }),
-  faults: Type.Optional(Type.Object(FaultRules.properties, { description: 'Fault injection rules in force from start, as the JSON body of `PUT /_edgeplane/faults` (`{"rules": [{"path": "/pullzone/:id", "status": 503}]}`). Per instance. Unset: no faults.' })),
-  journalSize: Type.Integer({ minimum: 0, maximum: 100000, default: 0, description: 'How many recent requests the operator journal (`GET /_edgeplane/journal`) keeps in memory; 0 turns it off.' }),
-  answerCacheSize: Type.Integer({ minimum: 0, maximum: 1000000, default: 6000, description: 'How many pull zones\' serialized answers (about 5 KB each) are kept in memory for repeated `GET /pullzone/{id}`; a write drops its zone\'s answer at once. SQLite only (with PostgreSQL other instances write too, so nothing is cached). 0 turns it off.' }),
+  rateLimitPerSecond: Type.Integer({
+    minimum: 0,
+    maximum: 1000000,
+    default: 200,
+    description:
+      'Requests per second each API key may make (token bucket, bursts up to twice this), per instance; over it: 429 with `Retry-After`. 0 turns it off.',
+  }),
+  authFailureLimit: Type.Integer({
+    minimum: 0,
+    maximum: 1000000,
+    default: 20,
+    description:
+      'Distinct wrong credentials one client address may send per minute before its requests are refused (429 with `Retry-After`) until the minute ends. 0 turns it off.',
+  }),
+  faults: Type.Optional(
+    Type.Object(FaultRules.properties, {
+      description:
+        'Fault injection rules in force from start, as the JSON body of `PUT /_edgeplane/faults` (`{"rules": [{"path": "/pullzone/:id", "status": 503}]}`). Per instance. Unset: no faults.',
+    }),
+  ),
+  journalSize: Type.Integer({
+    minimum: 0,
+    maximum: 100000,
+    default: 0,
+    description: 'How many recent requests the operator journal (`GET /_edgeplane/journal`) keeps in memory; 0 turns it off.',
+  }),
+  answerCacheSize: Type.Integer({
+    minimum: 0,
+    maximum: 1000000,
+    default: 6000,
+    description:
+      "How many pull zones' serialized answers (about 5 KB each) are kept in memory for repeated `GET /pullzone/{id}`; a write drops its zone's answer at once. SQLite only (with PostgreSQL other instances write too, so nothing is cached). 0 turns it off.",
+  }),
 });
 export type Config = Static<typeof ConfigSchema>;
 

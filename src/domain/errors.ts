@@ -34,11 +34,9 @@ const keyOf = (what: string) => what.replace(/\s+/g, '').toLowerCase();
 
 /** Factory table: call sites read as sentences (`errors.notFound('pull zone')`). */
 export const errors = {
-  validation: (field: string, message: string, key = 'validation_error') =>
-    new AppError('validation', message, key, [{ field, message }]),
+  validation: (field: string, message: string, key = 'validation_error') => new AppError('validation', message, key, [{ field, message }]),
   invalid: (message: string, key = 'validation_error') => new AppError('validation', message, key),
-  unauthorized: (message = 'The request is missing a valid AccessKey header.') =>
-    new AppError('unauthorized', message, 'unauthorized'),
+  unauthorized: (message = 'The request is missing a valid AccessKey header.') => new AppError('unauthorized', message, 'unauthorized'),
   forbidden: (message: string, key = 'forbidden') => new AppError('forbidden', message, key),
   notFound: (what: string) => new AppError('not_found', `The requested ${what} was not found.`, `${keyOf(what)}.not_found`),
   nameTaken: (field: string, what: string, name: string) => {

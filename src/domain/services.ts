@@ -35,8 +35,12 @@ export function buildServices(ctx: ServiceContext) {
   const dnsZones = new DnsZoneService(ctx.store, ctx.secrets, ctx.clock, ctx.config);
   pullZones.onDelete.push((tx, accountId, id) => dnsZones.unlinkPullZone(tx, accountId, id));
   registerDnsBackground(dnsZones, {
-    store: ctx.store, jobs: ctx.jobs, clock: ctx.clock, pullZones,
-    jobDelayMs: ctx.config.jobDelayMs, monitorIntervalMs: ctx.config.monitorIntervalMs,
+    store: ctx.store,
+    jobs: ctx.jobs,
+    clock: ctx.clock,
+    pullZones,
+    jobDelayMs: ctx.config.jobDelayMs,
+    monitorIntervalMs: ctx.config.monitorIntervalMs,
   });
   return {
     apiKeys,
@@ -46,7 +50,11 @@ export function buildServices(ctx: ServiceContext) {
     store: ctx.store,
     storeDialect: ctx.store.dialect,
     /** Readiness: the store answers a trivial query. */
-    health: async () => ctx.store.accounts.count().then(() => true, () => false),
+    health: async () =>
+      ctx.store.accounts.count().then(
+        () => true,
+        () => false,
+      ),
     containerApps,
     dnsZones,
     faults: new FaultInjector(ctx.config.faults?.rules),

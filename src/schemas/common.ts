@@ -13,8 +13,7 @@ export const Int32 = (o: Described & { minimum?: number; maximum?: number; defau
 export const Int64 = (o: Described & { minimum?: number; maximum?: number; default?: number } = {}) =>
   Type.Integer({ format: 'int64', minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER, ...o });
 
-export const Double = (o: Described & { minimum?: number; maximum?: number } = {}) =>
-  Type.Number({ format: 'double', ...o });
+export const Double = (o: Described & { minimum?: number; maximum?: number } = {}) => Type.Number({ format: 'double', ...o });
 
 /** Money and prices: the platform sends them as JSON numbers. */
 export const Decimal = (o: Described = {}) => Type.Number({ format: 'decimal', ...o });
@@ -22,11 +21,9 @@ export const Decimal = (o: Described = {}) => Type.Number({ format: 'decimal', .
 export const DateTime = (o: Described = {}) => Type.String({ format: 'date-time', ...o });
 
 /** An integer enum whose members are the listed values (the platform's enums travel as integers). */
-export const IntEnum = <V extends number>(values: readonly V[], o: Described = {}) =>
-  Type.Unsafe<V>({ type: 'integer', enum: [...values], ...o });
+export const IntEnum = <V extends number>(values: readonly V[], o: Described = {}) => Type.Unsafe<V>({ type: 'integer', enum: [...values], ...o });
 
-export const StringEnum = <V extends string>(values: readonly V[], o: Described = {}) =>
-  Type.Unsafe<V>({ type: 'string', enum: [...values], ...o });
+export const StringEnum = <V extends string>(values: readonly V[], o: Described = {}) => Type.Unsafe<V>({ type: 'string', enum: [...values], ...o });
 
 /**
  * `T | null` for a schema of a single JSON type (string, integer, number, boolean, array, object).
@@ -43,5 +40,4 @@ export function Nullable<T extends TSchema>(schema: T, o: Described = {}): TUnsa
 }
 
 /** Free-form JSON object (the spec says only "object"). */
-export const AnyObject = (o: Described = {}) =>
-  Type.Record(Type.String(), Type.Unknown(), o);
+export const AnyObject = (o: Described = {}) => Type.Record(Type.String(), Type.Unknown(), o);

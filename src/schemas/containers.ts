@@ -23,18 +23,66 @@ export const APPLICATION_RUNTIME_TYPES = ['shared', 'reserved'] as const;
 export const REGION_PROVISIONING_TYPES = ['static', 'dynamic'] as const;
 /** Names an HTTP probe may expect as the answer's status. */
 export const HTTP_STATUS_NAMES = [
-  'continue', 'switchingProtocols', 'processing', 'earlyHints', 'ok', 'created', 'accepted',
-  'nonAuthoritativeInformation', 'noContent', 'resetContent', 'partialContent', 'multiStatus',
-  'alreadyReported', 'imUsed', 'multipleChoices', 'movedPermanently', 'found', 'seeOther',
-  'notModified', 'useProxy', 'unused', 'temporaryRedirect', 'permanentRedirect', 'badRequest',
-  'unauthorized', 'paymentRequired', 'forbidden', 'notFound', 'methodNotAllowed', 'notAcceptable',
-  'proxyAuthenticationRequired', 'requestTimeout', 'conflict', 'gone', 'lengthRequired',
-  'preconditionFailed', 'requestEntityTooLarge', 'requestUriTooLong', 'unsupportedMediaType',
-  'requestedRangeNotSatisfiable', 'expectationFailed', 'misdirectedRequest', 'unprocessableEntity',
-  'locked', 'failedDependency', 'upgradeRequired', 'preconditionRequired', 'tooManyRequests',
-  'requestHeaderFieldsTooLarge', 'unavailableForLegalReasons', 'internalServerError',
-  'notImplemented', 'badGateway', 'serviceUnavailable', 'gatewayTimeout', 'httpVersionNotSupported',
-  'variantAlsoNegotiates', 'insufficientStorage', 'loopDetected', 'notExtended',
+  'continue',
+  'switchingProtocols',
+  'processing',
+  'earlyHints',
+  'ok',
+  'created',
+  'accepted',
+  'nonAuthoritativeInformation',
+  'noContent',
+  'resetContent',
+  'partialContent',
+  'multiStatus',
+  'alreadyReported',
+  'imUsed',
+  'multipleChoices',
+  'movedPermanently',
+  'found',
+  'seeOther',
+  'notModified',
+  'useProxy',
+  'unused',
+  'temporaryRedirect',
+  'permanentRedirect',
+  'badRequest',
+  'unauthorized',
+  'paymentRequired',
+  'forbidden',
+  'notFound',
+  'methodNotAllowed',
+  'notAcceptable',
+  'proxyAuthenticationRequired',
+  'requestTimeout',
+  'conflict',
+  'gone',
+  'lengthRequired',
+  'preconditionFailed',
+  'requestEntityTooLarge',
+  'requestUriTooLong',
+  'unsupportedMediaType',
+  'requestedRangeNotSatisfiable',
+  'expectationFailed',
+  'misdirectedRequest',
+  'unprocessableEntity',
+  'locked',
+  'failedDependency',
+  'upgradeRequired',
+  'preconditionRequired',
+  'tooManyRequests',
+  'requestHeaderFieldsTooLarge',
+  'unavailableForLegalReasons',
+  'internalServerError',
+  'notImplemented',
+  'badGateway',
+  'serviceUnavailable',
+  'gatewayTimeout',
+  'httpVersionNotSupported',
+  'variantAlsoNegotiates',
+  'insufficientStorage',
+  'loopDetected',
+  'notExtended',
   'networkAuthenticationRequired',
 ] as const;
 
@@ -79,13 +127,13 @@ const closed = { additionalProperties: false } as const;
 
 export const ContainerEntryPoint = Type.Object(
   {
-    command: Type.Optional(Nullable(Type.String(), { description: 'Program to run instead of the image\'s entry point, as one string.' })),
+    command: Type.Optional(Nullable(Type.String(), { description: "Program to run instead of the image's entry point, as one string." })),
     commandArray: Type.Optional(Nullable(Type.Array(Type.String()), { description: 'The same, one element per word; used when given.' })),
     arguments: Type.Optional(Nullable(Type.String(), { description: 'Arguments to the program, as one string.' })),
     argumentsArray: Type.Optional(Nullable(Type.Array(Type.String()), { description: 'The same, one element per argument; used when given.' })),
     workingDirectory: Type.Optional(Nullable(Type.String(), { description: 'Directory the program starts in.' })),
   },
-  { ...closed, description: 'How the container\'s process is started.' },
+  { ...closed, description: "How the container's process is started." },
 );
 
 const probeNumber = (max: number, description: string, fallback: number) =>
@@ -180,9 +228,7 @@ export const PortMappingRequest = Type.Object(
   {
     containerPort: Port('Port the container listens on.'),
     exposedPort: Type.Optional(Nullable(Port('Port exposed to clients; the container port when left out.'))),
-    protocols: Type.Optional(
-      Type.Array(StringEnum(PORT_PROTOCOLS), { description: `Transport protocols forwarded: ${PORT_PROTOCOLS.join(', ')}.` }),
-    ),
+    protocols: Type.Optional(Type.Array(StringEnum(PORT_PROTOCOLS), { description: `Transport protocols forwarded: ${PORT_PROTOCOLS.join(', ')}.` })),
   },
   { ...closed, description: 'A port forwarded to the container.' },
 );
@@ -200,10 +246,10 @@ export const CdnEndpointRequest = Type.Object(
   {
     isSslEnabled: Type.Optional(Type.Boolean({ description: 'Serve the endpoint over HTTPS.' })),
     stickySessions: Type.Optional(StickySessionSettings),
-    pullZoneId: Type.Optional(Nullable(Int64({ minimum: 1 }), { description: 'Existing pull zone to put in front of the container; one is created when left out.' })),
-    portMappings: Type.Optional(
-      Type.Array(PortMappingRequest, { minItems: 1, maxItems: 1, description: 'The one port the delivery network forwards to.' }),
+    pullZoneId: Type.Optional(
+      Nullable(Int64({ minimum: 1 }), { description: 'Existing pull zone to put in front of the container; one is created when left out.' }),
     ),
+    portMappings: Type.Optional(Type.Array(PortMappingRequest, { minItems: 1, maxItems: 1, description: 'The one port the delivery network forwards to.' })),
   },
   { ...closed, description: 'Expose the container through the delivery network.' },
 );
@@ -245,7 +291,9 @@ const containerRequestProperties = {
   imageTag: Type.String({ minLength: 1, pattern: IMAGE_TAG_PATTERN, description: 'Image tag, e.g. `1.25-alpine`.' }),
   imageRegistryId: Type.String({ minLength: 1, description: 'Identifier of the image registry to pull from.' }),
   imageDigest: Type.Optional(
-    Nullable(Type.String({ minLength: 1, pattern: IMAGE_DIGEST_PATTERN }), { description: 'Pin the image to this content digest: `sha256:` and 64 lowercase hex characters.' }),
+    Nullable(Type.String({ minLength: 1, pattern: IMAGE_DIGEST_PATTERN }), {
+      description: 'Pin the image to this content digest: `sha256:` and 64 lowercase hex characters.',
+    }),
   ),
   imagePullPolicy: Type.Optional(
     StringEnum(IMAGE_PULL_POLICIES, { description: 'Pull the image on every start (`always`) or only when missing on the node (`ifNotPresent`).' }),
@@ -364,7 +412,7 @@ export const RegionSettingsRequest = Type.Object(
     requiredRegionIds: Type.Optional(Nullable(Type.Array(Type.String()), { description: 'Regions the application always runs in.' })),
     maxAllowedRegions: Type.Optional(Nullable(Int32(), { description: 'Most regions run in at once.' })),
     nodeSelectors: Type.Optional(
-      Nullable(Type.Record(Type.String(), Type.String()), { description: 'Node labels (name to value) an instance\'s node must carry.' }),
+      Nullable(Type.Record(Type.String(), Type.String()), { description: "Node labels (name to value) an instance's node must carry." }),
     ),
   },
   { ...closed, description: 'Where the application runs.' },
@@ -373,7 +421,7 @@ export const RegionSettingsRequest = Type.Object(
 export const RepositorySettings = Type.Object(
   {
     templateRepository: Type.Optional(Nullable(Type.String(), { description: 'Repository the application was created from.' })),
-    repositoryName: Type.Optional(Nullable(Type.String(), { description: 'Name of the application\'s source repository.' })),
+    repositoryName: Type.Optional(Nullable(Type.String(), { description: "Name of the application's source repository." })),
     owner: Type.Optional(Nullable(Type.String(), { description: 'Owner of that repository.' })),
   },
   { ...closed, description: 'Source repository linked to the application.' },
@@ -408,7 +456,9 @@ const applicationRequestProperties = {
 export const ApplicationCreateRequest = Type.Object(
   {
     ...applicationRequestProperties,
-    containerTemplates: Type.Optional(Type.Array(ApplicationContainerRequest, { minItems: 1, description: 'Containers of the application; at least one when given.' })),
+    containerTemplates: Type.Optional(
+      Type.Array(ApplicationContainerRequest, { minItems: 1, description: 'Containers of the application; at least one when given.' }),
+    ),
   },
   { ...closed, description: 'An application to create.' },
 );
@@ -419,7 +469,8 @@ export const ApplicationReplaceRequest = Type.Object(
     ...applicationRequestProperties,
     containerTemplates: Type.Array(ApplicationContainerRequest, {
       minItems: 1,
-      description: 'All containers of the application (at least one). Items with an `id` update that container; items without create one; containers not listed are removed.',
+      description:
+        'All containers of the application (at least one). Items with an `id` update that container; items without create one; containers not listed are removed.',
     }),
   },
   { ...closed, description: 'The complete configuration of an application.' },
@@ -431,7 +482,7 @@ export const RegionSettings = Type.Object(
     requiredRegionIds: Type.Array(Type.String(), { uniqueItems: true, description: 'Regions the application always runs in.' }),
     maxAllowedRegions: Nullable(Int32(), { description: 'Most regions run in at once; null when unlimited.' }),
     provisioningType: StringEnum(REGION_PROVISIONING_TYPES, { description: 'Fixed set of regions (`static`) or regions chosen by demand (`dynamic`).' }),
-    nodeSelectors: Nullable(Type.Record(Type.String(), Type.String()), { description: 'Node labels an instance\'s node must carry; null when none.' }),
+    nodeSelectors: Nullable(Type.Record(Type.String(), Type.String()), { description: "Node labels an instance's node must carry; null when none." }),
   },
   { ...closed, description: 'Where the application runs.' },
 );
@@ -460,7 +511,7 @@ export const DisplayEndpoint = Type.Object(
     address: Type.String({ minLength: 1, description: 'Address to show for the application.' }),
     type: StringEnum(ENDPOINT_TYPES, { description: 'Kind of endpoint.' }),
   },
-  { ...closed, description: 'The endpoint shown as the application\'s address.' },
+  { ...closed, description: "The endpoint shown as the application's address." },
 );
 
 export const NetworkLimits = Type.Object(
@@ -563,7 +614,7 @@ export const ListApplicationsResponse = Type.Object(
     meta: ListMeta,
     cursor: cursorField('applications'),
   },
-  { ...closed, description: 'One page of the account\'s applications.' },
+  { ...closed, description: "One page of the account's applications." },
 );
 
 export const EndpointListItem = Type.Object(
@@ -598,7 +649,8 @@ export const ApplicationPatchRequest = Type.Object(
     regionSettings: Type.Optional(RegionSettingsRequest),
     containerTemplates: Type.Optional(
       Nullable(Type.Array(ApplicationContainerRequest, { minItems: 1 }), {
-        description: 'All containers of the application, as in a replacement: items with an `id` update that container, items without create one, containers not listed are removed.',
+        description:
+          'All containers of the application, as in a replacement: items with an `id` update that container, items without create one, containers not listed are removed.',
       }),
     ),
     volumes: Type.Optional(Nullable(Type.Array(VolumeRequest), { description: 'All persistent volumes; replaces the stored list.' })),
@@ -621,7 +673,9 @@ export const ContainerPatchRequest = Type.Object(
     probes: containerRequestProperties.probes,
     environmentVariables: Type.Optional(Nullable(Type.Array(EnvironmentVariable), { description: 'Environment of the container; replaces the stored one.' })),
     endpoints: Type.Optional(
-      Nullable(Type.Array(EndpointRequest), { description: 'All endpoints of the container; one sent with a stored display name keeps its id, host and addresses.' }),
+      Nullable(Type.Array(EndpointRequest), {
+        description: 'All endpoints of the container; one sent with a stored display name keeps its id, host and addresses.',
+      }),
     ),
     volumeMounts: Type.Optional(Nullable(Type.Array(VolumeMountRequest), { description: 'Volumes mounted; replaces the stored list.' })),
   },
@@ -637,7 +691,16 @@ export const EnvironmentVariablesRequest = Type.Record(Type.String(), Type.Strin
 // Volumes
 
 export const VOLUME_STATUSES = [
-  'unknown', 'attached', 'detached', 'extending', 'deleting', 'creating', 'notScheduled', 'scheduled', 'failed', 'maintenance',
+  'unknown',
+  'attached',
+  'detached',
+  'extending',
+  'deleting',
+  'creating',
+  'notScheduled',
+  'scheduled',
+  'failed',
+  'maintenance',
 ] as const;
 
 export const VolumeInstance = Type.Object(

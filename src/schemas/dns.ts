@@ -12,8 +12,22 @@ const indices = <T extends readonly string[]>(names: T): IndexOf<T>[] => names.m
 const enumDoc = (names: readonly string[]): string => names.map((n, i) => `${i} = ${n}`).join(', ');
 
 export const DNS_RECORD_TYPES = [
-  'A', 'AAAA', 'CNAME', 'TXT', 'MX', 'Redirect', 'Flatten', 'PullZone',
-  'SRV', 'CAA', 'PTR', 'Script', 'NS', 'SVCB', 'HTTPS', 'TLSA',
+  'A',
+  'AAAA',
+  'CNAME',
+  'TXT',
+  'MX',
+  'Redirect',
+  'Flatten',
+  'PullZone',
+  'SRV',
+  'CAA',
+  'PTR',
+  'Script',
+  'NS',
+  'SVCB',
+  'HTTPS',
+  'TLSA',
 ] as const;
 export const DNS_MONITOR_TYPES = ['None', 'Ping', 'Http', 'Monitor'] as const;
 export const DNS_MONITOR_STATUSES = ['Unknown', 'Online', 'Offline'] as const;
@@ -28,10 +42,8 @@ export type DnsMonitorStatus = IndexOf<typeof DNS_MONITOR_STATUSES>;
 export type DnsSmartRoutingType = IndexOf<typeof DNS_SMART_ROUTING_TYPES>;
 export type DnsAccelerationStatus = IndexOf<typeof DNS_ACCELERATION_STATUSES>;
 
-const RecordTypeEnum = (description: string) =>
-  IntEnum(indices(DNS_RECORD_TYPES), { description: `${description} ${enumDoc(DNS_RECORD_TYPES)}.` });
-const MonitorTypeEnum = (description: string) =>
-  IntEnum(indices(DNS_MONITOR_TYPES), { description: `${description} ${enumDoc(DNS_MONITOR_TYPES)}.` });
+const RecordTypeEnum = (description: string) => IntEnum(indices(DNS_RECORD_TYPES), { description: `${description} ${enumDoc(DNS_RECORD_TYPES)}.` });
+const MonitorTypeEnum = (description: string) => IntEnum(indices(DNS_MONITOR_TYPES), { description: `${description} ${enumDoc(DNS_MONITOR_TYPES)}.` });
 const SmartRoutingEnum = (description: string) =>
   IntEnum(indices(DNS_SMART_ROUTING_TYPES), { description: `${description} ${enumDoc(DNS_SMART_ROUTING_TYPES)}.` });
 const LogAnonymizationEnum = (description: string) =>
@@ -50,7 +62,7 @@ const Longitude = (description: string) => Double({ minimum: -180, maximum: 180,
 
 export const DnsRecordEnvironmentVariable = Type.Object(
   {
-    Name: Nullable(Type.String(), { description: 'Variable name, visible to the record\'s script.' }),
+    Name: Nullable(Type.String(), { description: "Variable name, visible to the record's script." }),
     Value: Nullable(Type.String(), { description: 'Variable value.' }),
   },
   { additionalProperties: false, description: 'A name/value pair handed to a script record.' },
@@ -68,8 +80,8 @@ const recordRequestProperties = {
   Port: Type.Optional(Nullable(U16('Target port of an SRV record.'))),
   PullZoneId: Type.Optional(Nullable(Int64(), { description: 'Pull zone a PullZone-type record points at.' })),
   ScriptId: Type.Optional(Nullable(Int64(), { description: 'Script a Script-type record runs.' })),
-  Accelerated: Type.Optional(Nullable(Type.Boolean(), { description: 'Serve the record\'s traffic through the delivery network.' })),
-  MonitorType: Type.Optional(Nullable(MonitorTypeEnum('Health check run against the record\'s target:'))),
+  Accelerated: Type.Optional(Nullable(Type.Boolean(), { description: "Serve the record's traffic through the delivery network." })),
+  MonitorType: Type.Optional(Nullable(MonitorTypeEnum("Health check run against the record's target:"))),
   GeolocationLatitude: Type.Optional(Nullable(Latitude('Latitude of the target, used by geolocation routing.'))),
   GeolocationLongitude: Type.Optional(Nullable(Longitude('Longitude of the target, used by geolocation routing.'))),
   LatencyZone: Type.Optional(Nullable(Type.String(), { description: 'Region the target sits in, used by latency routing.' })),
@@ -99,13 +111,13 @@ export const DnsRecordUpdateRequest = Type.Object(
 
 export const DnsRecordIpGeoLocation = Type.Object(
   {
-    CountryCode: Nullable(Type.String(), { description: 'ISO 3166 code of the country the record\'s address is in.' }),
+    CountryCode: Nullable(Type.String(), { description: "ISO 3166 code of the country the record's address is in." }),
     Country: Nullable(Type.String(), { description: 'Name of that country.' }),
     ASN: Int64({ description: 'Autonomous system number announcing the address.' }),
     OrganizationName: Nullable(Type.String(), { description: 'Organization holding the address.' }),
     City: Nullable(Type.String(), { description: 'City the address is located in.' }),
   },
-  { additionalProperties: false, description: 'Where the address in the record\'s value is located.' },
+  { additionalProperties: false, description: "Where the address in the record's value is located." },
 );
 
 export const DnsRecordGeolocation = Type.Object(
@@ -115,7 +127,7 @@ export const DnsRecordGeolocation = Type.Object(
     Latitude: Double({ description: 'Configured latitude.' }),
     Longitude: Double({ description: 'Configured longitude.' }),
   },
-  { additionalProperties: false, description: 'Place named by the record\'s geolocation coordinates.' },
+  { additionalProperties: false, description: "Place named by the record's geolocation coordinates." },
 );
 
 /** A DNS record as returned. Every property is always sent. */
@@ -131,11 +143,11 @@ export const DnsRecord = Type.Object(
     Port: U16('Target port (SRV).'),
     Flags: Byte('Flag octet (CAA).'),
     Tag: Nullable(Type.String(), { description: 'Property tag (CAA).' }),
-    Accelerated: Type.Boolean({ description: 'True when the record\'s traffic goes through the delivery network.' }),
+    Accelerated: Type.Boolean({ description: "True when the record's traffic goes through the delivery network." }),
     AcceleratedPullZoneId: Int64({ description: 'Pull zone created to accelerate the record; 0 when none.' }),
     LinkName: Nullable(Type.String(), { description: 'Name of the resource the record points at (pull zone or script), for display.' }),
-    IPGeoLocationInfo: Nullable(DnsRecordIpGeoLocation, { description: 'Location of the record\'s address; null when unknown.' }),
-    GeolocationInfo: Nullable(DnsRecordGeolocation, { description: 'Place of the record\'s geolocation coordinates; null when none are set.' }),
+    IPGeoLocationInfo: Nullable(DnsRecordIpGeoLocation, { description: "Location of the record's address; null when unknown." }),
+    GeolocationInfo: Nullable(DnsRecordGeolocation, { description: "Place of the record's geolocation coordinates; null when none are set." }),
     MonitorStatus: IntEnum(indices(DNS_MONITOR_STATUSES), {
       description: `Last health check result: ${enumDoc(DNS_MONITOR_STATUSES)}.`,
     }),
@@ -163,11 +175,11 @@ export const DnsZone = Type.Object(
     Records: Type.Array(DnsRecord, { description: 'Every record of the zone.' }),
     DateModified: DateTime({ description: 'When the zone or one of its records last changed.' }),
     DateCreated: DateTime({ description: 'When the zone was added.' }),
-    NameserversDetected: Type.Boolean({ description: 'True once the domain\'s delegation points at the platform\'s name servers.' }),
+    NameserversDetected: Type.Boolean({ description: "True once the domain's delegation points at the platform's name servers." }),
     CustomNameserversEnabled: Type.Boolean({ description: 'True when the zone announces the name servers below instead of the default ones.' }),
     Nameserver1: Nullable(Type.String(), { description: 'First name server announced for the zone.' }),
     Nameserver2: Nullable(Type.String(), { description: 'Second name server announced for the zone.' }),
-    SoaEmail: Nullable(Type.String(), { description: 'Contact address published in the zone\'s SOA record.' }),
+    SoaEmail: Nullable(Type.String(), { description: "Contact address published in the zone's SOA record." }),
     NameserversNextCheck: DateTime({ description: 'When the delegation will be checked again.' }),
     LoggingEnabled: Type.Boolean({ description: 'True when queries to the zone are logged.' }),
     LoggingIPAnonymizationEnabled: Type.Boolean({ description: 'True when client addresses are anonymized in the query logs.' }),
@@ -199,7 +211,7 @@ export const DnsZoneUpdateRequest = Type.Object(
     CertificateKeyType: Type.Optional(Nullable(CertificateKeyEnum('Private key algorithm for automatic certificates:'))),
     LoggingIPAnonymizationEnabled: Type.Optional(Nullable(Type.Boolean(), { description: 'Anonymize client addresses in the query logs.' })),
   },
-  { additionalProperties: false, description: 'Changes to a DNS zone\'s settings.' },
+  { additionalProperties: false, description: "Changes to a DNS zone's settings." },
 );
 
 /** Path of GET /dnszone/{id}. */

@@ -19,7 +19,13 @@ export type JournalEntryT = Static<typeof JournalEntry>;
 export const JournalQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, description: 'Most entries to return; all when left out.' })),
   method: Type.Optional(Type.String({ maxLength: 16, description: 'Only requests with this method, any case.' })),
-  path: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: 'Only requests this path pattern names: a route pattern (`/pullzone/:id`), a concrete path, or a glob (`/pullzone/*`).' })),
+  path: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 1000,
+      description: 'Only requests this path pattern names: a route pattern (`/pullzone/:id`), a concrete path, or a glob (`/pullzone/*`).',
+    }),
+  ),
 });
 
 export const JournalPage = Type.Object({

@@ -21,12 +21,12 @@ export const OperatorAccountCreated = Type.Object({
 });
 
 export const OperatorBalance = Type.Object(
-  { Balance: Double({ minimum: -1e15, maximum: 1e15, description: 'The account\'s new funds.' }) },
+  { Balance: Double({ minimum: -1e15, maximum: 1e15, description: "The account's new funds." }) },
   { additionalProperties: false },
 );
 
 export const OperatorUsage = Type.Object(
-  { Bytes: Int64({ minimum: 0, description: 'Bytes served to add to the zone\'s MonthlyBandwidthUsed.' }) },
+  { Bytes: Int64({ minimum: 0, description: "Bytes served to add to the zone's MonthlyBandwidthUsed." }) },
   { additionalProperties: false },
 );
 

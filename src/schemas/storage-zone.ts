@@ -24,14 +24,12 @@ const ZoneTypeEnum = (description: string) => IntEnum([0, 1] as const, { descrip
 const ZONE_TIER_DOC = 'Storage tier holding the data: 0 = Standard, 1 = Edge.';
 const ZONE_TYPE_DOC = 'Support for the S3-compatible protocol: 0 = not supported, 1 = supported.';
 
-const MainRegion = (description: string) =>
-  Type.Unsafe<StorageMainRegion>({ type: 'string', minLength: 1, enum: [...STORAGE_MAIN_REGIONS], description });
+const MainRegion = (description: string) => Type.Unsafe<StorageMainRegion>({ type: 'string', minLength: 1, enum: [...STORAGE_MAIN_REGIONS], description });
 
 const ReplicationRegionArray = (description: string) =>
-  Nullable(
-    Type.Array(Type.Unsafe<StorageReplicationRegion>({ type: 'string', enum: [...STORAGE_REPLICATION_REGIONS] }), { uniqueItems: true }),
-    { description },
-  );
+  Nullable(Type.Array(Type.Unsafe<StorageReplicationRegion>({ type: 'string', enum: [...STORAGE_REPLICATION_REGIONS] }), { uniqueItems: true }), {
+    description,
+  });
 
 export const StorageZone = Type.Object(
   {
@@ -73,9 +71,7 @@ export const StorageZoneAddRequest = Type.Object(
 
 export const StorageZoneUpdateRequest = Type.Object(
   {
-    ReplicationZones: Type.Optional(
-      ReplicationRegionArray('Region codes the zone replicates to, from DE, NY, LA, SG, SYD; no duplicates.'),
-    ),
+    ReplicationZones: Type.Optional(ReplicationRegionArray('Region codes the zone replicates to, from DE, NY, LA, SG, SYD; no duplicates.')),
     OriginUrl: Type.Optional(Nullable(Type.String(), { description: 'Origin address the zone falls back to for missing files.' })),
     Custom404FilePath: Type.Optional(Nullable(Type.String(), { description: 'Path of the file returned when a requested file is missing.' })),
     Rewrite404To200: Type.Optional(Nullable(Type.Boolean(), { description: 'Answer missing files (URLs without extension) with status 200.' })),

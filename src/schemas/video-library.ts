@@ -40,10 +40,8 @@ const ReplicationRegionList = (description: string) =>
     { description },
   );
 
-const OutputCodecsText = (description: string) =>
-  Nullable(Type.String({ pattern: csvPattern(OUTPUT_CODECS) }), { description });
-const ResolutionsText = (description: string) =>
-  Nullable(Type.String({ pattern: csvPattern(VIDEO_RESOLUTIONS) }), { description });
+const OutputCodecsText = (description: string) => Nullable(Type.String({ pattern: csvPattern(OUTPUT_CODECS) }), { description });
+const ResolutionsText = (description: string) => Nullable(Type.String({ pattern: csvPattern(VIDEO_RESOLUTIONS) }), { description });
 
 // ---------------------------------------------------------------------------------------------
 // Response
@@ -52,7 +50,7 @@ const ResolutionsText = (description: string) =>
 const drmSchemeCommon = {
   Enabled: Type.Boolean({ description: 'True when the scheme is switched on for the library.' }),
   CertificateId: Int64({ description: 'Identifier of the certificate used by the scheme; 0 when none is set up.' }),
-  CertificateExpirationDate: DateTime({ description: 'When the scheme\'s certificate expires.' }),
+  CertificateExpirationDate: DateTime({ description: "When the scheme's certificate expires." }),
   Provider: Type.String({ description: 'Name of the licence provider serving the scheme; empty when none.' }),
 };
 
@@ -82,14 +80,14 @@ export const VideoLibrary = Type.Object(
     DateCreated: DateTime({ description: 'When the library was created.' }),
     DateModified: DateTime({ description: 'When the library was last changed.' }),
     ReplicationRegions: Nullable(Type.Array(Type.String()), { description: 'Regions the underlying storage zone replicates to.' }),
-    ApiKey: Nullable(Type.String(), { description: 'Read-write key of the library\'s own API. A credential.' }),
-    ReadOnlyApiKey: Nullable(Type.String(), { description: 'Read-only key of the library\'s own API. A credential.' }),
+    ApiKey: Nullable(Type.String(), { description: "Read-write key of the library's own API. A credential." }),
+    ReadOnlyApiKey: Nullable(Type.String(), { description: "Read-only key of the library's own API. A credential." }),
     HasWatermark: Type.Boolean({ description: 'True when a watermark image is configured.' }),
     WatermarkPositionLeft: Int32({ description: 'Left offset of the watermark, in percent of the frame width.' }),
     WatermarkPositionTop: Int32({ description: 'Top offset of the watermark, in percent of the frame height.' }),
     WatermarkWidth: Int32({ description: 'Width of the watermark, in percent of the frame width.' }),
     PullZoneId: Int64({ description: 'Pull zone that delivers the library.' }),
-    StorageZoneId: Int64({ description: 'Storage zone that holds the library\'s files.' }),
+    StorageZoneId: Int64({ description: "Storage zone that holds the library's files." }),
     WatermarkHeight: Int32({ description: 'Height of the watermark, in percent of the frame height.' }),
     EnabledResolutions: Nullable(Type.String(), { description: 'Comma-separated resolutions videos are encoded to, e.g. `240p,360p,720p`.' }),
     AdPublisherId: Nullable(Type.String(), { description: 'Publisher identifier for the advertising integration.' }),
@@ -186,16 +184,12 @@ const optText = (description: string) => Type.Optional(Nullable(Type.String(), {
 export const VideoLibraryAddRequest = Type.Object(
   {
     Name: Type.String({ minLength: 1, description: 'Display name of the new library.' }),
-    ReplicationRegions: Type.Optional(ReplicationRegionList('Regions the library\'s storage zone replicates to.')),
+    ReplicationRegions: Type.Optional(ReplicationRegionList("Regions the library's storage zone replicates to.")),
     PlayerVersion: optInt32('Player version to use; the current one when omitted.'),
     EncodingTier: Type.Optional(Nullable(EncodingTierEnum(), { description: 'Encoding tier: 0 = Free, 1 = Premium (paid).' })),
     JitEncodingEnabled: optBool('Encode renditions on first request (premium tier only).'),
-    OutputCodecs: Type.Optional(
-      OutputCodecsText('Comma-separated codecs from `x264`, `vp9`, `hevc`, `av1`; the free tier allows only `x264`.'),
-    ),
-    EnabledResolutions: Type.Optional(
-      ResolutionsText('Comma-separated resolutions to encode, at least one of 240p, 360p, 480p, 720p, 1080p, 1440p, 2160p.'),
-    ),
+    OutputCodecs: Type.Optional(OutputCodecsText('Comma-separated codecs from `x264`, `vp9`, `hevc`, `av1`; the free tier allows only `x264`.')),
+    EnabledResolutions: Type.Optional(ResolutionsText('Comma-separated resolutions to encode, at least one of 240p, 360p, 480p, 720p, 1080p, 1440p, 2160p.')),
     BlockNoneReferrer: optBool('Refuse requests that carry no referrer.'),
     EnableMP4Fallback: optBool('Also produce MP4 files.'),
     KeepOriginalFiles: optBool('Keep the uploaded file after encoding.'),
@@ -212,10 +206,7 @@ export const VideoLibraryAddRequest = Type.Object(
   { additionalProperties: false, description: 'A new video library.' },
 );
 
-export const DrmSchemeAUpdate = Type.Object(
-  { Enabled: optBool('Switch the scheme on or off (enterprise DRM only).') },
-  { additionalProperties: false },
-);
+export const DrmSchemeAUpdate = Type.Object({ Enabled: optBool('Switch the scheme on or off (enterprise DRM only).') }, { additionalProperties: false });
 
 export const DrmSchemeBUpdate = Type.Object(
   {
@@ -236,15 +227,13 @@ export const VideoLibraryUpdateRequest = Type.Object(
     CustomHTML: optText('HTML inserted into the head of the player page.'),
     PlayerKeyColor: optText('Accent color of the player.'),
     EnableTokenAuthentication: optBool('Require signed tokens for delivery.'),
-    EnableTokenIPVerification: optBool('Bind delivery tokens to the viewer\'s IP address.'),
+    EnableTokenIPVerification: optBool("Bind delivery tokens to the viewer's IP address."),
     ResetToken: optBool('True issues a new token signing key for delivery and embeds.'),
     WatermarkPositionLeft: optInt32('Left offset of the watermark, in percent.'),
     WatermarkPositionTop: optInt32('Top offset of the watermark, in percent.'),
     WatermarkWidth: optInt32('Width of the watermark, in percent.'),
     WatermarkHeight: optInt32('Height of the watermark, in percent.'),
-    EnabledResolutions: Type.Optional(
-      ResolutionsText('Comma-separated resolutions to encode, at least one of 240p, 360p, 480p, 720p, 1080p, 1440p, 2160p.'),
-    ),
+    EnabledResolutions: Type.Optional(ResolutionsText('Comma-separated resolutions to encode, at least one of 240p, 360p, 480p, 720p, 1080p, 1440p, 2160p.')),
     AdPublisherId: optText('Publisher identifier for the advertising integration.'),
     VastTagUrl: optText('Address of the VAST ad tag.'),
     WebhookUrl: optText('Address notified of video events.'),
@@ -284,9 +273,7 @@ export const VideoLibraryUpdateRequest = Type.Object(
     UseSeparateAudioStream: optBool('Deliver audio separately from the video segments.'),
     JitEncodingEnabled: optBool('Encode renditions on first request (premium tier only).'),
     EncodingTier: Type.Optional(Nullable(EncodingTierEnum(), { description: 'Encoding tier: 0 = Free, 1 = Premium (paid).' })),
-    OutputCodecs: Type.Optional(
-      OutputCodecsText('Comma-separated codecs from `x264`, `vp9`, `hevc`, `av1`; the free tier allows only `x264`.'),
-    ),
+    OutputCodecs: Type.Optional(OutputCodecsText('Comma-separated codecs from `x264`, `vp9`, `hevc`, `av1`; the free tier allows only `x264`.')),
     DrmSchemeA: Type.Optional(Nullable(DrmSchemeAUpdate, { description: 'Settings of DRM scheme A (enterprise DRM only).' })),
     DrmSchemeB: Type.Optional(Nullable(DrmSchemeBUpdate, { description: 'Settings of DRM scheme B (enterprise DRM only).' })),
     PlayerVersion: optInt32('Player version to use.'),

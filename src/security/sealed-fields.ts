@@ -56,7 +56,10 @@ function sealedCopy(target: unknown, path: readonly string[], fn: Walk, own: Wea
 
 export class SealedFields<T> {
   private readonly paths: string[][];
-  constructor(private readonly secrets: Secrets, paths: readonly string[]) {
+  constructor(
+    private readonly secrets: Secrets,
+    paths: readonly string[],
+  ) {
     this.paths = paths.map((p) => p.split('.'));
   }
 

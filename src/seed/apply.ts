@@ -77,7 +77,13 @@ export async function applySeed(app: FastifyInstance, seed: SeedT, internalHeade
 }
 
 async function applyResources(
-  app: FastifyInstance, spec: SeedAccountT, at: string, accountId: number, key: string, internalHeaders: Record<string, string>, result: SeedResult,
+  app: FastifyInstance,
+  spec: SeedAccountT,
+  at: string,
+  accountId: number,
+  key: string,
+  internalHeaders: Record<string, string>,
+  result: SeedResult,
 ): Promise<void> {
   const storageIds = new Map<string, number>();
   for (const kind of ORDER) {
@@ -86,7 +92,8 @@ async function applyResources(
       const body: Record<string, unknown> = { ...item };
       if (kind === 'pullZones' && typeof body['StorageZoneName'] === 'string') {
         const id = storageIds.get(body['StorageZoneName']);
-        if (id === undefined) throw new SeedError(`seed: ${where}.StorageZoneName: no storage zone "${String(body['StorageZoneName'])}" in this account's seed`);
+        if (id === undefined)
+          throw new SeedError(`seed: ${where}.StorageZoneName: no storage zone "${String(body['StorageZoneName'])}" in this account's seed`);
         body['StorageZoneId'] = id;
         delete body['StorageZoneName'];
       }
@@ -97,7 +104,12 @@ async function applyResources(
         if (kind === 'storageZones') await rememberStorageZone(app, accountId, mark, item, storageIds);
         continue;
       }
-      const res = await app.inject({ method: 'POST', url: ROUTES[kind], headers: { accesskey: key, 'content-type': 'application/json', ...internalHeaders }, payload: JSON.stringify(body) });
+      const res = await app.inject({
+        method: 'POST',
+        url: ROUTES[kind],
+        headers: { accesskey: key, 'content-type': 'application/json', ...internalHeaders },
+        payload: JSON.stringify(body),
+      });
       if (res.statusCode >= 300) {
         const problem = res.json() as { errors?: { field: string; message: string }[]; detail?: string };
         const first = problem.errors?.[0];
@@ -111,7 +123,13 @@ async function applyResources(
   }
 }
 
-async function rememberStorageZone(app: FastifyInstance, accountId: number, mark: string, item: Record<string, unknown>, ids: Map<string, number>): Promise<void> {
+async function rememberStorageZone(
+  app: FastifyInstance,
+  accountId: number,
+  mark: string,
+  item: Record<string, unknown>,
+  ids: Map<string, number>,
+): Promise<void> {
   const stored = await app.services.store.docs.get<{ id: number | null }>('seedMark', accountId, mark);
   if (typeof item['Name'] === 'string' && typeof stored?.doc.id === 'number') ids.set(item['Name'], stored.doc.id);
 }

@@ -33,10 +33,7 @@ export const SeedAccount = Type.Object(
   { additionalProperties: false },
 );
 
-export const Seed = Type.Object(
-  { accounts: Type.Array(SeedAccount, { description: 'The accounts to create, in order.' }) },
-  { additionalProperties: false },
-);
+export const Seed = Type.Object({ accounts: Type.Array(SeedAccount, { description: 'The accounts to create, in order.' }) }, { additionalProperties: false });
 
 export type SeedT = Static<typeof Seed>;
 export type SeedAccountT = Static<typeof SeedAccount>;

@@ -79,7 +79,10 @@ export interface Page<T> {
 
 /** Raised by implementations when a unique name is already used; the domain turns it into a 400. */
 export class NameTakenError extends Error {
-  constructor(readonly kind: ResourceKind, readonly taken: string) {
+  constructor(
+    readonly kind: ResourceKind,
+    readonly taken: string,
+  ) {
     super(`${kind} name "${taken}" is taken`);
   }
 }
@@ -191,8 +194,28 @@ export interface IdempotencyKeys {
 export type DumpRecord =
   | { type: 'header'; format: 'edgeplane-dump'; version: 1; dialect: 'sqlite' | 'postgres'; createdAt: string }
   | { type: 'account'; id: number; name: string; balance: number; createdAt: string }
-  | { type: 'apiKey'; id: number; accountId: number; kind: KeyKind; roles: string[]; lookupHash: string; sealedKey: string; createdAt: string; revokedAt: string | null }
-  | { type: 'resource'; kind: ResourceKind; id: string; accountId: number; name: string | null; parentId: string | null; linkId: string | null; version: number; doc: string }
+  | {
+      type: 'apiKey';
+      id: number;
+      accountId: number;
+      kind: KeyKind;
+      roles: string[];
+      lookupHash: string;
+      sealedKey: string;
+      createdAt: string;
+      revokedAt: string | null;
+    }
+  | {
+      type: 'resource';
+      kind: ResourceKind;
+      id: string;
+      accountId: number;
+      name: string | null;
+      parentId: string | null;
+      linkId: string | null;
+      version: number;
+      doc: string;
+    }
   | { type: 'sequence'; name: string; last: number }
   | { type: 'job'; kind: string; payload: string; runAt: number; attempts: number };
 

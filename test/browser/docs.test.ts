@@ -22,7 +22,16 @@ beforeAll(async () => {
   origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 });
 
@@ -34,7 +43,9 @@ afterAll(async () => {
 /** Opens /docs and waits until the operations are rendered; returns the requests sent anywhere else. */
 async function openDocs(page: Page, base: string): Promise<string[]> {
   const elsewhere: string[] = [];
-  page.on('request', (request) => { if (!request.url().startsWith(`${base}/`)) elsewhere.push(request.url()); });
+  page.on('request', (request) => {
+    if (!request.url().startsWith(`${base}/`)) elsewhere.push(request.url());
+  });
   await page.setViewportSize({ width: 1280, height: 1000 });
   await page.goto(`${base}/docs`);
   await page.getByText('listApiKeys', { exact: true }).waitFor({ timeout: 40_000 });
@@ -45,7 +56,14 @@ describe('/docs in a browser', () => {
   it('lists the operations and runs "try it out" against the server', async () => {
     const page = await browser.newPage();
     const elsewhere = await openDocs(page, origin);
-    for (const text of ['List the API keys of the account, one page at a time', 'getPullZone', 'addDnsRecord', 'createStorageZone', 'getVideoLibrary', 'updateApplicationEndpoint']) {
+    for (const text of [
+      'List the API keys of the account, one page at a time',
+      'getPullZone',
+      'addDnsRecord',
+      'createStorageZone',
+      'getVideoLibrary',
+      'updateApplicationEndpoint',
+    ]) {
       await page.getByText(text, { exact: true }).waitFor({ state: 'visible' });
     }
 
@@ -61,8 +79,8 @@ describe('/docs in a browser', () => {
     await operation.getByRole('button', { name: 'Execute' }).click();
     const live = operation.locator('.live-responses-table tr.response');
     await live.waitFor();
-    expect(await live.locator('.response-col_status').innerText()).toBe('200');
-    const shown = await live.locator('.response-col_description').innerText();
+    expect(await live.locator('.response-col_status').textContent()).toBe('200');
+    const shown = await live.locator('.response-col_description').textContent();
     expect(shown).toContain(`"Key": "${t.key}"`);
     expect(shown).toContain('"TotalItems": 1');
     expect(elsewhere).toEqual([]);

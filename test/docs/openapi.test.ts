@@ -52,11 +52,16 @@ function registeredRoutes(tree: string): Route[] {
 
 /** Route and document paths compared as the router does: case-insensitively, any parameter name. */
 const routeKey = (method: string, path: string) =>
-  `${method.toUpperCase()} ${path.toLowerCase().replace(/:[^/]+/g, '{}').replace(/\{[^}]+\}/g, '{}')}`;
+  `${method.toUpperCase()} ${path
+    .toLowerCase()
+    .replace(/:[^/]+/g, '{}')
+    .replace(/\{[^}]+\}/g, '{}')}`;
 
 function operations(document: Document): [string, Operation][] {
   return Object.entries(document.paths).flatMap(([path, item]) =>
-    Object.entries(item).filter(([method]) => METHODS.has(method)).map(([method, op]): [string, Operation] => [routeKey(method, path), op]),
+    Object.entries(item)
+      .filter(([method]) => METHODS.has(method))
+      .map(([method, op]): [string, Operation] => [routeKey(method, path), op]),
   );
 }
 
@@ -95,8 +100,12 @@ function documentationProblems(document: Document, routes: Route[]): string[] {
 }
 
 let t: TestContext;
-beforeEach(async () => { t = await createTestApp(); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await createTestApp();
+});
+afterEach(async () => {
+  await t.close();
+});
 
 async function documentAndRoutes(): Promise<{ document: Document; routes: Route[] }> {
   const res = await t.get<Document>('/openapi.json', null);
@@ -116,12 +125,14 @@ describe('GET /openapi.json', () => {
   it('documents every registered route fully', async () => {
     const { document, routes } = await documentAndRoutes();
     // The route reader must see the API, or the check below proves nothing.
-    expect(routes).toEqual(expect.arrayContaining([
-      { method: 'GET', path: '/apikey' },
-      { method: 'GET', path: '/pullzone/:id|:pullZoneId' },
-      { method: 'PUT', path: '/mc/apps/:appId/endpoints/:endpointId' },
-      { method: 'PUT', path: '/apps/:appId/endpoints/:endpointId' },
-    ]));
+    expect(routes).toEqual(
+      expect.arrayContaining([
+        { method: 'GET', path: '/apikey' },
+        { method: 'GET', path: '/pullzone/:id|:pullZoneId' },
+        { method: 'PUT', path: '/mc/apps/:appId/endpoints/:endpointId' },
+        { method: 'PUT', path: '/apps/:appId/endpoints/:endpointId' },
+      ]),
+    );
     expect(routes.length).toBeGreaterThan(80);
     expect(documentationProblems(document, routes)).toEqual([]);
   });
@@ -162,8 +173,7 @@ describe('GET /openapi.json', () => {
   it('holds each resource model once, as a named component', async () => {
     const { document } = await documentAndRoutes();
     const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-    const success = (path: string, method: string, status: string) =>
-      document.paths[path]![method]!.responses![status]!.content!['application/json']!.schema;
+    const success = (path: string, method: string, status: string) => document.paths[path]![method]!.responses![status]!.content!['application/json']!.schema;
     expect(success('/pullzone/{id}', 'get', '200')).toEqual(ref('PullZone'));
     expect(success('/storagezone/{id}', 'get', '200')).toEqual(ref('StorageZone'));
     expect(success('/videolibrary/{id}', 'get', '200')).toEqual(ref('VideoLibrary'));

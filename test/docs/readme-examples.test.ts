@@ -28,7 +28,9 @@ beforeAll(async () => {
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 describe('README examples', () => {
   it('all succeed against a fresh server', async () => {

@@ -54,7 +54,13 @@ export interface TestContext {
   /** Full-access personal key of the first account. */
   key: string;
   accountId: number;
-  request<T = any>(method: InjectOptions['method'], url: string, body?: unknown, key?: string | null, headers?: Record<string, string>): Promise<TestResponse<T>>;
+  request<T = any>(
+    method: InjectOptions['method'],
+    url: string,
+    body?: unknown,
+    key?: string | null,
+    headers?: Record<string, string>,
+  ): Promise<TestResponse<T>>;
   get<T = any>(url: string, key?: string | null): Promise<TestResponse<T>>;
   post<T = any>(url: string, body?: unknown, key?: string | null): Promise<TestResponse<T>>;
   put<T = any>(url: string, body?: unknown, key?: string | null): Promise<TestResponse<T>>;
@@ -86,8 +92,12 @@ export async function createTestApp(overrides: Partial<Config> = {}, options: Te
   const first = await app.services.accounts.create('test');
 
   const ctx: TestContext = {
-    get app() { return app; },
-    get store() { return store; },
+    get app() {
+      return app;
+    },
+    get store() {
+      return store;
+    },
     config,
     clock,
     masterKey,
@@ -148,5 +158,4 @@ export function expectErrorBody(res: TestResponse, status: number, instance?: st
 }
 
 /** Field names of a validation error, as reported. */
-export const errorFields = (res: TestResponse): string[] =>
-  ((res.body as { errors?: { field: string }[] }).errors ?? []).map((e) => e.field);
+export const errorFields = (res: TestResponse): string[] => ((res.body as { errors?: { field: string }[] }).errors ?? []).map((e) => e.field);

@@ -27,11 +27,20 @@ beforeAll(async () => {
   await source.put(`/dnszone/${dns.body.Id}/records`, { Type: 0, Name: 'www', Value: '192.0.2.1' });
   await source.put(`/dnszone/${dns.body.Id}/records`, { Type: 7, Name: 'cdn', PullZoneId: pz.body.Id });
   const lib = await source.post('/videolibrary', { Name: 'dump-lib' });
-  const app = await source.post('/mc/apps', { name: 'dump app', runtimeType: 'shared', autoScaling: { min: 1, max: 1 }, regionSettings: { allowedRegionIds: ['DE'], requiredRegionIds: ['DE'] } });
+  const app = await source.post('/mc/apps', {
+    name: 'dump app',
+    runtimeType: 'shared',
+    autoScaling: { min: 1, max: 1 },
+    regionSettings: { allowedRegionIds: ['DE'], requiredRegionIds: ['DE'] },
+  });
   await source.post('/apikey', { Roles: ['ReadOnly'] });
   Object.assign(created, {
-    [`/storagezone/${sz.body.Id}`]: '', [`/pullzone/${pz.body.Id}?includeCertificate=true`]: '', [`/dnszone/${dns.body.Id}`]: '',
-    [`/videolibrary/${lib.body.Id}`]: '', [`/mc/apps/${app.body.id}`]: '', ['/apikey']: '',
+    [`/storagezone/${sz.body.Id}`]: '',
+    [`/pullzone/${pz.body.Id}?includeCertificate=true`]: '',
+    [`/dnszone/${dns.body.Id}`]: '',
+    [`/videolibrary/${lib.body.Id}`]: '',
+    [`/mc/apps/${app.body.id}`]: '',
+    ['/apikey']: '',
   });
   for (const path of Object.keys(created)) created[path] = JSON.stringify((await source.get(path)).body);
 }, 60_000);
@@ -87,7 +96,10 @@ describe('export and import', () => {
       expect((await cli(['import', second], env(`sqlite:${back}`))).code).toBe(0);
       const third = join(dir, 'third.jsonl');
       expect((await cli(['export', third], env(`sqlite:${back}`))).code).toBe(0);
-      const body = (file: string) => readFileSync(file, 'utf8').split('\n').filter((l) => l && !l.includes('"header"') && !l.includes('"sequence"'));
+      const body = (file: string) =>
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .filter((l) => l && !l.includes('"header"') && !l.includes('"sequence"'));
       // Everything of the first dump came back unchanged (plus what was created on PostgreSQL).
       expect(body(first).length).toBeGreaterThan(8);
       expect(body(third)).toEqual(expect.arrayContaining(body(first)));

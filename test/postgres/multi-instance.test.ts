@@ -62,9 +62,7 @@ describe('two instances on one PostgreSQL', () => {
   });
 
   it('gives unique ids to concurrent creates on both instances', async () => {
-    const results = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => call(i % 2 ? a : b, 'POST', '/storagezone', { Name: `ids-${i}`, Region: 'DE' })),
-    );
+    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => call(i % 2 ? a : b, 'POST', '/storagezone', { Name: `ids-${i}`, Region: 'DE' })));
     const ids = await Promise.all(results.map(async (r) => ((await r.json()) as { Id: number }).Id));
     expect(new Set(ids).size).toBe(30);
   });

@@ -6,8 +6,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, expectErrorBody, type TestContext, type TestResponse } from '../helpers/app.js';
 import {
-  bodyValidator, fieldName, isWrite, linkFields, operationsOf, readDocument, sample, urlOf, withValueAt,
-  type ApiDocument, type Operation, type Schema,
+  bodyValidator,
+  fieldName,
+  isWrite,
+  linkFields,
+  operationsOf,
+  readDocument,
+  sample,
+  urlOf,
+  withValueAt,
+  type ApiDocument,
+  type Operation,
+  type Schema,
 } from './support/operations.js';
 import { createWorld, linkValue, NOBODY, resourceOf, type World } from './support/world.js';
 
@@ -40,7 +50,9 @@ beforeAll(async () => {
   accountKindKey = (await t.app.services.apiKeys.issue(t.store, t.accountId, 'account', ['FullAccess'])).Key;
   before = await snapshotOf(a, t.key);
 }, 120_000);
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 /** A's view of everything it owns: every GET route without a required query, with A's ids. */
 async function snapshotOf(world: World, key: string): Promise<Map<string, unknown>> {
@@ -58,8 +70,7 @@ function idFor(op: Operation, param: { name: string; in: 'path' | 'query'; requi
   return resource === undefined ? undefined : String(world[resource]);
 }
 
-const namesAResource = (op: Operation) =>
-  op.params.some((p) => (p.in === 'path' || p.required) && resourceOf(op, p) !== undefined);
+const namesAResource = (op: Operation) => op.params.some((p) => (p.in === 'path' || p.required) && resourceOf(op, p) !== undefined);
 
 /** A body that passes the route's validation, so the request reaches the ownership check. */
 function validBody(op: Operation): unknown {
@@ -67,7 +78,9 @@ function validBody(op: Operation): unknown {
   if (op.body.contentType !== 'application/json') return sample(doc, op.body.schema);
   const body = sample(doc, op.body.schema);
   const check = validate(op.body.schema);
-  expect(check(structuredClone(body)), `${op.operationId}: the sample body ${JSON.stringify(body)} fails validation: ${JSON.stringify(check.errors)}`).toBe(true);
+  expect(check(structuredClone(body)), `${op.operationId}: the sample body ${JSON.stringify(body)} fails validation: ${JSON.stringify(check.errors)}`).toBe(
+    true,
+  );
   return body;
 }
 

@@ -3,8 +3,12 @@ import { IDEMPOTENCY_TTL_MS, IN_FLIGHT_LEASE_MS, requestFingerprint } from '../.
 import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../helpers/app.js';
 
 let t: TestContext;
-beforeEach(async () => { t = await createTestApp(); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await createTestApp();
+});
+afterEach(async () => {
+  await t.close();
+});
 
 const withKey = (method: 'POST' | 'PUT', url: string, body: unknown, idempotencyKey: string, key?: string) =>
   t.request(method, url, body, key, { 'idempotency-key': idempotencyKey });
@@ -80,8 +84,12 @@ describe('Idempotency-Key', () => {
     const body = { Name: 'busy', Region: 'DE' };
     // A claim without a response is what a request still running (or one whose process died) leaves.
     const claimed = await t.store.idempotency.claim({
-      accountId: t.accountId, key: 'busy', fingerprint: requestFingerprint('POST', '/storagezone', body),
-      now: t.clock.read().getTime(), completedBefore: 0, inFlightBefore: 0,
+      accountId: t.accountId,
+      key: 'busy',
+      fingerprint: requestFingerprint('POST', '/storagezone', body),
+      now: t.clock.read().getTime(),
+      completedBefore: 0,
+      inFlightBefore: 0,
     });
     expect(claimed).toBe(true);
     const conflict = await withKey('POST', '/storagezone', body, 'busy');

@@ -3,8 +3,12 @@ import { INPUT_LIMITS } from '../../src/planes/api/plugins/input-limits.js';
 import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../helpers/app.js';
 
 let t: TestContext;
-beforeEach(async () => { t = await createTestApp(); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await createTestApp();
+});
+afterEach(async () => {
+  await t.close();
+});
 
 /** `levels` nested arrays: [[[…]]]. */
 const nestedArrays = (levels: number): unknown => {

@@ -3,7 +3,9 @@ import type { InjectOptions } from 'fastify';
 import { createTestApp, expectErrorBody, type TestContext, type TestResponse } from '../helpers/app.js';
 
 let t: TestContext;
-afterEach(async () => { await t?.close(); });
+afterEach(async () => {
+  await t?.close();
+});
 
 /** A request from a chosen client address (inject's default is 127.0.0.1). */
 async function from(address: string, key: string | null, url = '/apikey'): Promise<TestResponse> {

@@ -11,7 +11,19 @@ import { base64, CERTIFICATE_KEY_PEM, CERTIFICATE_PEM } from '../http/pull-zones
 
 const ADMIN_TOKEN = 'operator-token-for-secrets-0123456789';
 /** The part 5 credential fields, wherever they appear in a response. */
-const CREDENTIAL_FIELDS = new Set(['Key', 'ApiKey', 'ReadOnlyApiKey', 'ApiAccessKey', 'Password', 'ReadOnlyPassword', 'ZoneSecurityKey', 'RequestSigningKey', 'RequestSigningSecret', 'LogForwardingToken', 'CertificateKey']);
+const CREDENTIAL_FIELDS = new Set([
+  'Key',
+  'ApiKey',
+  'ReadOnlyApiKey',
+  'ApiAccessKey',
+  'Password',
+  'ReadOnlyPassword',
+  'ZoneSecurityKey',
+  'RequestSigningKey',
+  'RequestSigningSecret',
+  'LogForwardingToken',
+  'CertificateKey',
+]);
 
 let t: TestContext;
 const secrets = new Set<string>();
@@ -19,7 +31,9 @@ beforeEach(async () => {
   secrets.clear();
   t = await createTestApp({ adminToken: ADMIN_TOKEN });
 });
-afterEach(async () => { await t.close(); });
+afterEach(async () => {
+  await t.close();
+});
 
 /** Collects every credential field in a response body, at any depth. */
 function collect(value: unknown): void {
@@ -59,15 +73,26 @@ async function createEveryCredential(): Promise<void> {
 
   const zone = await call('POST', '/pullzone', { Name: 'guarded', OriginUrl: 'https://origin.example.com' });
   await call('POST', `/pullzone/${zone.Id}`, {
-    ZoneSecurityEnabled: true, RequestSigningEnabled: true, RequestSigningKey: 'signing-key-7f3a9c1e5b', RequestSigningSecret: 'signing-secret-2d8e4f6a0c',
-    RequestSigningRegionName: 'eu', LogForwardingEnabled: true, LogForwardingHostname: 'logs.example.com', LogForwardingPort: 514, LogForwardingToken: 'forwarding-token-9b1d3f5e7a',
+    ZoneSecurityEnabled: true,
+    RequestSigningEnabled: true,
+    RequestSigningKey: 'signing-key-7f3a9c1e5b',
+    RequestSigningSecret: 'signing-secret-2d8e4f6a0c',
+    RequestSigningRegionName: 'eu',
+    LogForwardingEnabled: true,
+    LogForwardingHostname: 'logs.example.com',
+    LogForwardingPort: 514,
+    LogForwardingToken: 'forwarding-token-9b1d3f5e7a',
   });
   secrets.add('signing-key-7f3a9c1e5b').add('signing-secret-2d8e4f6a0c').add('forwarding-token-9b1d3f5e7a');
   await call('POST', `/pullzone/${zone.Id}/resetSecurityKey`, {});
   await call('POST', `/pullzone/${zone.Id}/resetSecurityKey`, { SecurityKey: 'chosen-security-key-4c6e8a' });
   secrets.add('chosen-security-key-4c6e8a');
   await call('POST', `/pullzone/${zone.Id}/addHostname`, { Hostname: 'cdn.example.com' });
-  await call('POST', `/pullzone/${zone.Id}/addCertificate`, { Hostname: 'cdn.example.com', Certificate: base64(CERTIFICATE_PEM), CertificateKey: base64(CERTIFICATE_KEY_PEM) });
+  await call('POST', `/pullzone/${zone.Id}/addCertificate`, {
+    Hostname: 'cdn.example.com',
+    Certificate: base64(CERTIFICATE_PEM),
+    CertificateKey: base64(CERTIFICATE_KEY_PEM),
+  });
   secrets.add(base64(CERTIFICATE_KEY_PEM));
   // The key's PEM body lines, so neither encoding of it may be stored.
   for (const line of CERTIFICATE_KEY_PEM.split('\n')) if (line.length >= 40 && !line.startsWith('-----')) secrets.add(line);
@@ -76,9 +101,18 @@ async function createEveryCredential(): Promise<void> {
   await call('POST', `/videolibrary/${library.Id}/resetApiKey`);
   await call('POST', `/videolibrary/${library.Id}/resetReadOnlyApiKey`);
 
-  const app = await call('POST', '/mc/apps', { name: 'shop', runtimeType: 'shared', autoScaling: { min: 1, max: 1 }, regionSettings: { allowedRegionIds: ['DE'], requiredRegionIds: ['DE'] } });
+  const app = await call('POST', '/mc/apps', {
+    name: 'shop',
+    runtimeType: 'shared',
+    autoScaling: { min: 1, max: 1 },
+    regionSettings: { allowedRegionIds: ['DE'], requiredRegionIds: ['DE'] },
+  });
   await call('POST', `/mc/apps/${app.id}/containers`, {
-    name: 'web', imageName: 'nginx', imageNamespace: 'library', imageTag: '1.25', imageRegistryId: '1',
+    name: 'web',
+    imageName: 'nginx',
+    imageNamespace: 'library',
+    imageTag: '1.25',
+    imageRegistryId: '1',
     endpoints: [{ displayName: 'public', cdn: { isSslEnabled: true, portMappings: [{ containerPort: 80, exposedPort: 80, protocols: ['tcp'] }] } }],
   });
 

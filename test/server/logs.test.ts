@@ -11,12 +11,28 @@ import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { startServer } from '../helpers/server-process.js';
 
 let dir: string;
-beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'edgeplane-logs-')); });
-afterEach(() => { rmSync(dir, { recursive: true, force: true }); });
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'edgeplane-logs-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
 
 const BOOTSTRAP_KEY = 'bootstrap-key-for-logs-0123456789';
 const ADMIN_TOKEN = 'admin-token-for-logs-0123456789';
-const CREDENTIAL_FIELDS = new Set(['Key', 'ApiKey', 'ReadOnlyApiKey', 'ApiAccessKey', 'Password', 'ReadOnlyPassword', 'ZoneSecurityKey', 'RequestSigningKey', 'RequestSigningSecret', 'LogForwardingToken', 'CertificateKey']);
+const CREDENTIAL_FIELDS = new Set([
+  'Key',
+  'ApiKey',
+  'ReadOnlyApiKey',
+  'ApiAccessKey',
+  'Password',
+  'ReadOnlyPassword',
+  'ZoneSecurityKey',
+  'RequestSigningKey',
+  'RequestSigningSecret',
+  'LogForwardingToken',
+  'CertificateKey',
+]);
 
 /** Every non-empty credential value in a response body, at any depth. */
 function credentialsIn(value: unknown, found: Set<string>): void {
@@ -61,7 +77,11 @@ describe('logs of the running server', () => {
       const storage = await call('POST', '/storagezone', { Name: 'logs-storage', Region: 'DE', ReplicationRegions: ['NY'] });
       expect(storage.status).toBe(201);
       expect((await call('GET', `/storagezone/${storage.body.Id}`)).status).toBe(200);
-      const sent = { RequestSigningKey: 'client-signing-key-0001', RequestSigningSecret: 'client-signing-secret-0001', LogForwardingToken: 'client-forwarding-token-0001' };
+      const sent = {
+        RequestSigningKey: 'client-signing-key-0001',
+        RequestSigningSecret: 'client-signing-secret-0001',
+        LogForwardingToken: 'client-forwarding-token-0001',
+      };
       for (const value of Object.values(sent)) credentials.add(value);
       const zone = await call('POST', '/pullzone', { Name: 'logs-zone', OriginUrl: 'https://origin.example', ...sent });
       expect(zone.status).toBe(201);
@@ -90,7 +110,10 @@ describe('logs of the running server', () => {
       expect(output, `a credential is in the logs: ${secret}`).not.toContain(secret);
     }
 
-    const lines = server.stdout().split('\n').filter((l) => l.length > 0 && !l.startsWith('edgeplane: '));
+    const lines = server
+      .stdout()
+      .split('\n')
+      .filter((l) => l.length > 0 && !l.startsWith('edgeplane: '));
     const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(entries.filter((e) => e['msg'] === 'request completed').length).toBe(requestIds.length);
     for (const entry of entries.filter((e) => 'req' in e || 'res' in e)) expect(typeof entry['reqId']).toBe('string');
@@ -104,7 +127,12 @@ describe('logs of the running server', () => {
 describe('logger options', () => {
   it('log an unexpected error with its message, code and cause, but none of its other properties', async () => {
     const lines: string[] = [];
-    const stream = new Writable({ write(chunk: Buffer, _enc, done) { lines.push(chunk.toString()); done(); } });
+    const stream = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
     const config = readConfig({}, { databaseUrl: `sqlite:${join(dir, 'db.sqlite')}`, logLevel: 'info' });
     const store = await SqliteStore.open(join(dir, 'db.sqlite'));
     const app = await buildApp({ config, store, masterKey: randomBytes(32), runJobs: false, logger: { ...loggerOptions(config, false), stream } });

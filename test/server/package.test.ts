@@ -19,10 +19,17 @@ const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('the package', () => {
-  it('ships the compiled CLI and both stores\' migrations, and no tests', async () => {
+  it("ships the compiled CLI and both stores' migrations, and no tests", async () => {
     const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root });
     const files = (JSON.parse(stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
-    for (const needed of ['dist/bundle/cli.js', 'dist/bundle/server.js', 'migrations/sqlite/0001-initial.sql', 'migrations/postgres/0001-initial.sql', 'README.md', 'package.json']) {
+    for (const needed of [
+      'dist/bundle/cli.js',
+      'dist/bundle/server.js',
+      'migrations/sqlite/0001-initial.sql',
+      'migrations/postgres/0001-initial.sql',
+      'README.md',
+      'package.json',
+    ]) {
       expect(files, needed).toContain(needed);
     }
     expect(files.filter((f) => f.startsWith('test/') || f.startsWith('src/'))).toEqual([]);
@@ -67,7 +74,10 @@ describe('the package', () => {
       expect((await fetch(`${server.base}/docs/${asset!.replace(/^docs\//, '')}`)).status).toBe(200);
       expect(((await (await fetch(`${server.base}/openapi.json`)).json()) as { openapi: string }).openapi).toBe('3.1.0');
 
-      const lines = server.stdout().split('\n').filter((l) => l.startsWith('{'));
+      const lines = server
+        .stdout()
+        .split('\n')
+        .filter((l) => l.startsWith('{'));
       expect(lines.length).toBeGreaterThan(0);
       expect(JSON.parse(lines.at(-1)!)).toHaveProperty('reqId');
     } finally {

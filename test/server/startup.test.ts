@@ -5,8 +5,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startServer } from '../helpers/server-process.js';
 
 let dir: string;
-beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'edgeplane-start-')); });
-afterEach(() => { rmSync(dir, { recursive: true, force: true }); });
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'edgeplane-start-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
 
 const get = (base: string, path: string, key: string) => fetch(base + path, { headers: { AccessKey: key } });
 
@@ -20,7 +24,12 @@ describe('npm start', () => {
       const app = await fetch(`${server.base}/mc/apps`, {
         method: 'POST',
         headers: { AccessKey: key, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'a', runtimeType: 'shared', autoScaling: { min: 1, max: 1 }, regionSettings: { allowedRegionIds: ['DE'], requiredRegionIds: ['DE'] } }),
+        body: JSON.stringify({
+          name: 'a',
+          runtimeType: 'shared',
+          autoScaling: { min: 1, max: 1 },
+          regionSettings: { allowedRegionIds: ['DE'], requiredRegionIds: ['DE'] },
+        }),
       });
       expect(app.status).toBe(201);
       expect(server.stdout()).not.toContain(key);

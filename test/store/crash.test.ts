@@ -33,7 +33,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Ack { id: number; name: string }
+interface Ack {
+  id: number;
+  name: string;
+}
 
 /** Writers create storage zones until the server dies; returns what was acknowledged. */
 async function writeUntilKilled(server: ServerProcess, round: number, killAfterMs: number): Promise<Ack[]> {

@@ -29,8 +29,7 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const committedAccounts = (name: string): number =>
-  (other.prepare('SELECT count(*) AS n FROM accounts WHERE name = ?').get(name) as { n: number }).n;
+const committedAccounts = (name: string): number => (other.prepare('SELECT count(*) AS n FROM accounts WHERE name = ?').get(name) as { n: number }).n;
 const committedAccountTotal = (): number => (other.prepare('SELECT count(*) AS n FROM accounts').get() as { n: number }).n;
 const createAccount = (name: string) => store.transaction((tx) => tx.accounts.create(name, 0, new Date()));
 

@@ -35,7 +35,7 @@ const prop = (schema: unknown, ...path: string[]): unknown =>
     return (o['properties'] as Record<string, unknown>)[p];
   }, schema);
 
-const digest = 'sha256:' + 'a1'.repeat(32);
+const digest = `sha256:${'a1'.repeat(32)}`;
 
 const template: ContainerTemplateRequestT = {
   name: 'web',
@@ -48,7 +48,14 @@ const template: ContainerTemplateRequestT = {
   imagePullPolicy: 'ifNotPresent',
   entryPoint: { command: 'nginx', commandArray: ['nginx'], arguments: '-g daemon', argumentsArray: ['-g', 'daemon'], workingDirectory: '/' },
   probes: {
-    startup: { initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 7, failureThreshold: 3, successThreshold: 1, tcpSocket: { request: { portNumber: 80 } } },
+    startup: {
+      initialDelaySeconds: 5,
+      periodSeconds: 10,
+      timeoutSeconds: 7,
+      failureThreshold: 3,
+      successThreshold: 1,
+      tcpSocket: { request: { portNumber: 80 } },
+    },
     readiness: { httpGet: { request: { path: '/healthz', portNumber: 80 }, response: { expectedStatusCode: 'ok' } } },
     liveness: { grpc: { request: { portNumber: 9000, serviceName: 'health' } } },
   },
@@ -134,8 +141,19 @@ describe('ContainerTemplateRequest', () => {
   it('has every request field of spec 2.2', () => {
     expect(props(ContainerTemplateRequest).sort()).toEqual(
       [
-        'name', 'imageName', 'imageNamespace', 'imageTag', 'imageRegistryId', 'image', 'imageDigest', 'imagePullPolicy',
-        'entryPoint', 'probes', 'environmentVariables', 'endpoints', 'volumeMounts',
+        'name',
+        'imageName',
+        'imageNamespace',
+        'imageTag',
+        'imageRegistryId',
+        'image',
+        'imageDigest',
+        'imagePullPolicy',
+        'entryPoint',
+        'probes',
+        'environmentVariables',
+        'endpoints',
+        'volumeMounts',
       ].sort(),
     );
     expect(required(ContainerTemplateRequest).sort()).toEqual(['imageName', 'imageNamespace', 'imageRegistryId', 'imageTag', 'name']);
@@ -153,12 +171,8 @@ describe('ContainerTemplateRequest', () => {
     expect(props(prop(ContainerTemplateRequest, 'environmentVariables', '[]')).sort()).toEqual(['name', 'value']);
     expect(props(prop(ContainerTemplateRequest, 'volumeMounts', '[]')).sort()).toEqual(['mountPath', 'name']);
     expect(props(prop(ContainerTemplateRequest, 'endpoints', '[]')).sort()).toEqual(['anycast', 'cdn', 'displayName']);
-    expect(props(prop(ContainerTemplateRequest, 'endpoints', '[]', 'cdn')).sort()).toEqual(
-      ['isSslEnabled', 'portMappings', 'pullZoneId', 'stickySessions'],
-    );
-    expect(props(prop(ContainerTemplateRequest, 'endpoints', '[]', 'cdn', 'portMappings', '[]')).sort()).toEqual(
-      ['containerPort', 'exposedPort', 'protocols'],
-    );
+    expect(props(prop(ContainerTemplateRequest, 'endpoints', '[]', 'cdn')).sort()).toEqual(['isSslEnabled', 'portMappings', 'pullZoneId', 'stickySessions']);
+    expect(props(prop(ContainerTemplateRequest, 'endpoints', '[]', 'cdn', 'portMappings', '[]')).sort()).toEqual(['containerPort', 'exposedPort', 'protocols']);
   });
 
   it('accepts a full and a minimal template', () => {
@@ -205,14 +219,14 @@ describe('ContainerTemplateRequest', () => {
 
   it('checks imageDigest', () => {
     const ok = (v: unknown) => valid({ ...minimalTemplate, imageDigest: v });
-    expect(ok('sha256:' + 'a'.repeat(64))).toBe(true);
-    expect(ok('sha256:' + '0123456789abcdefghijklmnopqrstuvwxyz'.repeat(2).slice(0, 64))).toBe(true);
+    expect(ok(`sha256:${'a'.repeat(64)}`)).toBe(true);
+    expect(ok(`sha256:${'0123456789abcdefghijklmnopqrstuvwxyz'.repeat(2).slice(0, 64)}`)).toBe(true);
     expect(ok(null)).toBe(true);
-    expect(ok('sha256:' + 'a'.repeat(63))).toBe(false);
-    expect(ok('sha256:' + 'a'.repeat(65))).toBe(false);
-    expect(ok('sha256:' + 'A'.repeat(64))).toBe(false);
-    expect(ok('sha512:' + 'a'.repeat(64))).toBe(false);
-    expect(ok('x' + digest)).toBe(false);
+    expect(ok(`sha256:${'a'.repeat(63)}`)).toBe(false);
+    expect(ok(`sha256:${'a'.repeat(65)}`)).toBe(false);
+    expect(ok(`sha256:${'A'.repeat(64)}`)).toBe(false);
+    expect(ok(`sha512:${'a'.repeat(64)}`)).toBe(false);
+    expect(ok(`x${digest}`)).toBe(false);
     expect(ok('')).toBe(false);
   });
 
@@ -261,7 +275,7 @@ describe('ContainerTemplateRequest', () => {
     expect(vm('/a b')).toBe(false);
     // The platform's original rule backtracks exponentially on this input; ours must not.
     const start = performance.now();
-    expect(vm('/' + 'a'.repeat(5000) + '!')).toBe(false);
+    expect(vm(`/${'a'.repeat(5000)}!`)).toBe(false);
     expect(performance.now() - start).toBeLessThan(500);
   });
 
@@ -280,14 +294,15 @@ describe('ApplicationReplaceRequest', () => {
     );
     expect(required(ApplicationReplaceRequest).sort()).toEqual(['autoScaling', 'containerTemplates', 'name', 'regionSettings', 'runtimeType']);
     expect(props(prop(ApplicationReplaceRequest, 'autoScaling')).sort()).toEqual(['max', 'min']);
-    expect(props(prop(ApplicationReplaceRequest, 'regionSettings')).sort()).toEqual(
-      ['allowedRegionIds', 'maxAllowedRegions', 'nodeSelectors', 'requiredRegionIds'],
-    );
+    expect(props(prop(ApplicationReplaceRequest, 'regionSettings')).sort()).toEqual([
+      'allowedRegionIds',
+      'maxAllowedRegions',
+      'nodeSelectors',
+      'requiredRegionIds',
+    ]);
     expect(props(prop(ApplicationReplaceRequest, 'repositorySettings')).sort()).toEqual(['owner', 'repositoryName', 'templateRepository']);
     expect(props(prop(ApplicationReplaceRequest, 'volumes', '[]')).sort()).toEqual(['name', 'size']);
-    expect(props(prop(ApplicationReplaceRequest, 'containerTemplates', '[]')).sort()).toEqual(
-      [...props(ContainerTemplateRequest), 'id'].sort(),
-    );
+    expect(props(prop(ApplicationReplaceRequest, 'containerTemplates', '[]')).sort()).toEqual([...props(ContainerTemplateRequest), 'id'].sort());
   });
 
   it('accepts a complete configuration', () => {
@@ -348,7 +363,12 @@ describe('EndpointUpdateRequest / responses', () => {
   it('takes displayName (1..50) with cdn or anycast', () => {
     const valid = check(EndpointUpdateRequest);
     expect(props(EndpointUpdateRequest).sort()).toEqual(['anycast', 'cdn', 'displayName']);
-    expect(valid({ displayName: 'public', cdn: { isSslEnabled: true, pullZoneId: 9007199254740991, portMappings: [{ containerPort: 80, exposedPort: 80, protocols: ['tcp'] }] } })).toBe(true);
+    expect(
+      valid({
+        displayName: 'public',
+        cdn: { isSslEnabled: true, pullZoneId: 9007199254740991, portMappings: [{ containerPort: 80, exposedPort: 80, protocols: ['tcp'] }] },
+      }),
+    ).toBe(true);
     expect(valid({ displayName: 'a'.repeat(51) })).toBe(false);
     expect(valid({ cdn: {} })).toBe(false);
   });
@@ -368,7 +388,18 @@ describe('ContainerTemplate (response)', () => {
 
   it('describes endpoints as spec 2.2 returns them', () => {
     expect(props(ContainerEndpointResponse).sort()).toEqual(
-      ['id', 'displayName', 'publicHost', 'type', 'isSslEnabled', 'pullZoneId', 'portMappings', 'stickySessions', 'internalIpAddresses', 'publicIpAddresses'].sort(),
+      [
+        'id',
+        'displayName',
+        'publicHost',
+        'type',
+        'isSslEnabled',
+        'pullZoneId',
+        'portMappings',
+        'stickySessions',
+        'internalIpAddresses',
+        'publicIpAddresses',
+      ].sort(),
     );
     expect(props(prop(ContainerEndpointResponse, 'stickySessions')).sort()).toEqual(['cookieName', 'enabled', 'sessionHeaders']);
     expect(props(prop(ContainerEndpointResponse, 'internalIpAddresses', '[]')).sort()).toEqual(['address', 'region']);
@@ -379,7 +410,20 @@ describe('ContainerTemplate (response)', () => {
 
 describe('Application (response)', () => {
   it('carries every property of the reference model', () => {
-    for (const f of ['id', 'name', 'displayEndpoint', 'status', 'runtimeType', 'regionSettings', 'containerTemplates', 'containerInstances', 'volumes', 'autoScaling', 'networkSettings', 'repositorySettings']) {
+    for (const f of [
+      'id',
+      'name',
+      'displayEndpoint',
+      'status',
+      'runtimeType',
+      'regionSettings',
+      'containerTemplates',
+      'containerInstances',
+      'volumes',
+      'autoScaling',
+      'networkSettings',
+      'repositorySettings',
+    ]) {
       expect(props(Application)).toContain(f);
     }
     const valid = check(Application);
@@ -405,7 +449,16 @@ const VENDOR_WORDS = new RegExp(['bun' + 'ny', 'ma' + 'gic'].join('|'), 'i');
 
 describe('wording', () => {
   it('carries no vendor words', () => {
-    for (const s of [ContainerTemplateRequest, ContainerTemplate, ApplicationReplaceRequest, ApplicationCreateRequest, Application, EndpointUpdateRequest, EndpointUpdateResponse, IdResponse]) {
+    for (const s of [
+      ContainerTemplateRequest,
+      ContainerTemplate,
+      ApplicationReplaceRequest,
+      ApplicationCreateRequest,
+      Application,
+      EndpointUpdateRequest,
+      EndpointUpdateResponse,
+      IdResponse,
+    ]) {
       expect(JSON.stringify(s)).not.toMatch(VENDOR_WORDS);
     }
   });

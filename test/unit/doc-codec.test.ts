@@ -30,7 +30,10 @@ describe('stored document encoding (SQLite)', () => {
   });
 
   it('stores other kinds as text', () => {
-    const zoneFile = JSON.stringify({ Domain: 'example.com', Records: Array.from({ length: 50 }, (_, i) => ({ Id: i, Type: 0, Name: `r${i}`, Value: '192.0.2.1' })) });
+    const zoneFile = JSON.stringify({
+      Domain: 'example.com',
+      Records: Array.from({ length: 50 }, (_, i) => ({ Id: i, Type: 0, Name: `r${i}`, Value: '192.0.2.1' })),
+    });
     expect(encodeDoc('dnsZone', zoneFile)).toBe(zoneFile);
   });
 

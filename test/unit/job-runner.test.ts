@@ -23,7 +23,9 @@ describe('JobRunner', () => {
   it('runs a job only once it is due, then removes it', async () => {
     const runner = new JobRunner(store, clock.read);
     const seen: unknown[] = [];
-    runner.register('note', async (p) => { seen.push(p); });
+    runner.register('note', async (p) => {
+      seen.push(p);
+    });
     await runner.enqueue('note', { n: 1 }, 1000);
     expect(await runner.runDue()).toBe(0);
     clock.advance(999);
@@ -41,7 +43,9 @@ describe('JobRunner', () => {
     store = await SqliteStore.open(join(dir, 'db.sqlite'));
     const runner = new JobRunner(store, clock.read);
     const seen: unknown[] = [];
-    runner.register('note', async (p) => { seen.push(p); });
+    runner.register('note', async (p) => {
+      seen.push(p);
+    });
     clock.advance(10);
     await runner.runDue();
     expect(seen).toEqual([{ n: 2 }]);
@@ -53,8 +57,13 @@ describe('JobRunner', () => {
     let runs = 0;
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    a.register('slow', async () => { runs++; await gate; });
-    b.register('slow', async () => { runs++; });
+    a.register('slow', async () => {
+      runs++;
+      await gate;
+    });
+    b.register('slow', async () => {
+      runs++;
+    });
     await a.enqueue('slow', {});
     const first = a.runDue();
     await new Promise((r) => setImmediate(r));
@@ -66,7 +75,10 @@ describe('JobRunner', () => {
     let attempts = 0;
     const errors: unknown[] = [];
     const c = new JobRunner(store, clock.read, { onError: (_k, e) => errors.push(e) });
-    c.register('flaky', async () => { attempts++; if (attempts === 1) throw new Error('boom'); });
+    c.register('flaky', async () => {
+      attempts++;
+      if (attempts === 1) throw new Error('boom');
+    });
     await c.enqueue('flaky', {});
     await c.runDue();
     expect(attempts).toBe(1);
@@ -85,7 +97,9 @@ describe('JobRunner', () => {
     expect(claimed).toHaveLength(1);
     const runner = new JobRunner(store, clock.read);
     let ran = 0;
-    runner.register('orphan', async () => { ran++; });
+    runner.register('orphan', async () => {
+      ran++;
+    });
     expect(await runner.runDue()).toBe(0);
     clock.advance(5001);
     expect(await runner.runDue()).toBe(1);

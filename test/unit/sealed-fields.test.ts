@@ -24,7 +24,7 @@ const doc = (): Doc => ({
 });
 
 describe('SealedFields', () => {
-  it('seals every credential path, leaves the caller\'s document exactly as it was, and opens back to it', () => {
+  it("seals every credential path, leaves the caller's document exactly as it was, and opens back to it", () => {
     const original = doc();
     const sealed = fields.seal(original);
     expect(original).toEqual(doc());

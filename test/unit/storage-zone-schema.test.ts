@@ -16,10 +16,26 @@ const validateUpdate = ajv.compile(StorageZoneUpdateRequest);
 
 /** Spec 2.6 response fields; `true` marks the ones typed "or null". */
 const SPEC_FIELDS: Record<string, boolean> = {
-  Id: false, UserId: true, Name: true, Password: true, ReadOnlyPassword: true, DateModified: false, Deleted: false,
-  StorageUsed: false, FilesStored: false, Region: true, ReplicationRegions: true, PullZones: true,
-  Rewrite404To200: false, Custom404FilePath: true, StorageHostname: true, ZoneTier: false,
-  ReplicationChangeInProgress: false, PriceOverride: false, Discount: false, StorageZoneType: false,
+  Id: false,
+  UserId: true,
+  Name: true,
+  Password: true,
+  ReadOnlyPassword: true,
+  DateModified: false,
+  Deleted: false,
+  StorageUsed: false,
+  FilesStored: false,
+  Region: true,
+  ReplicationRegions: true,
+  PullZones: true,
+  Rewrite404To200: false,
+  Custom404FilePath: true,
+  StorageHostname: true,
+  ZoneTier: false,
+  ReplicationChangeInProgress: false,
+  PriceOverride: false,
+  Discount: false,
+  StorageZoneType: false,
 };
 
 const VENDOR_WORDS = /bunny|apple|google|widevine|fairplay|vi\.ai|viai/i;
@@ -56,7 +72,7 @@ const zone = (storageZoneType: 0 | 1 = 0) =>
   });
 
 describe('StorageZone response schema', () => {
-  it('lists every field of spec 2.6, with the spec\'s nullability', () => {
+  it("lists every field of spec 2.6, with the spec's nullability", () => {
     const p = props(StorageZone);
     for (const [name, nullable] of Object.entries(SPEC_FIELDS)) {
       expect(p, name).toHaveProperty(name);
@@ -91,7 +107,7 @@ describe('StorageZone response schema', () => {
 });
 
 describe('StorageZoneAddRequest', () => {
-  it('region lists are the spec\'s', () => {
+  it("region lists are the spec's", () => {
     expect([...STORAGE_MAIN_REGIONS]).toEqual(['DE', 'NY', 'LA', 'SG']);
     expect([...STORAGE_REPLICATION_REGIONS]).toEqual(['DE', 'NY', 'LA', 'SG', 'SYD']);
   });
@@ -127,7 +143,9 @@ describe('StorageZoneUpdateRequest', () => {
   it('has every field optional', () => {
     expect(validateUpdate({})).toBe(true);
     expect(validateUpdate({ ReplicationZones: null, OriginUrl: null, Custom404FilePath: null, Rewrite404To200: null })).toBe(true);
-    expect(validateUpdate({ ReplicationZones: ['SYD'], OriginUrl: 'https://origin.example', Custom404FilePath: '/404.html', Rewrite404To200: true })).toBe(true);
+    expect(validateUpdate({ ReplicationZones: ['SYD'], OriginUrl: 'https://origin.example', Custom404FilePath: '/404.html', Rewrite404To200: true })).toBe(
+      true,
+    );
     expect(validateUpdate({ ReplicationZones: ['XX'] })).toBe(false);
     expect(validateUpdate({ ReplicationZones: ['LA', 'LA'] })).toBe(false);
     expect(validateUpdate({ Unknown: 1 })).toBe(false);

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newVideoLibrary } from '../../src/domain/video-libraries/defaults.js';
-import {
-  VideoLibrary,
-  VideoLibraryAddRequest,
-  VideoLibraryLanguage,
-  VideoLibraryUpdateRequest,
-} from '../../src/schemas/video-library.js';
+import { VideoLibrary, VideoLibraryAddRequest, VideoLibraryLanguage, VideoLibraryUpdateRequest } from '../../src/schemas/video-library.js';
 import { schemaAjv } from '../helpers/schema-ajv.js';
 
 const ajv = schemaAjv();
@@ -16,27 +11,87 @@ const validateLanguage = ajv.compile(VideoLibraryLanguage);
 
 /** Spec 2.3, in table order; `true` marks the fields the spec types as "or null". */
 const SPEC_FIELDS: Record<string, boolean> = {
-  Id: false, Name: true, VideoCount: false, TrafficUsage: false, StorageUsage: false,
-  DateCreated: false, DateModified: false, ReplicationRegions: true, ApiKey: true, ReadOnlyApiKey: true,
-  HasWatermark: false, WatermarkPositionLeft: false, WatermarkPositionTop: false, WatermarkWidth: false,
-  WatermarkHeight: false, WatermarkVersion: false, PullZoneId: false, StorageZoneId: false,
-  EnabledResolutions: true, AdPublisherId: true, VastTagUrl: true, WebhookUrl: true, CaptionsFontSize: false,
-  CaptionsFontColor: true, CaptionsBackground: true, FontFamily: true, UILanguage: true, AllowEarlyPlay: true,
-  PlayerTokenAuthenticationEnabled: false, AllowedReferrers: true, BlockedReferrers: true, BlockNoneReferrer: false,
-  EnableMP4Fallback: false, KeepOriginalFiles: false, AllowDirectPlay: false, EnableDRM: false, DrmVersion: false,
-  DrmSchemeA: false, DrmSchemeB: false,
-  Bitrate240p: false, Bitrate360p: false, Bitrate480p: false, Bitrate720p: false, Bitrate1080p: false,
-  Bitrate1440p: false, Bitrate2160p: false, ApiAccessKey: true, ShowHeatmap: false, EnableContentTagging: false,
-  PullZoneType: false, CustomHTML: true, Controls: true, PlaybackSpeeds: true, PlayerKeyColor: true,
-  EnableTranscribing: false, EnableTranscribingTitleGeneration: false, EnableTranscribingDescriptionGeneration: false,
-  EnableTranscribingChaptersGeneration: false, EnableTranscribingMomentsGeneration: false,
-  TranscribingCaptionLanguages: true, EnableCaptionsInPlaylist: true, RememberPlayerPosition: false,
-  EnableMultiAudioTrackSupport: false, UseSeparateAudioStream: false, JitEncodingEnabled: false, EncodingTier: false,
-  OutputCodecs: true, DrmBasePriceOverride: true, DrmCostPerLicenseOverride: true, TranscribingPriceOverride: true,
-  PremiumEncodingPriceOverride: true, MonthlyChargesTranscribing: false, MonthlyChargesPremiumEncoding: false,
-  MonthlyChargesEnterpriseDrm: false, FeatureFlags: true, PlayerVersion: false,
-  RemoveMetadataFromFallbackVideos: false, ScaleVideoUsingBothDimensions: false, ExposeOriginals: false,
-  ExposeVideoMetadata: false, EnableCompactControls: false,
+  Id: false,
+  Name: true,
+  VideoCount: false,
+  TrafficUsage: false,
+  StorageUsage: false,
+  DateCreated: false,
+  DateModified: false,
+  ReplicationRegions: true,
+  ApiKey: true,
+  ReadOnlyApiKey: true,
+  HasWatermark: false,
+  WatermarkPositionLeft: false,
+  WatermarkPositionTop: false,
+  WatermarkWidth: false,
+  WatermarkHeight: false,
+  WatermarkVersion: false,
+  PullZoneId: false,
+  StorageZoneId: false,
+  EnabledResolutions: true,
+  AdPublisherId: true,
+  VastTagUrl: true,
+  WebhookUrl: true,
+  CaptionsFontSize: false,
+  CaptionsFontColor: true,
+  CaptionsBackground: true,
+  FontFamily: true,
+  UILanguage: true,
+  AllowEarlyPlay: true,
+  PlayerTokenAuthenticationEnabled: false,
+  AllowedReferrers: true,
+  BlockedReferrers: true,
+  BlockNoneReferrer: false,
+  EnableMP4Fallback: false,
+  KeepOriginalFiles: false,
+  AllowDirectPlay: false,
+  EnableDRM: false,
+  DrmVersion: false,
+  DrmSchemeA: false,
+  DrmSchemeB: false,
+  Bitrate240p: false,
+  Bitrate360p: false,
+  Bitrate480p: false,
+  Bitrate720p: false,
+  Bitrate1080p: false,
+  Bitrate1440p: false,
+  Bitrate2160p: false,
+  ApiAccessKey: true,
+  ShowHeatmap: false,
+  EnableContentTagging: false,
+  PullZoneType: false,
+  CustomHTML: true,
+  Controls: true,
+  PlaybackSpeeds: true,
+  PlayerKeyColor: true,
+  EnableTranscribing: false,
+  EnableTranscribingTitleGeneration: false,
+  EnableTranscribingDescriptionGeneration: false,
+  EnableTranscribingChaptersGeneration: false,
+  EnableTranscribingMomentsGeneration: false,
+  TranscribingCaptionLanguages: true,
+  EnableCaptionsInPlaylist: true,
+  RememberPlayerPosition: false,
+  EnableMultiAudioTrackSupport: false,
+  UseSeparateAudioStream: false,
+  JitEncodingEnabled: false,
+  EncodingTier: false,
+  OutputCodecs: true,
+  DrmBasePriceOverride: true,
+  DrmCostPerLicenseOverride: true,
+  TranscribingPriceOverride: true,
+  PremiumEncodingPriceOverride: true,
+  MonthlyChargesTranscribing: false,
+  MonthlyChargesPremiumEncoding: false,
+  MonthlyChargesEnterpriseDrm: false,
+  FeatureFlags: true,
+  PlayerVersion: false,
+  RemoveMetadataFromFallbackVideos: false,
+  ScaleVideoUsingBothDimensions: false,
+  ExposeOriginals: false,
+  ExposeVideoMetadata: false,
+  EnableCompactControls: false,
 };
 
 const VENDOR_WORDS = /bunny|apple|google|widevine|fairplay|vi\.ai|viai/i;
@@ -71,7 +126,7 @@ const library = () =>
   });
 
 describe('VideoLibrary response schema', () => {
-  it('lists every field of spec 2.3, with the spec\'s nullability', () => {
+  it("lists every field of spec 2.3, with the spec's nullability", () => {
     const p = props(VideoLibrary);
     for (const [name, nullable] of Object.entries(SPEC_FIELDS)) {
       expect(p, name).toHaveProperty(name);
@@ -81,9 +136,14 @@ describe('VideoLibrary response schema', () => {
 
   it('requires every property', () => {
     expect([...required(VideoLibrary)].sort()).toEqual(Object.keys(props(VideoLibrary)).sort());
-    expect([...required(props(VideoLibrary)['DrmSchemeB'])].sort()).toEqual(
-      ['CertificateExpirationDate', 'CertificateId', 'Enabled', 'MinClientSecurityLevel', 'Provider', 'SdOnlyForL3'],
-    );
+    expect([...required(props(VideoLibrary)['DrmSchemeB'])].sort()).toEqual([
+      'CertificateExpirationDate',
+      'CertificateId',
+      'Enabled',
+      'MinClientSecurityLevel',
+      'Provider',
+      'SdOnlyForL3',
+    ]);
   });
 
   it('accepts the defaults of a new library', () => {
@@ -103,7 +163,14 @@ describe('VideoLibrary response schema', () => {
 
   it('applies create options over the defaults', () => {
     const lib = newVideoLibrary({
-      id: 1, name: 'x', pullZoneId: 2, storageZoneId: 3, replicationRegions: [], apiKey: 'a', readOnlyApiKey: 'b', now: new Date(0),
+      id: 1,
+      name: 'x',
+      pullZoneId: 2,
+      storageZoneId: 3,
+      replicationRegions: [],
+      apiKey: 'a',
+      readOnlyApiKey: 'b',
+      now: new Date(0),
       settings: { EncodingTier: 1, OutputCodecs: 'x264, av1', EnableTranscribingChaptersGeneration: true, AllowEarlyPlay: true, KeepOriginalFiles: null },
     });
     expect(validateLibrary(lib)).toBe(true);
@@ -122,7 +189,9 @@ describe('VideoLibrary response schema', () => {
   });
 
   it('validates a language item', () => {
-    expect(validateLanguage({ ShortCode: 'en', Name: 'English', SupportPlayerTranslation: true, SupportTranscribing: true, TranscribingAccuracy: 90 })).toBe(true);
+    expect(validateLanguage({ ShortCode: 'en', Name: 'English', SupportPlayerTranslation: true, SupportTranscribing: true, TranscribingAccuracy: 90 })).toBe(
+      true,
+    );
     expect(validateLanguage({ ShortCode: null, Name: null, SupportPlayerTranslation: false, SupportTranscribing: false })).toBe(false);
   });
 });

@@ -69,7 +69,12 @@ export class AppEditor {
    * Reads the application, lets `edit` make the next document, and writes it with its pull zone
    * links, all in one transaction. An edit that changes nothing writes nothing.
    */
-  change<R>(accountId: number, appId: string, edit: (doc: ContainerAppDoc, tx: StoreTx) => Edit<R> | Promise<Edit<R>>, options: ChangeOptions = {}): Promise<R> {
+  change<R>(
+    accountId: number,
+    appId: string,
+    edit: (doc: ContainerAppDoc, tx: StoreTx) => Edit<R> | Promise<Edit<R>>,
+    options: ChangeOptions = {},
+  ): Promise<R> {
     return this.store.transaction(async (tx) => {
       const current = await this.apps.get(tx, accountId, appId);
       const { doc, result } = await edit(current.doc, tx);

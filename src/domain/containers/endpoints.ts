@@ -3,7 +3,13 @@
  * (spec 4.4) or delete one. An endpoint is addressed by its display name, as the specification
  * says for the update, or by its id, as the platform's delete documents it.
  */
-import type { ContainerEndpointResponseT, ContainerTemplateT, EndpointRequestT, EndpointUpdateResponseT, ListEndpointsResponseT } from '../../schemas/containers.js';
+import type {
+  ContainerEndpointResponseT,
+  ContainerTemplateT,
+  EndpointRequestT,
+  EndpointUpdateResponseT,
+  ListEndpointsResponseT,
+} from '../../schemas/containers.js';
 import { errors } from '../errors.js';
 import type { Principal } from '../principal.js';
 import type { ContainerAppDoc } from './application.js';
@@ -44,7 +50,13 @@ export class EndpointService {
       const owner = templateOf(doc, containerId);
       checkEndpointKind(input, '');
       checkDisplayNameFree(doc.containerTemplates, input.displayName);
-      await this.editor.links.check(tx, principal.accountId, appId, [{ pullZoneId: input.cdn?.pullZoneId, field: 'cdn.pullZoneId' }], zoneLinks(doc.containerTemplates));
+      await this.editor.links.check(
+        tx,
+        principal.accountId,
+        appId,
+        [{ pullZoneId: input.cdn?.pullZoneId, field: 'cdn.pullZoneId' }],
+        zoneLinks(doc.containerTemplates),
+      );
       const endpoint = buildEndpoint(input, undefined, this.editor.endpointContext(doc.regionSettings));
       return { doc: withEndpoints(doc, owner, [...owner.endpoints, endpoint]), result: { id: endpoint.id } };
     });
@@ -59,14 +71,28 @@ export class EndpointService {
       const taken = zoneLinks(doc.containerTemplates, (id) => id === endpoint.id);
       await this.editor.links.check(tx, principal.accountId, appId, [{ pullZoneId: input.cdn?.pullZoneId, field: 'cdn.pullZoneId' }], taken);
       const updated = buildEndpoint(input, endpoint, this.editor.endpointContext(doc.regionSettings));
-      return { doc: withEndpoints(doc, owner, owner.endpoints.map((e) => (e === endpoint ? updated : e))), result: { id: updated.id } };
+      return {
+        doc: withEndpoints(
+          doc,
+          owner,
+          owner.endpoints.map((e) => (e === endpoint ? updated : e)),
+        ),
+        result: { id: updated.id },
+      };
     });
   }
 
   delete(principal: Principal, appId: string, key: string): Promise<void> {
     return this.editor.change(principal.accountId, appId, (doc) => {
       const { owner, endpoint } = locate(doc, key);
-      return { doc: withEndpoints(doc, owner, owner.endpoints.filter((e) => e !== endpoint)), result: undefined };
+      return {
+        doc: withEndpoints(
+          doc,
+          owner,
+          owner.endpoints.filter((e) => e !== endpoint),
+        ),
+        result: undefined,
+      };
     });
   }
 }

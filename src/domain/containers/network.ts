@@ -44,11 +44,9 @@ function perRegion(regions: readonly string[], previous: readonly IpAddress[] | 
   return regions.map((region) => previous?.find((p) => p.region === region) ?? { address: make(), region });
 }
 
-export const internalAddresses = (regions: readonly string[], previous?: readonly IpAddress[] | null) =>
-  perRegion(regions, previous, internalAddress);
+export const internalAddresses = (regions: readonly string[], previous?: readonly IpAddress[] | null) => perRegion(regions, previous, internalAddress);
 
-export const publicAddresses = (regions: readonly string[], previous?: readonly IpAddress[] | null) =>
-  perRegion(regions, previous, publicAddress);
+export const publicAddresses = (regions: readonly string[], previous?: readonly IpAddress[] | null) => perRegion(regions, previous, publicAddress);
 
 /** An anycast endpoint has one address, announced from every region. */
 export function anycastAddresses(regions: readonly string[], previous?: readonly IpAddress[] | null): IpAddress[] {

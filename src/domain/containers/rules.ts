@@ -66,7 +66,11 @@ export function checkAutoScaling(autoScaling: { min: number; max: number }, pref
 }
 
 /** Endpoint display names are unique within an application (the endpoint `except` may keep its own). */
-export function checkDisplayNameFree(templates: readonly { endpoints: readonly { id: string; displayName: string }[] }[], displayName: string, exceptId?: string): void {
+export function checkDisplayNameFree(
+  templates: readonly { endpoints: readonly { id: string; displayName: string }[] }[],
+  displayName: string,
+  exceptId?: string,
+): void {
   if (templates.some((t) => t.endpoints.some((e) => e.id !== exceptId && e.displayName === displayName))) {
     throw errors.validation('displayName', `The application already has an endpoint named "${displayName}".`, 'endpoint.name_taken');
   }

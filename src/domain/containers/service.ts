@@ -164,7 +164,12 @@ export class ContainerAppService {
     }
   }
 
-  private lifecycleAction(principal: Principal, appId: string, whenSuspended: SuspendedAnswer, act: (doc: ContainerAppDoc, now: number) => ContainerAppDoc): Promise<void> {
+  private lifecycleAction(
+    principal: Principal,
+    appId: string,
+    whenSuspended: SuspendedAnswer,
+    act: (doc: ContainerAppDoc, now: number) => ContainerAppDoc,
+  ): Promise<void> {
     return this.editor.change(
       principal.accountId,
       appId,

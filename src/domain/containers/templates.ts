@@ -134,7 +134,11 @@ export function buildTemplate(input: ContainerTemplateRequestT, previous: Contai
     probes: probes(input.probes),
     environmentVariables: (input.environmentVariables ?? []).map((v) => ({ name: v.name, value: v.value ?? '' })),
     endpoints: (input.endpoints ?? []).map((e) =>
-      buildEndpoint(e, previous?.endpoints.find((p) => p.displayName === e.displayName), ctx),
+      buildEndpoint(
+        e,
+        previous?.endpoints.find((p) => p.displayName === e.displayName),
+        ctx,
+      ),
     ),
     volumeMounts: (input.volumeMounts ?? []).map((m) => ({ name: m.name, mountPath: m.mountPath })),
   };
@@ -150,8 +154,7 @@ export function relocated(templates: readonly ContainerTemplateT[], ctx: Endpoin
     endpoints: t.endpoints.map((e) => ({
       ...e,
       internalIpAddresses: internalAddresses(ctx.regions, e.internalIpAddresses),
-      publicIpAddresses:
-        e.type === 'anycast' ? anycastAddresses(ctx.regions, e.publicIpAddresses) : publicAddresses(ctx.regions, e.publicIpAddresses),
+      publicIpAddresses: e.type === 'anycast' ? anycastAddresses(ctx.regions, e.publicIpAddresses) : publicAddresses(ctx.regions, e.publicIpAddresses),
     })),
   }));
 }

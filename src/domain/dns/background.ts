@@ -66,16 +66,18 @@ export function registerDnsBackground(dns: DnsZoneService, o: DnsBackgroundOptio
 
   /** Changes one record, if it still exists, in its own transaction. */
   const changeRecord = (ref: RecordRef, change: (tx: StoreTx, record: DnsRecordT, zone: DnsZoneT) => Promise<DnsRecordT | undefined>) =>
-    dns.writer.edit(ref.accountId, ref.zoneId, async (tx, zone) => {
-      const record = zone.Records.find((r) => r.Id === ref.recordId);
-      const next = record && (await change(tx, record, zone));
-      if (!next) return { result: undefined };
-      return { zone: { ...zone, Records: zone.Records.map((r) => (r.Id === next.Id ? next : r)) }, result: undefined };
-    }).catch((error: unknown) => {
-      // The zone was deleted meanwhile: nothing left to do.
-      if ((error as { code?: string }).code === 'not_found') return undefined;
-      throw error;
-    });
+    dns.writer
+      .edit(ref.accountId, ref.zoneId, async (tx, zone) => {
+        const record = zone.Records.find((r) => r.Id === ref.recordId);
+        const next = record && (await change(tx, record, zone));
+        if (!next) return { result: undefined };
+        return { zone: { ...zone, Records: zone.Records.map((r) => (r.Id === next.Id ? next : r)) }, result: undefined };
+      })
+      .catch((error: unknown) => {
+        // The zone was deleted meanwhile: nothing left to do.
+        if ((error as { code?: string }).code === 'not_found') return undefined;
+        throw error;
+      });
 
   o.jobs.register(ACCELERATE_JOB, async (payload) => {
     const ref = payload as RecordRef;
@@ -108,7 +110,10 @@ export function registerDnsBackground(dns: DnsZoneService, o: DnsBackgroundOptio
 /** A pull zone name from the record's full name, e.g. `www.example.com` → `www-example-com-12`. */
 function acceleratedZoneName(record: DnsRecordT, zone: DnsZoneT): string {
   const full = [record.Name, zone.Domain].filter(Boolean).join('.').toLowerCase();
-  const base = full.replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 50);
+  const base = full
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 50);
   return `${base || 'record'}-${record.Id}`;
 }
 

@@ -110,7 +110,12 @@ function decodeValue(attribute: Attribute, raw: string): unknown {
 type Variable = { Name?: string | null; Value?: string | null };
 const isVariables = (value: unknown): value is Variable[] =>
   Array.isArray(value) &&
-  value.every((v) => typeof v === 'object' && v !== null && ['Name', 'Value'].every((k) => {
-    const field = (v as Record<string, unknown>)[k];
-    return field === undefined || field === null || typeof field === 'string';
-  }));
+  value.every(
+    (v) =>
+      typeof v === 'object' &&
+      v !== null &&
+      ['Name', 'Value'].every((k) => {
+        const field = (v as Record<string, unknown>)[k];
+        return field === undefined || field === null || typeof field === 'string';
+      }),
+  );

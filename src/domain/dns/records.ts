@@ -49,9 +49,11 @@ export class DnsRecords {
   async list(principal: Principal, zoneId: number, query: RecordListQuery): Promise<PagedT<DnsRecordT>> {
     const { doc: zone } = await this.writer.zones.get(this.writer.store, principal.accountId, zoneId);
     const search = query.search?.toLowerCase();
-    const matching = zone.Records.filter((r) =>
-      (query.type === undefined || r.Type === query.type) &&
-      (!search || (r.Name ?? '').toLowerCase().includes(search) || (r.Value ?? '').toLowerCase().includes(search)));
+    const matching = zone.Records.filter(
+      (r) =>
+        (query.type === undefined || r.Type === query.type) &&
+        (!search || (r.Name ?? '').toLowerCase().includes(search) || (r.Value ?? '').toLowerCase().includes(search)),
+    );
     const offset = (query.page - 1) * query.perPage;
     const items = matching.slice(offset, offset + query.perPage);
     return { Items: items, CurrentPage: query.page, TotalItems: matching.length, HasMoreItems: offset + items.length < matching.length };
@@ -67,14 +69,26 @@ export class DnsRecords {
       throwIfAny(recordProblems(merged, zone.Domain ?? ''));
       throwIfAny(await linkProblems(tx, principal.accountId, merged));
       const next = updatedRecord(old, merged);
-      return { zone: this.changed(zone, zone.Records.map((r) => (r.Id === id ? next : r))), result: undefined };
+      return {
+        zone: this.changed(
+          zone,
+          zone.Records.map((r) => (r.Id === id ? next : r)),
+        ),
+        result: undefined,
+      };
     });
   }
 
   async delete(principal: Principal, zoneId: number, id: number): Promise<void> {
     await this.writer.edit(principal.accountId, zoneId, async (_tx, zone) => {
       findRecord(zone, id);
-      return { zone: this.changed(zone, zone.Records.filter((r) => r.Id !== id)), result: undefined };
+      return {
+        zone: this.changed(
+          zone,
+          zone.Records.filter((r) => r.Id !== id),
+        ),
+        result: undefined,
+      };
     });
   }
 
@@ -126,7 +140,15 @@ export class DnsRecords {
     for (const { Id } of items.filter((zone) => zone.Records.some(pointsAtIt))) {
       // A listed document carries no version, and the write is versioned: read the zone itself.
       const current = await this.writer.zones.get(tx, accountId, Id);
-      await this.writer.zones.update(tx, accountId, current, this.changed(current.doc, current.doc.Records.filter((r) => !pointsAtIt(r))));
+      await this.writer.zones.update(
+        tx,
+        accountId,
+        current,
+        this.changed(
+          current.doc,
+          current.doc.Records.filter((r) => !pointsAtIt(r)),
+        ),
+      );
     }
   }
 

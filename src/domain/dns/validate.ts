@@ -40,6 +40,7 @@ export function isHostname(value: string): boolean {
 export function normalizeDomain(raw: string): string | undefined {
   let name = raw.endsWith('.') ? raw.slice(0, -1) : raw;
   // Non-ASCII input is converted the way browsers do; ASCII input is checked as sent.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the range is "anything outside ASCII", control characters included on purpose.
   if (/[^\x00-\x7f]/.test(name)) name = domainToASCII(name);
   name = name.toLowerCase();
   if (name.length === 0 || name.length > MAX_NAME_LENGTH) return undefined;

@@ -120,7 +120,8 @@ function logicalLines(text: string): LogicalLine[] {
       let j = i;
       while (j < text.length && !ENDS_WORD.has(text[j]!)) {
         if (text[j] === '\\' && j + 1 < text.length && text[j + 1] !== '\n') j += 2;
-        else if (text[j] === '"') j = skipQuoted(text, j, line); // `key="a b"` stays one word (SVCB)
+        else if (text[j] === '"')
+          j = skipQuoted(text, j, line); // `key="a b"` stays one word (SVCB)
         else j++;
       }
       open().tokens.push({ text: text.slice(i, Math.min(j, text.length)), quoted: false });

@@ -99,22 +99,26 @@ function recordData(type: string, rdata: ZoneFileToken[], origin: string): DnsRe
     case 10: // PTR
     case 12: // NS
       return words?.length === 1 ? { Type: typeIndex, Value: target(words[0]!) } : undefined;
-    case 3: { // TXT: its character-strings are one text on the platform
+    case 3: {
+      // TXT: its character-strings are one text on the platform
       const parts = rdata.map((t) => decodeText(t.text));
       if (parts.length === 0 || parts.some((p) => p === undefined)) return undefined;
       return { Type: 3, Value: parts.join('') };
     }
-    case 4: { // MX
+    case 4: {
+      // MX
       const priority = words?.length === 2 ? u16(words[0]!) : undefined;
       return priority === undefined ? undefined : { Type: 4, Priority: priority, Value: target(words![1]!) };
     }
-    case 8: { // SRV
+    case 8: {
+      // SRV
       const numbers = words?.length === 4 ? words.slice(0, 3).map(u16) : [];
       if (numbers.length !== 3 || numbers.some((n) => n === undefined)) return undefined;
       const [priority, weight, port] = numbers as number[];
       return { Type: 8, Priority: priority!, Weight: weight!, Port: port!, Value: target(words![3]!) };
     }
-    case 9: { // CAA
+    case 9: {
+      // CAA
       const [flags, tag, value] = rdata;
       const flagValue = flags && !flags.quoted && /^\d{1,3}$/.test(flags.text) ? Number(flags.text) : 256;
       const text = value ? decodeText(value.text) : undefined;

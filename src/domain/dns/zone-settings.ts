@@ -38,7 +38,8 @@ export function applyZoneSettings(zone: DnsZoneT, input: DnsZoneUpdateRequestT, 
     } else nameservers[field] = name;
   }
   const soaEmail = input.SoaEmail;
-  if (soaEmail != null && !isEmail(soaEmail)) problems.push({ field: 'SoaEmail', message: 'The SoaEmail field must be an email address such as hostmaster@example.com.' });
+  if (soaEmail != null && !isEmail(soaEmail))
+    problems.push({ field: 'SoaEmail', message: 'The SoaEmail field must be an email address such as hostmaster@example.com.' });
   throwIfAny(problems);
 
   return {

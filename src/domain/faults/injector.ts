@@ -38,7 +38,10 @@ interface CompiledRule {
 export class FaultInjector {
   private rules: CompiledRule[] = [];
 
-  constructor(rules: FaultRuleT[] = [], private readonly random: () => number = Math.random) {
+  constructor(
+    rules: FaultRuleT[] = [],
+    private readonly random: () => number = Math.random,
+  ) {
     this.replace(rules);
   }
 

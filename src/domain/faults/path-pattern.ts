@@ -8,13 +8,13 @@
  */
 export type PathMatcher = (route: string | undefined, path: string) => boolean;
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export function compilePathPattern(pattern: string): PathMatcher {
   const source = pattern
     .replace(/\/+$/, '')
     .split(/(\*|:[A-Za-z0-9_]+)/)
-    .map((part) => (part === '*' ? '.*' : part.startsWith(':') && part.length > 1 ? ':[^/]+' : escape(part)))
+    .map((part) => (part === '*' ? '.*' : part.startsWith(':') && part.length > 1 ? ':[^/]+' : escapeRegExp(part)))
     .join('');
   const regex = new RegExp(`^${source}/?$`, 'i');
   return (route, path) => (route !== undefined && regex.test(route)) || regex.test(path);

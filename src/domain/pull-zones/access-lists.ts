@@ -57,7 +57,13 @@ export class PullZoneAccessLists {
     await this.editor.edit(principal.accountId, zoneId, (zone) => {
       const current = zone[list] ?? [];
       const same = sameAs(list, entry);
-      return current.some(same) ? withList(zone, list, current.filter((e) => !same(e))) : undefined;
+      return current.some(same)
+        ? withList(
+            zone,
+            list,
+            current.filter((e) => !same(e)),
+          )
+        : undefined;
     });
   }
 

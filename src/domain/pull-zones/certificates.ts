@@ -65,7 +65,7 @@ export class PullZoneCertificates {
     await this.editor.edit(principal.accountId, zoneId, (zone) => {
       const hostname = hostnameOf(zone, upload.Hostname);
       if (hostname.IsSystemHostname) {
-        throw errors.validation('Hostname', 'The system hostname is served with the platform\'s own certificate.', 'pullzone.system_hostname');
+        throw errors.validation('Hostname', "The system hostname is served with the platform's own certificate.", 'pullzone.system_hostname');
       }
       return replaceHostname(zone, {
         ...hostname,
@@ -83,7 +83,7 @@ export class PullZoneCertificates {
     await this.editor.edit(principal.accountId, zoneId, (zone) => {
       const hostname = hostnameOf(zone, value);
       if (hostname.IsSystemHostname) {
-        throw errors.validation('Hostname', 'The certificate of the system hostname is the platform\'s and cannot be removed.', 'pullzone.system_hostname');
+        throw errors.validation('Hostname', "The certificate of the system hostname is the platform's and cannot be removed.", 'pullzone.system_hostname');
       }
       if (!hostname.HasCertificate) throw errors.notFound('certificate');
       return replaceHostname(zone, { ...hostname, HasCertificate: false, Certificate: '', CertificateKey: '', CertificateProvisionType: 0 });

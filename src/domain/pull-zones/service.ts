@@ -76,7 +76,11 @@ export class PullZoneService {
     const storageZoneId = input.StorageZoneId ?? 0;
     await checkStorageLinks(tx, accountId, input);
     if (storageZoneId <= 0 && !input.OriginUrl) {
-      throw errors.validation('OriginUrl', 'The OriginUrl field is required unless the zone pulls from a storage zone (StorageZoneId).', 'pullzone.origin_required');
+      throw errors.validation(
+        'OriginUrl',
+        'The OriginUrl field is required unless the zone pulls from a storage zone (StorageZoneId).',
+        'pullzone.origin_required',
+      );
     }
     if (input.OriginUrl) checkOriginUrl(input.OriginUrl);
     if (await this.zones.nameTaken(tx, name)) throw errors.nameTaken('Name', 'pull zone', name);
@@ -107,7 +111,11 @@ export class PullZoneService {
   async deleteIn(tx: StoreTx, accountId: number, id: number, options: { owner?: 'videoLibrary' | 'storageZone' } = {}): Promise<void> {
     const zone = await this.zones.get(tx, accountId, id);
     if (zone.doc.VideoLibraryId > 0 && options.owner !== 'videoLibrary') {
-      throw errors.validation('id', `Pull zone ${id} belongs to video library ${zone.doc.VideoLibraryId}; delete the library instead.`, 'pullzone.owned_by_video_library');
+      throw errors.validation(
+        'id',
+        `Pull zone ${id} belongs to video library ${zone.doc.VideoLibraryId}; delete the library instead.`,
+        'pullzone.owned_by_video_library',
+      );
     }
     await this.hostnames.releaseAll(tx, accountId, id);
     for (const hook of this.onDelete) await hook(tx, accountId, id);
@@ -183,7 +191,11 @@ export function withoutCertificates(zone: PullZoneT): PullZoneT {
 
 function checkedName(name: string): string {
   if (!NAME_RULE.test(name)) {
-    throw errors.validation('Name', 'The pull zone name may contain only letters, digits and dashes (not at either end), up to 63 characters.', 'pullzone.name_invalid');
+    throw errors.validation(
+      'Name',
+      'The pull zone name may contain only letters, digits and dashes (not at either end), up to 63 characters.',
+      'pullzone.name_invalid',
+    );
   }
   return name;
 }

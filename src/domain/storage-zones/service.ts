@@ -78,7 +78,11 @@ export class StorageZoneService {
     const replication = input.ReplicationRegions ?? [];
     const clash = replication.indexOf(input.Region);
     if (clash >= 0) {
-      throw errors.validation(`ReplicationRegions[${clash}]`, `The main region ${input.Region} cannot also be a replication region.`, 'storagezone.replication_region_invalid');
+      throw errors.validation(
+        `ReplicationRegions[${clash}]`,
+        `The main region ${input.Region} cannot also be a replication region.`,
+        'storagezone.replication_region_invalid',
+      );
     }
     if (await this.zones.nameTaken(tx, name)) throw errors.nameTaken('Name', 'storage zone', name);
     const id = await tx.nextId('storageZone');
@@ -140,7 +144,11 @@ export class StorageZoneService {
   async addReplicationRegions(tx: StoreTx, accountId: number, zone: StoredStorageZone, requested: readonly string[]): Promise<StoredStorageZone> {
     const clash = requested.indexOf(zone.Region ?? '');
     if (clash >= 0) {
-      throw errors.validation(`ReplicationZones[${clash}]`, `The main region ${zone.Region} cannot also be a replication region.`, 'storagezone.replication_region_invalid');
+      throw errors.validation(
+        `ReplicationZones[${clash}]`,
+        `The main region ${zone.Region} cannot also be a replication region.`,
+        'storagezone.replication_region_invalid',
+      );
     }
     const existing = zone.ReplicationRegions ?? [];
     const added = requested.filter((region) => !existing.includes(region));
@@ -163,7 +171,11 @@ export class StorageZoneService {
     const current = await this.live(tx, accountId, id);
     const library = current.doc.VideoLibraryId ?? 0;
     if (library > 0 && options.owner !== 'videoLibrary') {
-      throw errors.validation('id', `Storage zone ${id} belongs to video library ${library}; delete the library instead.`, 'storagezone.owned_by_video_library');
+      throw errors.validation(
+        'id',
+        `Storage zone ${id} belongs to video library ${library}; delete the library instead.`,
+        'storagezone.owned_by_video_library',
+      );
     }
     const linked = await this.linkedPullZones(tx, accountId, id);
     if (linked.length > 0 && !options.deleteLinkedPullZones) {

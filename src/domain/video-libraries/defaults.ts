@@ -33,7 +33,14 @@ export interface NewVideoLibraryInit {
 
 /** `" x264, vp9 ,x264"` → `"x264,vp9"`: trimmed, empty entries dropped, first occurrence kept. */
 export function normalizeCsv(value: string): string {
-  return [...new Set(value.split(',').map((s) => s.trim()).filter((s) => s !== ''))].join(',');
+  return [
+    ...new Set(
+      value
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    ),
+  ].join(',');
 }
 
 export function newVideoLibrary(init: NewVideoLibraryInit): VideoLibraryT {
@@ -44,8 +51,7 @@ export function newVideoLibrary(init: NewVideoLibraryInit): VideoLibraryT {
   const chaptersGeneration = s.EnableTranscribingChaptersGeneration ?? false;
   const momentsGeneration = s.EnableTranscribingMomentsGeneration ?? false;
   // Any generation feature needs a transcript, so it switches transcribing on.
-  const transcribing =
-    (s.EnableTranscribing ?? false) || titleGeneration || descriptionGeneration || chaptersGeneration || momentsGeneration;
+  const transcribing = (s.EnableTranscribing ?? false) || titleGeneration || descriptionGeneration || chaptersGeneration || momentsGeneration;
   const allowEarlyPlay = s.AllowEarlyPlay ?? false;
 
   return {

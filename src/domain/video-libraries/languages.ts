@@ -6,12 +6,13 @@
  */
 import type { VideoLibraryLanguageT } from '../../schemas/video-library.js';
 
-const language = (
-  ShortCode: string,
-  Name: string,
-  SupportPlayerTranslation: boolean,
-  TranscribingAccuracy: number,
-): VideoLibraryLanguageT => ({ ShortCode, Name, SupportPlayerTranslation, SupportTranscribing: TranscribingAccuracy > 0, TranscribingAccuracy });
+const language = (ShortCode: string, Name: string, SupportPlayerTranslation: boolean, TranscribingAccuracy: number): VideoLibraryLanguageT => ({
+  ShortCode,
+  Name,
+  SupportPlayerTranslation,
+  SupportTranscribing: TranscribingAccuracy > 0,
+  TranscribingAccuracy,
+});
 
 /** Sorted by name; a TranscribingAccuracy of 0 means the language cannot be transcribed. */
 export const VIDEO_LIBRARY_LANGUAGES: readonly VideoLibraryLanguageT[] = Object.freeze([

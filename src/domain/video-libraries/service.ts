@@ -6,12 +6,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { PagedT } from '../../schemas/paging.js';
 import type { PullZoneT } from '../../schemas/pull-zone.js';
-import type {
-  VideoLibraryAddRequestT,
-  VideoLibraryLanguageT,
-  VideoLibraryT,
-  VideoLibraryUpdateRequestT,
-} from '../../schemas/video-library.js';
+import type { VideoLibraryAddRequestT, VideoLibraryLanguageT, VideoLibraryT, VideoLibraryUpdateRequestT } from '../../schemas/video-library.js';
 import { newCredential, type Secrets } from '../../security/secrets.js';
 import type { Store, StoreTx } from '../../store/types.js';
 import { DocumentRepo } from '../documents.js';
@@ -201,7 +196,7 @@ export class VideoLibraryService {
       const name = `vz-${libraryId}-${randomSuffix(6)}`;
       if (!(await this.storageZones.zones.nameTaken(tx, name)) && !(await this.pullZones.zones.nameTaken(tx, name))) return name;
     }
-    throw errors.unavailable('Could not find a free name for the library\'s zones; retry.');
+    throw errors.unavailable("Could not find a free name for the library's zones; retry.");
   }
 }
 

@@ -4,12 +4,7 @@
  * field the client sent (or, when the clash comes from a stored value, the field that changed).
  * Pure: no I/O, no framework.
  */
-import {
-  FREE_TIER_CODECS,
-  OUTPUT_CODECS,
-  type VideoLibraryT,
-  type VideoLibraryUpdateRequestT,
-} from '../../schemas/video-library.js';
+import { FREE_TIER_CODECS, OUTPUT_CODECS, type VideoLibraryT, type VideoLibraryUpdateRequestT } from '../../schemas/video-library.js';
 import { errors } from '../errors.js';
 import { normalizeCsv } from './defaults.js';
 
@@ -55,7 +50,11 @@ function applyTranscribingRule(next: VideoLibraryT, input: VideoLibraryUpdateReq
   if (input.EnableTranscribing === false) {
     const clash = GENERATION_FEATURES.find((f) => input[f] === true);
     if (clash) {
-      throw errors.validation(clash, `${clash} needs transcribing, which this request switches off (EnableTranscribing false).`, 'videolibrary.transcribing_required');
+      throw errors.validation(
+        clash,
+        `${clash} needs transcribing, which this request switches off (EnableTranscribing false).`,
+        'videolibrary.transcribing_required',
+      );
     }
     for (const f of GENERATION_FEATURES) next[f] = false;
   } else if (GENERATION_FEATURES.some((f) => next[f])) {
@@ -67,7 +66,11 @@ function applyTranscribingRule(next: VideoLibraryT, input: VideoLibraryUpdateReq
 function applyEarlyPlayRule(next: VideoLibraryT, input: VideoLibraryUpdateRequestT): void {
   if (next.AllowEarlyPlay !== true) return;
   if (input.ExposeOriginals === false) {
-    throw errors.validation('ExposeOriginals', 'Early play serves the original files, so ExposeOriginals stays true while AllowEarlyPlay is on.', 'videolibrary.originals_required');
+    throw errors.validation(
+      'ExposeOriginals',
+      'Early play serves the original files, so ExposeOriginals stays true while AllowEarlyPlay is on.',
+      'videolibrary.originals_required',
+    );
   }
   next.ExposeOriginals = true;
 }
@@ -86,7 +89,9 @@ export interface EncodingOptions {
 export function checkEncodingOptions(result: EncodingOptions, sent: Partial<Record<keyof EncodingOptions, unknown>>): void {
   const allowed = CODECS_BY_TIER[result.EncodingTier] ?? FREE_TIER_CODECS;
   if (result.OutputCodecs != null) {
-    const refused = normalizeCsv(result.OutputCodecs).split(',').filter((c) => !allowed.includes(c));
+    const refused = normalizeCsv(result.OutputCodecs)
+      .split(',')
+      .filter((c) => !allowed.includes(c));
     if (refused.length > 0) {
       throw errors.validation(
         sent.OutputCodecs != null ? 'OutputCodecs' : 'EncodingTier',
@@ -107,7 +112,6 @@ export function checkEncodingOptions(result: EncodingOptions, sent: Partial<Reco
 /** The two DRM schemes run on enterprise DRM only (DrmVersion 1). */
 function checkDrmSchemes(next: VideoLibraryT, input: VideoLibraryUpdateRequestT): void {
   if (next.DrmVersion === 1 || (!next.DrmSchemeA.Enabled && !next.DrmSchemeB.Enabled)) return;
-  const field =
-    input.DrmSchemeA?.Enabled === true ? 'DrmSchemeA.Enabled' : input.DrmSchemeB?.Enabled === true ? 'DrmSchemeB.Enabled' : 'DrmVersion';
+  const field = input.DrmSchemeA?.Enabled === true ? 'DrmSchemeA.Enabled' : input.DrmSchemeB?.Enabled === true ? 'DrmSchemeB.Enabled' : 'DrmVersion';
   throw errors.validation(field, 'DRM schemes A and B work with enterprise DRM (DrmVersion 1) only.', 'videolibrary.drm_scheme_requires_enterprise');
 }

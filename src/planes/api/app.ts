@@ -37,18 +37,10 @@ import { Secrets } from '../../security/secrets.js';
 import type { Store } from '../../store/types.js';
 
 /** Each resource registers its operations here, one line per resource. */
-const CORE_ROUTES: ((app: Api) => void)[] = [
-  apiKeyRoutes,
-  dnsRoutes,
-  pullZoneRoutes,
-  storageZoneRoutes,
-  videoLibraryRoutes,
-];
+const CORE_ROUTES: ((app: Api) => void)[] = [apiKeyRoutes, dnsRoutes, pullZoneRoutes, storageZoneRoutes, videoLibraryRoutes];
 
 /** Container-application operations, served under /mc (and /apps). */
-const CONTAINER_ROUTES: ((app: Api) => void)[] = [
-  containerAppRoutes,
-];
+const CONTAINER_ROUTES: ((app: Api) => void)[] = [containerAppRoutes];
 
 export interface AppDeps {
   config: Config;
@@ -59,7 +51,6 @@ export interface AppDeps {
   /** Poll for background jobs (default true). Tests turn it off and call `services.jobs.runDue()`. */
   runJobs?: boolean;
 }
-
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, store } = deps;
@@ -85,9 +76,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addContentTypeParser('text/json', { parseAs: 'string' }, jsonParser);
   app.addContentTypeParser(/^application\/[\w.+-]+\+json(?:\s*;.*)?$/, { parseAs: 'string' }, jsonParser);
 
-  app.addHook('onSend', quickSendHook((request, reply) => {
-    reply.header('x-request-id', request.id);
-  }));
+  app.addHook(
+    'onSend',
+    quickSendHook((request, reply) => {
+      reply.header('x-request-id', request.id);
+    }),
+  );
 
   const clock = deps.clock ?? systemClock;
   const jobs = new JobRunner(store, clock, {
@@ -138,10 +132,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Core API: property names bind case-insensitively, as on the platform.
   await app.register(async (core) => {
     registerAuth(core, app.services.apiKeys, { personalKeyOnly: false });
-    core.addHook('preValidation', quickHook((request) => {
-      const schema = request.routeOptions.schema?.body;
-      if (schema && request.body !== undefined) request.body = bindCaseInsensitively(request.body, schema);
-    }));
+    core.addHook(
+      'preValidation',
+      quickHook((request) => {
+        const schema = request.routeOptions.schema?.body;
+        if (schema && request.body !== undefined) request.body = bindCaseInsensitively(request.body, schema);
+      }),
+    );
     for (const routes of CORE_ROUTES) routes(core as unknown as Api);
   });
 
@@ -159,7 +156,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   for (const prefix of ['/mc', '']) {
     await app.register(
       async (mc) => {
-        if (prefix === '') mc.addHook('onRoute', (route) => { route.schema = { ...route.schema, hide: true }; });
+        if (prefix === '')
+          mc.addHook('onRoute', (route) => {
+            route.schema = { ...route.schema, hide: true };
+          });
         registerAuth(mc, app.services.apiKeys, { personalKeyOnly: true });
         for (const routes of CONTAINER_ROUTES) routes(mc as unknown as Api);
       },

@@ -2,8 +2,27 @@
 import type pg from 'pg';
 import type { DumpRecord, KeyKind, ResourceKind } from '../types.js';
 
-interface KeyRow { id: number; account_id: number; kind: KeyKind; roles: string; lookup_hash: string; sealed_key: string; created_at: string; revoked_at: string | null }
-interface ResourceRow { rid: number; kind: ResourceKind; id: string; account_id: number; name: string | null; parent_id: string | null; link_id: string | null; version: number; doc: string }
+interface KeyRow {
+  id: number;
+  account_id: number;
+  kind: KeyKind;
+  roles: string;
+  lookup_hash: string;
+  sealed_key: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+interface ResourceRow {
+  rid: number;
+  kind: ResourceKind;
+  id: string;
+  account_id: number;
+  name: string | null;
+  parent_id: string | null;
+  link_id: string | null;
+  version: number;
+  doc: string;
+}
 import type { PgSequences } from './repositories.js';
 
 const PAGE = 1000;
@@ -28,14 +47,28 @@ export async function* dumpPostgres(pool: pg.Pool): AsyncGenerator<DumpRecord> {
   }
   for await (const r of pages<KeyRow>(pool, 'api_keys', 'id')) {
     yield {
-      type: 'apiKey', id: r.id, accountId: r.account_id, kind: r.kind, roles: JSON.parse(r.roles) as string[],
-      lookupHash: r.lookup_hash, sealedKey: r.sealed_key, createdAt: r.created_at, revokedAt: r.revoked_at,
+      type: 'apiKey',
+      id: r.id,
+      accountId: r.account_id,
+      kind: r.kind,
+      roles: JSON.parse(r.roles) as string[],
+      lookupHash: r.lookup_hash,
+      sealedKey: r.sealed_key,
+      createdAt: r.created_at,
+      revokedAt: r.revoked_at,
     };
   }
   for await (const r of pages<ResourceRow>(pool, 'resources', 'rid')) {
     yield {
-      type: 'resource', kind: r.kind, id: r.id, accountId: r.account_id, name: r.name, parentId: r.parent_id,
-      linkId: r.link_id, version: r.version, doc: r.doc,
+      type: 'resource',
+      kind: r.kind,
+      id: r.id,
+      accountId: r.account_id,
+      name: r.name,
+      parentId: r.parent_id,
+      linkId: r.link_id,
+      version: r.version,
+      doc: r.doc,
     };
   }
   const seqs = await pool.query<{ sequencename: string; last_value: number | null }>(
@@ -70,10 +103,16 @@ export async function loadPostgres(pool: pg.Pool, sequences: PgSequences, record
           );
           break;
         case 'resource':
-          await client.query(
-            'INSERT INTO resources (kind, id, account_id, name, parent_id, link_id, version, doc) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
-            [r.kind, r.id, r.accountId, r.name, r.parentId, r.linkId, r.version, r.doc],
-          );
+          await client.query('INSERT INTO resources (kind, id, account_id, name, parent_id, link_id, version, doc) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)', [
+            r.kind,
+            r.id,
+            r.accountId,
+            r.name,
+            r.parentId,
+            r.linkId,
+            r.version,
+            r.doc,
+          ]);
           break;
         case 'sequence':
           seqs.push({ name: r.name, last: r.last });
@@ -86,7 +125,9 @@ export async function loadPostgres(pool: pg.Pool, sequences: PgSequences, record
     }
     // Rows came with their ids: move the serial counters past them.
     for (const table of ['accounts', 'api_keys']) {
-      await client.query(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), GREATEST((SELECT max(id) FROM ${table}), 1), (SELECT max(id) FROM ${table}) IS NOT NULL)`);
+      await client.query(
+        `SELECT setval(pg_get_serial_sequence('${table}', 'id'), GREATEST((SELECT max(id) FROM ${table}), 1), (SELECT max(id) FROM ${table}) IS NOT NULL)`,
+      );
     }
     await client.query('COMMIT');
   } catch (error) {

@@ -2,7 +2,12 @@
 import type { IdempotencyClaim, IdempotencyKeys, IdempotencyRecord } from '../types.js';
 import type { Queryable } from './repositories.js';
 
-interface Row { fingerprint: string; status: number | null; response: string | null; created_at: number }
+interface Row {
+  fingerprint: string;
+  status: number | null;
+  response: string | null;
+  created_at: number;
+}
 
 export class PgIdempotencyKeys implements IdempotencyKeys {
   constructor(private readonly db: Queryable) {}
@@ -33,7 +38,11 @@ export class PgIdempotencyKeys implements IdempotencyKeys {
     return res.rowCount === 1;
   }
   async release(accountId: number, key: string, claimedAt: number): Promise<void> {
-    await this.db.query('DELETE FROM idempotency_keys WHERE account_id = $1 AND idem_key = $2 AND created_at = $3 AND status IS NULL', [accountId, key, claimedAt]);
+    await this.db.query('DELETE FROM idempotency_keys WHERE account_id = $1 AND idem_key = $2 AND created_at = $3 AND status IS NULL', [
+      accountId,
+      key,
+      claimedAt,
+    ]);
   }
   async purge(cutoff: number): Promise<number> {
     return (await this.db.query('DELETE FROM idempotency_keys WHERE created_at <= $1', [cutoff])).rowCount ?? 0;

@@ -30,7 +30,23 @@ const types = {
 };
 
 /** Errors that mean "the database is not there right now", as opposed to a bug or bad data. */
-const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '57014', '53300', '08000', '08001', '08003', '08004', '08006', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE']);
+const UNAVAILABLE_CODES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '57014',
+  '53300',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EPIPE',
+]);
 /** Serialization failure and deadlock: the transaction can simply run again. */
 const RETRYABLE_CODES = new Set(['40001', '40P01']);
 
@@ -67,7 +83,10 @@ export class PostgresStore implements Store {
   readonly idempotency: IdempotencyKeys;
   private readonly sequences: PgSequences;
 
-  private constructor(private readonly pool: pg.Pool, connectOne: () => Promise<pg.Client>) {
+  private constructor(
+    private readonly pool: pg.Pool,
+    connectOne: () => Promise<pg.Client>,
+  ) {
     this.accounts = guard(new PgAccounts(pool as Queryable));
     this.apiKeys = guard(new PgApiKeys(pool as Queryable));
     this.docs = guard(new PgDocuments(pool as Queryable, false));
@@ -160,7 +179,9 @@ export class PostgresStore implements Store {
       await client.query('SELECT pg_advisory_lock(7201)');
       await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
         version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at TEXT NOT NULL)`);
-      const applied = new Map((await client.query<{ version: number; checksum: string }>('SELECT version, checksum FROM schema_migrations')).rows.map((r) => [r.version, r.checksum]));
+      const applied = new Map(
+        (await client.query<{ version: number; checksum: string }>('SELECT version, checksum FROM schema_migrations')).rows.map((r) => [r.version, r.checksum]),
+      );
       for (const m of loadMigrations('postgres')) {
         const seen = applied.get(m.version);
         if (seen !== undefined) {
@@ -170,7 +191,12 @@ export class PostgresStore implements Store {
         await client.query('BEGIN');
         try {
           await client.query(m.sql);
-          await client.query('INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES ($1, $2, $3, $4)', [m.version, m.name, m.checksum, new Date().toISOString()]);
+          await client.query('INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES ($1, $2, $3, $4)', [
+            m.version,
+            m.name,
+            m.checksum,
+            new Date().toISOString(),
+          ]);
           await client.query('COMMIT');
         } catch (error) {
           await client.query('ROLLBACK');

@@ -32,13 +32,22 @@ async function run<R extends QueryResultRow>(db: Queryable, sql: string, values:
   return (await db.query<R>(sql, values)).rows;
 }
 
-interface AccountRow { id: number; name: string; balance: number; created_at: string }
+interface AccountRow {
+  id: number;
+  name: string;
+  balance: number;
+  created_at: string;
+}
 const toAccount = (r: AccountRow): Account => ({ id: r.id, name: r.name, balance: r.balance, createdAt: r.created_at });
 
 export class PgAccounts implements Accounts {
   constructor(private readonly db: Queryable) {}
   async create(name: string, balance: number, now: Date): Promise<Account> {
-    const [row] = await run<AccountRow>(this.db, 'INSERT INTO accounts (name, balance, created_at) VALUES ($1, $2, $3) RETURNING *', [name, balance, now.toISOString()]);
+    const [row] = await run<AccountRow>(this.db, 'INSERT INTO accounts (name, balance, created_at) VALUES ($1, $2, $3) RETURNING *', [
+      name,
+      balance,
+      now.toISOString(),
+    ]);
     return toAccount(row!);
   }
   async get(id: number): Promise<Account | undefined> {
@@ -56,9 +65,21 @@ export class PgAccounts implements Accounts {
   }
 }
 
-interface KeyRow { id: number; account_id: number; kind: KeyKind; roles: string; sealed_key: string; created_at: string }
+interface KeyRow {
+  id: number;
+  account_id: number;
+  kind: KeyKind;
+  roles: string;
+  sealed_key: string;
+  created_at: string;
+}
 const toKey = (r: KeyRow): ApiKeyRecord => ({
-  id: r.id, accountId: r.account_id, kind: r.kind, roles: JSON.parse(r.roles) as string[], sealedKey: r.sealed_key, createdAt: r.created_at,
+  id: r.id,
+  accountId: r.account_id,
+  kind: r.kind,
+  roles: JSON.parse(r.roles) as string[],
+  sealedKey: r.sealed_key,
+  createdAt: r.created_at,
 });
 
 export class PgApiKeys implements ApiKeys {
@@ -81,23 +102,37 @@ export class PgApiKeys implements ApiKeys {
       `SELECT *, count(*) OVER () AS total FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL ORDER BY id LIMIT $2 OFFSET $3`,
       [accountId, limit, offset],
     );
-    const total = rows[0]?.total ?? (await run<{ n: number }>(this.db, 'SELECT count(*) AS n FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL', [accountId]))[0]!.n;
+    const total =
+      rows[0]?.total ??
+      (await run<{ n: number }>(this.db, 'SELECT count(*) AS n FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL', [accountId]))[0]!.n;
     return { items: rows.map(toKey), total };
   }
   async revoke(accountId: number, id: number, now: Date): Promise<boolean> {
-    const res = await this.db.query('UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND account_id = $3 AND revoked_at IS NULL', [now.toISOString(), id, accountId]);
+    const res = await this.db.query('UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND account_id = $3 AND revoked_at IS NULL', [
+      now.toISOString(),
+      id,
+      accountId,
+    ]);
     return res.rowCount === 1;
   }
 }
 
-interface DocRow { id: string; account_id: number; version: number; doc: string }
+interface DocRow {
+  id: string;
+  account_id: number;
+  version: number;
+  doc: string;
+}
 const storedDocFrom = <T>(r: DocRow): StoredDoc<T> => ({ id: r.id, accountId: r.account_id, version: r.version, doc: JSON.parse(r.doc) as T });
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505';
 
 export class PgDocuments implements Documents {
   /** `lock`: this repository serves a transaction, whose reads lock the rows they return. */
-  constructor(private readonly db: Queryable, private readonly lock: boolean) {}
+  constructor(
+    private readonly db: Queryable,
+    private readonly lock: boolean,
+  ) {}
 
   async get<T>(kind: ResourceKind, accountId: number, id: string): Promise<StoredDoc<T> | undefined> {
     const [row] = await run<DocRow>(
@@ -120,9 +155,18 @@ export class PgDocuments implements Documents {
   async list<T>(kind: ResourceKind, accountId: number, q: ListQuery): Promise<Page<StoredDoc<T>>> {
     let where = 'kind = $1 AND account_id = $2';
     const args: unknown[] = [kind, accountId];
-    if (q.parentId !== undefined) { args.push(q.parentId); where += ` AND parent_id = $${args.length}`; }
-    if (q.linkId !== undefined) { args.push(q.linkId); where += ` AND link_id = $${args.length}`; }
-    if (q.search) { args.push(q.search); where += ` AND strpos(lower(name), lower($${args.length})) > 0`; }
+    if (q.parentId !== undefined) {
+      args.push(q.parentId);
+      where += ` AND parent_id = $${args.length}`;
+    }
+    if (q.linkId !== undefined) {
+      args.push(q.linkId);
+      where += ` AND link_id = $${args.length}`;
+    }
+    if (q.search) {
+      args.push(q.search);
+      where += ` AND strpos(lower(name), lower($${args.length})) > 0`;
+    }
     const total = (await run<{ n: number }>(this.db, `SELECT count(*) AS n FROM resources WHERE ${where}`, args))[0]!.n;
     const rows = await run<DocRow>(
       this.db,
@@ -138,10 +182,15 @@ export class PgDocuments implements Documents {
 
   async insert<T>(kind: ResourceKind, d: NewDoc<T>): Promise<void> {
     try {
-      await this.db.query(
-        'INSERT INTO resources (kind, id, account_id, name, parent_id, link_id, doc) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-        [kind, d.id, d.accountId, d.name ?? null, d.parentId ?? null, d.linkId ?? null, JSON.stringify(d.doc)],
-      );
+      await this.db.query('INSERT INTO resources (kind, id, account_id, name, parent_id, link_id, doc) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
+        kind,
+        d.id,
+        d.accountId,
+        d.name ?? null,
+        d.parentId ?? null,
+        d.linkId ?? null,
+        JSON.stringify(d.doc),
+      ]);
     } catch (error) {
       if (isUniqueViolation(error) && d.name) throw new NameTakenError(kind, d.name);
       throw error;
@@ -167,13 +216,21 @@ export class PgDocuments implements Documents {
   }
 }
 
-interface JobRow { id: number; kind: string; payload: string; run_at: number; attempts: number }
+interface JobRow {
+  id: number;
+  kind: string;
+  payload: string;
+  run_at: number;
+  attempts: number;
+}
 const toJob = (r: JobRow): Job => ({ id: r.id, kind: r.kind, payload: JSON.parse(r.payload) as unknown, runAt: r.run_at, attempts: r.attempts });
 
 export class PgJobs implements Jobs {
   constructor(private readonly db: Queryable) {}
   async enqueue(kind: string, payload: unknown, runAt: number): Promise<number> {
-    return (await run<{ id: number }>(this.db, 'INSERT INTO jobs (kind, payload, run_at) VALUES ($1, $2, $3) RETURNING id', [kind, JSON.stringify(payload), runAt]))[0]!.id;
+    return (
+      await run<{ id: number }>(this.db, 'INSERT INTO jobs (kind, payload, run_at) VALUES ($1, $2, $3) RETURNING id', [kind, JSON.stringify(payload), runAt])
+    )[0]!.id;
   }
   async claimDue(now: number, limit: number, worker: string, leaseUntil: number): Promise<Job[]> {
     // SKIP LOCKED: instances polling at the same moment take disjoint jobs instead of queueing.
@@ -191,7 +248,12 @@ export class PgJobs implements Jobs {
     await this.db.query('DELETE FROM jobs WHERE id = $1 AND locked_by = $2', [id, worker]);
   }
   async retry(id: number, worker: string, runAt: number, error: string): Promise<void> {
-    await this.db.query('UPDATE jobs SET run_at = $1, last_error = $2, locked_by = NULL, locked_until = NULL WHERE id = $3 AND locked_by = $4', [runAt, error.slice(0, 1000), id, worker]);
+    await this.db.query('UPDATE jobs SET run_at = $1, last_error = $2, locked_by = NULL, locked_until = NULL WHERE id = $3 AND locked_by = $4', [
+      runAt,
+      error.slice(0, 1000),
+      id,
+      worker,
+    ]);
   }
   async count(now: number): Promise<{ pending: number; leased: number }> {
     const [row] = await run<{ pending: number; leased: number }>(

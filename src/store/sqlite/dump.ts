@@ -3,8 +3,27 @@ import type Database from 'better-sqlite3';
 import type { DumpRecord, KeyKind, ResourceKind } from '../types.js';
 import { decodeDoc, encodeDoc } from './doc-codec.js';
 
-interface KeyRow { id: number; account_id: number; kind: KeyKind; roles: string; lookup_hash: string; sealed_key: string; created_at: string; revoked_at: string | null }
-interface ResourceRow { rid: number; kind: ResourceKind; id: string; account_id: number; name: string | null; parent_id: string | null; link_id: string | null; version: number; doc: string | Buffer }
+interface KeyRow {
+  id: number;
+  account_id: number;
+  kind: KeyKind;
+  roles: string;
+  lookup_hash: string;
+  sealed_key: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+interface ResourceRow {
+  rid: number;
+  kind: ResourceKind;
+  id: string;
+  account_id: number;
+  name: string | null;
+  parent_id: string | null;
+  link_id: string | null;
+  version: number;
+  doc: string | Buffer;
+}
 
 type Db = Database.Database;
 
@@ -15,20 +34,39 @@ export function* dumpSqlite(db: Db): Generator<DumpRecord> {
   }
   for (const r of db.prepare('SELECT * FROM api_keys ORDER BY id').iterate() as Iterable<KeyRow>) {
     yield {
-      type: 'apiKey', id: r.id, accountId: r.account_id, kind: r.kind, roles: JSON.parse(r.roles) as string[],
-      lookupHash: r.lookup_hash, sealedKey: r.sealed_key, createdAt: r.created_at, revokedAt: r.revoked_at,
+      type: 'apiKey',
+      id: r.id,
+      accountId: r.account_id,
+      kind: r.kind,
+      roles: JSON.parse(r.roles) as string[],
+      lookupHash: r.lookup_hash,
+      sealedKey: r.sealed_key,
+      createdAt: r.created_at,
+      revokedAt: r.revoked_at,
     };
   }
   for (const r of db.prepare('SELECT * FROM resources ORDER BY rid').iterate() as Iterable<ResourceRow>) {
     yield {
-      type: 'resource', kind: r.kind, id: r.id, accountId: r.account_id, name: r.name, parentId: r.parent_id,
-      linkId: r.link_id, version: r.version, doc: decodeDoc(r.doc),
+      type: 'resource',
+      kind: r.kind,
+      id: r.id,
+      accountId: r.account_id,
+      name: r.name,
+      parentId: r.parent_id,
+      linkId: r.link_id,
+      version: r.version,
+      doc: decodeDoc(r.doc),
     };
   }
   for (const r of db.prepare('SELECT name, last FROM sequences ORDER BY name').iterate() as Iterable<{ name: string; last: number }>) {
     yield { type: 'sequence', name: r.name, last: r.last };
   }
-  for (const r of db.prepare('SELECT kind, payload, run_at, attempts FROM jobs ORDER BY id').iterate() as Iterable<{ kind: string; payload: string; run_at: number; attempts: number }>) {
+  for (const r of db.prepare('SELECT kind, payload, run_at, attempts FROM jobs ORDER BY id').iterate() as Iterable<{
+    kind: string;
+    payload: string;
+    run_at: number;
+    attempts: number;
+  }>) {
     yield { type: 'job', kind: r.kind, payload: r.payload, runAt: r.run_at, attempts: r.attempts };
   }
 }
@@ -51,11 +89,21 @@ export async function loadSqlite(db: Db, records: AsyncIterable<DumpRecord>): Pr
         case 'header':
           if (r.format !== 'edgeplane-dump' || r.version !== 1) throw new Error('not an edgeplane dump (version 1)');
           continue;
-        case 'account': insert.account.run(r.id, r.name, r.balance, r.createdAt); break;
-        case 'apiKey': insert.apiKey.run(r.id, r.accountId, r.kind, JSON.stringify(r.roles), r.lookupHash, r.sealedKey, r.createdAt, r.revokedAt); break;
-        case 'resource': insert.resource.run(r.kind, r.id, r.accountId, r.name, r.parentId, r.linkId, r.version, encodeDoc(r.kind, r.doc)); break;
-        case 'sequence': insert.sequence.run(r.name, r.last); break;
-        case 'job': insert.job.run(r.kind, r.payload, r.runAt, r.attempts); break;
+        case 'account':
+          insert.account.run(r.id, r.name, r.balance, r.createdAt);
+          break;
+        case 'apiKey':
+          insert.apiKey.run(r.id, r.accountId, r.kind, JSON.stringify(r.roles), r.lookupHash, r.sealedKey, r.createdAt, r.revokedAt);
+          break;
+        case 'resource':
+          insert.resource.run(r.kind, r.id, r.accountId, r.name, r.parentId, r.linkId, r.version, encodeDoc(r.kind, r.doc));
+          break;
+        case 'sequence':
+          insert.sequence.run(r.name, r.last);
+          break;
+        case 'job':
+          insert.job.run(r.kind, r.payload, r.runAt, r.attempts);
+          break;
       }
       n++;
     }

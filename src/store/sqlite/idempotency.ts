@@ -2,10 +2,19 @@
 import type Database from 'better-sqlite3';
 import type { IdempotencyClaim, IdempotencyKeys, IdempotencyRecord } from '../types.js';
 
-interface Row { fingerprint: string; status: number | null; response: string | null; created_at: number }
+interface Row {
+  fingerprint: string;
+  status: number | null;
+  response: string | null;
+  created_at: number;
+}
 
 export class SqliteIdempotencyKeys implements IdempotencyKeys {
-  private readonly claimStmt; private readonly findStmt; private readonly completeStmt; private readonly releaseStmt; private readonly purgeStmt;
+  private readonly claimStmt;
+  private readonly findStmt;
+  private readonly completeStmt;
+  private readonly releaseStmt;
+  private readonly purgeStmt;
   constructor(db: Database.Database) {
     this.claimStmt = db.prepare<[number, string, string, number, number, number]>(
       `INSERT INTO idempotency_keys (account_id, idem_key, fingerprint, created_at) VALUES (?, ?, ?, ?)

@@ -22,11 +22,20 @@ import { decodeDoc, encodeDoc } from './doc-codec.js';
 
 type Db = Database.Database;
 
-interface AccountRow { id: number; name: string; balance: number; created_at: string }
+interface AccountRow {
+  id: number;
+  name: string;
+  balance: number;
+  created_at: string;
+}
 const toAccount = (r: AccountRow): Account => ({ id: r.id, name: r.name, balance: r.balance, createdAt: r.created_at });
 
 export class SqliteAccounts implements Accounts {
-  private readonly insertStmt; private readonly getStmt; private readonly listStmt; private readonly countStmt; private readonly balanceStmt;
+  private readonly insertStmt;
+  private readonly getStmt;
+  private readonly listStmt;
+  private readonly countStmt;
+  private readonly balanceStmt;
   constructor(db: Db) {
     this.insertStmt = db.prepare<[string, number, string], AccountRow>('INSERT INTO accounts (name, balance, created_at) VALUES (?, ?, ?) RETURNING *');
     this.getStmt = db.prepare<[number], AccountRow>('SELECT * FROM accounts WHERE id = ?');
@@ -52,7 +61,14 @@ export class SqliteAccounts implements Accounts {
   }
 }
 
-interface KeyRow { id: number; account_id: number; kind: KeyKind; roles: string; sealed_key: string; created_at: string }
+interface KeyRow {
+  id: number;
+  account_id: number;
+  kind: KeyKind;
+  roles: string;
+  sealed_key: string;
+  created_at: string;
+}
 const toKey = (r: KeyRow): ApiKeyRecord => ({
   id: r.id,
   accountId: r.account_id,
@@ -63,8 +79,15 @@ const toKey = (r: KeyRow): ApiKeyRecord => ({
 });
 
 export class SqliteApiKeys implements ApiKeys {
-  private readonly insertStmt; private readonly byHashStmt; private readonly pageStmt; private readonly countStmt; private readonly revokeStmt;
-  constructor(db: Db, private readonly changes: SqliteChangeFeed) {
+  private readonly insertStmt;
+  private readonly byHashStmt;
+  private readonly pageStmt;
+  private readonly countStmt;
+  private readonly revokeStmt;
+  constructor(
+    db: Db,
+    private readonly changes: SqliteChangeFeed,
+  ) {
     this.insertStmt = db.prepare<[number, string, string, string, string, string], KeyRow>(
       'INSERT INTO api_keys (account_id, kind, roles, lookup_hash, sealed_key, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING *',
     );
@@ -73,9 +96,7 @@ export class SqliteApiKeys implements ApiKeys {
       'SELECT * FROM api_keys WHERE account_id = ? AND revoked_at IS NULL ORDER BY id LIMIT ? OFFSET ?',
     );
     this.countStmt = db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM api_keys WHERE account_id = ? AND revoked_at IS NULL');
-    this.revokeStmt = db.prepare<[string, number, number]>(
-      'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL',
-    );
+    this.revokeStmt = db.prepare<[string, number, number]>('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL');
   }
   async create(k: Parameters<ApiKeys['create']>[0]): Promise<ApiKeyRecord> {
     return toKey(this.insertStmt.get(k.accountId, k.kind, JSON.stringify(k.roles), k.lookupHash, k.sealedKey, k.createdAt)!);
@@ -105,7 +126,12 @@ export class SqliteSequences {
   }
 }
 
-interface DocRow { id: string; account_id: number; version: number; doc: string | Buffer }
+interface DocRow {
+  id: string;
+  account_id: number;
+  version: number;
+  doc: string | Buffer;
+}
 const storedDocFrom = <T>(r: DocRow): StoredDoc<T> => ({ id: r.id, accountId: r.account_id, version: r.version, doc: JSON.parse(decodeDoc(r.doc)) as T });
 
 function isUniqueViolation(error: unknown): boolean {
@@ -114,15 +140,21 @@ function isUniqueViolation(error: unknown): boolean {
 
 export class SqliteDocuments implements Documents {
   private readonly listStatements = new Map<string, Database.Statement>();
-  private readonly getStmt; private readonly anyStmt; private readonly nameStmt; private readonly insertStmt; private readonly updateStmt; private readonly deleteStmt;
-  constructor(private readonly db: Db, private readonly changes: SqliteChangeFeed) {
+  private readonly getStmt;
+  private readonly anyStmt;
+  private readonly nameStmt;
+  private readonly insertStmt;
+  private readonly updateStmt;
+  private readonly deleteStmt;
+  constructor(
+    private readonly db: Db,
+    private readonly changes: SqliteChangeFeed,
+  ) {
     this.getStmt = db.prepare<[string, number, string], DocRow>(
       'SELECT id, account_id, version, doc FROM resources WHERE kind = ? AND account_id = ? AND id = ?',
     );
     this.anyStmt = db.prepare<[string, string], DocRow>('SELECT id, account_id, version, doc FROM resources WHERE kind = ? AND id = ?');
-    this.nameStmt = db.prepare<[string, string], { one: number }>(
-      'SELECT 1 AS one FROM resources WHERE kind = ? AND name = ? COLLATE NOCASE',
-    );
+    this.nameStmt = db.prepare<[string, string], { one: number }>('SELECT 1 AS one FROM resources WHERE kind = ? AND name = ? COLLATE NOCASE');
     this.insertStmt = db.prepare<[string, string, number, string | null, string | null, string | null, string | Buffer]>(
       'INSERT INTO resources (kind, id, account_id, name, parent_id, link_id, doc) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
@@ -146,12 +178,24 @@ export class SqliteDocuments implements Documents {
   async list<T>(kind: ResourceKind, accountId: number, q: ListQuery): Promise<Page<StoredDoc<T>>> {
     let where = 'kind = ? AND account_id = ?';
     const args: (string | number)[] = [kind, accountId];
-    if (q.parentId !== undefined) { where += ' AND parent_id = ?'; args.push(q.parentId); }
-    if (q.linkId !== undefined) { where += ' AND link_id = ?'; args.push(q.linkId); }
-    if (q.search) { where += " AND instr(lower(name), lower(?)) > 0"; args.push(q.search); }
+    if (q.parentId !== undefined) {
+      where += ' AND parent_id = ?';
+      args.push(q.parentId);
+    }
+    if (q.linkId !== undefined) {
+      where += ' AND link_id = ?';
+      args.push(q.linkId);
+    }
+    if (q.search) {
+      where += ' AND instr(lower(name), lower(?)) > 0';
+      args.push(q.search);
+    }
     const total = (this.prepared(`SELECT count(*) AS n FROM resources WHERE ${where}`).get(...args) as { n: number }).n;
-    const rows = this.prepared(`SELECT id, account_id, version, doc FROM resources WHERE ${where} ORDER BY rid LIMIT ? OFFSET ?`)
-      .all(...args, q.limit, q.offset) as DocRow[];
+    const rows = this.prepared(`SELECT id, account_id, version, doc FROM resources WHERE ${where} ORDER BY rid LIMIT ? OFFSET ?`).all(
+      ...args,
+      q.limit,
+      q.offset,
+    ) as DocRow[];
     return { items: rows.map((r) => storedDocFrom<T>(r)), total };
   }
 
@@ -183,7 +227,16 @@ export class SqliteDocuments implements Documents {
   async update<T>(kind: ResourceKind, accountId: number, c: DocChange<T>): Promise<boolean> {
     this.changes.emit({ type: 'doc', kind, accountId, id: c.id });
     try {
-      const res = this.updateStmt.run(c.name ?? null, c.parentId ?? null, c.linkId ?? null, encodeDoc(kind, JSON.stringify(c.doc)), kind, accountId, c.id, c.version);
+      const res = this.updateStmt.run(
+        c.name ?? null,
+        c.parentId ?? null,
+        c.linkId ?? null,
+        encodeDoc(kind, JSON.stringify(c.doc)),
+        kind,
+        accountId,
+        c.id,
+        c.version,
+      );
       return res.changes === 1;
     } catch (error) {
       if (isUniqueViolation(error) && c.name) throw new NameTakenError(kind, c.name);
@@ -197,12 +250,23 @@ export class SqliteDocuments implements Documents {
   }
 }
 
-interface JobRow { id: number; kind: string; payload: string; run_at: number; attempts: number }
+interface JobRow {
+  id: number;
+  kind: string;
+  payload: string;
+  run_at: number;
+  attempts: number;
+}
 const toJob = (r: JobRow): Job => ({ id: r.id, kind: r.kind, payload: JSON.parse(r.payload) as unknown, runAt: r.run_at, attempts: r.attempts });
 
 export class SqliteJobs implements Jobs {
-  private readonly insertStmt; private readonly claimStmt; private readonly completeStmt; private readonly retryStmt;
-  private readonly countStmt; private readonly byKindStmt; private readonly deleteStmt;
+  private readonly insertStmt;
+  private readonly claimStmt;
+  private readonly completeStmt;
+  private readonly retryStmt;
+  private readonly countStmt;
+  private readonly byKindStmt;
+  private readonly deleteStmt;
   constructor(db: Db) {
     this.insertStmt = db.prepare<[string, string, number]>('INSERT INTO jobs (kind, payload, run_at) VALUES (?, ?, ?)');
     this.claimStmt = db.prepare<[string, number, number, number, number], JobRow>(

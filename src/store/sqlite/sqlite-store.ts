@@ -187,7 +187,10 @@ export class SqliteStore implements Store {
   private undoTurn(error: unknown): void {
     // Some errors (I/O, disk full) make SQLite roll back the whole transaction, taking the earlier
     // members' writes with it: they must not be reported as committed.
-    if (!this.db.inTransaction) return this.abortBatch(error);
+    if (!this.db.inTransaction) {
+      this.abortBatch(error);
+      return;
+    }
     try {
       this.db.exec('ROLLBACK TO edgeplane_tx; RELEASE edgeplane_tx');
     } catch (rollbackError) {
@@ -200,8 +203,14 @@ export class SqliteStore implements Store {
     this.running = false;
     if (this.batchOpen) {
       const full = this.batch.length >= MAX_BATCH_TRANSACTIONS || performance.now() - this.batchStartedAt >= MAX_BATCH_MS;
-      if (!full && this.turns.length > 0) return this.handTurn();
-      if (!full && this.batch.length > 0) return this.scheduleFlush();
+      if (!full && this.turns.length > 0) {
+        this.handTurn();
+        return;
+      }
+      if (!full && this.batch.length > 0) {
+        this.scheduleFlush();
+        return;
+      }
       this.commitBatch();
     }
     this.releaseLock();
@@ -332,9 +341,7 @@ function migrate(db: Db): void {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at TEXT NOT NULL)`);
   const applied = new Map(
-    (db.prepare('SELECT version, checksum FROM schema_migrations').all() as { version: number; checksum: string }[]).map(
-      (r) => [r.version, r.checksum],
-    ),
+    (db.prepare('SELECT version, checksum FROM schema_migrations').all() as { version: number; checksum: string }[]).map((r) => [r.version, r.checksum]),
   );
   for (const m of loadMigrations('sqlite')) {
     const seen = applied.get(m.version);

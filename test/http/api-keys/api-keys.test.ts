@@ -2,8 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../../helpers/app.js';
 
 let t: TestContext;
-beforeEach(async () => { t = await createTestApp(); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await createTestApp();
+});
+afterEach(async () => {
+  await t.close();
+});
 
 const createKeys = async (n: number) => {
   for (let i = 0; i < n; i++) expect((await t.post('/apikey', {})).status).toBe(201);
@@ -47,8 +51,12 @@ describe('GET /apikey', () => {
   });
 
   it.each([
-    ['perPage=4', 'perPage'], ['perPage=1001', 'perPage'], ['page=0', 'page'], ['page=2147483648', 'page'],
-    ['perPage=abc', 'perPage'], ['page=1.5', 'page'],
+    ['perPage=4', 'perPage'],
+    ['perPage=1001', 'perPage'],
+    ['page=0', 'page'],
+    ['page=2147483648', 'page'],
+    ['perPage=abc', 'perPage'],
+    ['page=1.5', 'page'],
   ])('rejects %s with a 400 naming the field', async (query, field) => {
     const res = await t.get(`/apikey?${query}`);
     expectErrorBody(res, 400, '/apikey');
@@ -67,7 +75,7 @@ describe('GET /apikey', () => {
     expectErrorBody(await t.get('/apikey', 'x'.repeat(5000)), 401, '/apikey');
   });
 
-  it('shows one account none of another account\'s keys', async () => {
+  it("shows one account none of another account's keys", async () => {
     const other = await t.newAccount();
     const res = await t.get('/apikey', other.key);
     expect(res.body.TotalItems).toBe(1);

@@ -4,8 +4,12 @@ import { createTestApp, expectErrorBody, type TestContext } from '../../helpers/
 import { cdnEndpoint, createApp, expectSchema, fields400, fullTemplate, minimalTemplate } from './fixtures.js';
 
 let t: TestContext;
-beforeEach(async () => { t = await createTestApp(); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await createTestApp();
+});
+afterEach(async () => {
+  await t.close();
+});
 
 const read = async (appId: string) => {
   const res = await t.get(`/mc/apps/${appId}`);
@@ -44,7 +48,13 @@ describe('PATCH /mc/apps/{appId}', () => {
 
     expect((await t.patch(`/mc/apps/${appId}`, { regionSettings: { allowedRegionIds: ['DE', 'SG'] } })).status).toBe(200);
     const after = await read(appId);
-    expect(after.regionSettings).toEqual({ allowedRegionIds: ['DE', 'SG'], requiredRegionIds: ['DE'], maxAllowedRegions: null, provisioningType: 'static', nodeSelectors: { disk: 'ssd' } });
+    expect(after.regionSettings).toEqual({
+      allowedRegionIds: ['DE', 'SG'],
+      requiredRegionIds: ['DE'],
+      maxAllowedRegions: null,
+      provisioningType: 'static',
+      nodeSelectors: { disk: 'ssd' },
+    });
     const moved = after.containerTemplates[0].endpoints[0];
     expect(moved.publicIpAddresses.map((a: { region: string }) => a.region)).toEqual(['DE', 'SG']);
     expect(moved.publicIpAddresses[0]).toEqual(de);
@@ -57,21 +67,46 @@ describe('PATCH /mc/apps/{appId}', () => {
   it('replaces the containers when containerTemplates is sent, matching ids as a replacement does', async () => {
     const appId = await createApp(t, { containerTemplates: [minimalTemplate(), { ...minimalTemplate(), name: 'gone' }] });
     const [kept] = (await read(appId)).containerTemplates;
-    const res = await t.patch(`/mc/apps/${appId}`, { containerTemplates: [{ ...minimalTemplate(), id: kept.id, imageTag: '2.0' }, { ...minimalTemplate(), name: 'new' }] });
+    const res = await t.patch(`/mc/apps/${appId}`, {
+      containerTemplates: [
+        { ...minimalTemplate(), id: kept.id, imageTag: '2.0' },
+        { ...minimalTemplate(), name: 'new' },
+      ],
+    });
     expect(res.status).toBe(200);
     const after = await read(appId);
     expect(after.containerTemplates.map((c: { name: string }) => c.name)).toEqual(['web', 'new']);
     expect(after.containerTemplates[0]).toMatchObject({ id: kept.id, imageTag: '2.0', image: 'library/nginx:2.0' });
-    expect(fields400(await t.patch(`/mc/apps/${appId}`, { containerTemplates: [{ ...minimalTemplate(), id: 'zzzzzzzzzzzz' }] }))).toEqual(['containerTemplates[0].id']);
+    expect(fields400(await t.patch(`/mc/apps/${appId}`, { containerTemplates: [{ ...minimalTemplate(), id: 'zzzzzzzzzzzz' }] }))).toEqual([
+      'containerTemplates[0].id',
+    ]);
     expect(fields400(await t.patch(`/mc/apps/${appId}`, { containerTemplates: [] }))).toEqual(['containerTemplates']);
   });
 
   it('replaces the volumes when sent; a volume that stays keeps its id', async () => {
-    const appId = await createApp(t, { volumes: [{ name: 'data', size: 5 }, { name: 'cache', size: 1 }], containerTemplates: [minimalTemplate()] });
+    const appId = await createApp(t, {
+      volumes: [
+        { name: 'data', size: 5 },
+        { name: 'cache', size: 1 },
+      ],
+      containerTemplates: [minimalTemplate()],
+    });
     const idOf = async (name: string) => (await t.get(`/mc/apps/${appId}/volumes`)).body.items.find((v: { name: string }) => v.name === name)?.id;
     const dataId = await idOf('data');
-    expect((await t.patch(`/mc/apps/${appId}`, { volumes: [{ name: 'data', size: 10 }, { name: 'logs', size: 2 }] })).status).toBe(200);
-    expect((await read(appId)).volumes).toEqual([{ name: 'data', size: 10 }, { name: 'logs', size: 2 }]);
+    expect(
+      (
+        await t.patch(`/mc/apps/${appId}`, {
+          volumes: [
+            { name: 'data', size: 10 },
+            { name: 'logs', size: 2 },
+          ],
+        })
+      ).status,
+    ).toBe(200);
+    expect((await read(appId)).volumes).toEqual([
+      { name: 'data', size: 10 },
+      { name: 'logs', size: 2 },
+    ]);
     expect(await idOf('data')).toBe(dataId);
     expect(await idOf('cache')).toBeUndefined();
   });
@@ -87,7 +122,7 @@ describe('PATCH /mc/apps/{appId}', () => {
     expect((await read(appId)).name).toBe('my app-1');
   });
 
-  it('answers 404 for an unknown application and for another account\'s, leaving it unchanged', async () => {
+  it("answers 404 for an unknown application and for another account's, leaving it unchanged", async () => {
     const appId = await createApp(t);
     expectErrorBody(await t.patch('/mc/apps/doesnotexist', { name: 'x' }), 404, '/mc/apps/doesnotexist');
     const other = await t.newAccount();
@@ -98,7 +133,9 @@ describe('PATCH /mc/apps/{appId}', () => {
 
 describe('min ≤ max on create and replace too', () => {
   it('names autoScaling.min', async () => {
-    expect(fields400(await t.post('/mc/apps', { name: 'a', runtimeType: 'shared', autoScaling: { min: 5, max: 4 }, regionSettings: {} }))).toEqual(['autoScaling.min']);
+    expect(fields400(await t.post('/mc/apps', { name: 'a', runtimeType: 'shared', autoScaling: { min: 5, max: 4 }, regionSettings: {} }))).toEqual([
+      'autoScaling.min',
+    ]);
     const appId = await createApp(t);
     const body = { name: 'a', runtimeType: 'shared', autoScaling: { min: 5, max: 4 }, regionSettings: {}, containerTemplates: [minimalTemplate()] };
     expect(fields400(await t.put(`/mc/apps/${appId}`, body))).toEqual(['autoScaling.min']);
@@ -118,7 +155,7 @@ describe('DELETE /mc/apps/{appId}', () => {
     expectErrorBody(await t.get(`/mc/apps/${appId}`), 404);
   });
 
-  it('answers 404 for another account\'s application and leaves it in place', async () => {
+  it("answers 404 for another account's application and leaves it in place", async () => {
     const appId = await createApp(t);
     const other = await t.newAccount();
     expectErrorBody(await t.del(`/mc/apps/${appId}`, undefined, other.key), 404);

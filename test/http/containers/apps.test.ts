@@ -4,17 +4,24 @@ import { createTestApp, expectErrorBody, type TestContext } from '../../helpers/
 import { appBody, cdnEndpoint, createApp, createAppWithTemplate, digest, expectSchema, fields400, fullTemplate, ID, minimalTemplate } from './fixtures.js';
 
 let t: TestContext;
-beforeEach(async () => { t = await createTestApp(); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await createTestApp();
+});
+afterEach(async () => {
+  await t.close();
+});
 
 describe('POST /mc/apps and GET /mc/apps/{appId}', () => {
   it('creates an application without containers and reads it back in full', async () => {
-    const res = await t.post('/mc/apps', appBody({
-      terminationGracePeriodSeconds: 45,
-      repositorySettings: { repositoryName: 'site', owner: 'me' },
-      regionSettings: { allowedRegionIds: ['DE', 'NY', 'DE'], requiredRegionIds: ['DE'], maxAllowedRegions: 2, nodeSelectors: { disk: 'ssd' } },
-      volumes: [{ name: 'data', size: 5 }],
-    }));
+    const res = await t.post(
+      '/mc/apps',
+      appBody({
+        terminationGracePeriodSeconds: 45,
+        repositorySettings: { repositoryName: 'site', owner: 'me' },
+        regionSettings: { allowedRegionIds: ['DE', 'NY', 'DE'], requiredRegionIds: ['DE'], maxAllowedRegions: 2, nodeSelectors: { disk: 'ssd' } },
+        volumes: [{ name: 'data', size: 5 }],
+      }),
+    );
     expect(res.status).toBe(201);
     expectSchema(IdResponse, res.body);
     expect(res.body).toEqual({ id: expect.stringMatching(ID) });
@@ -28,7 +35,13 @@ describe('POST /mc/apps and GET /mc/apps/{appId}', () => {
       displayEndpoint: null,
       status: 'inactive',
       runtimeType: 'shared',
-      regionSettings: { allowedRegionIds: ['DE', 'NY'], requiredRegionIds: ['DE'], maxAllowedRegions: 2, provisioningType: 'dynamic', nodeSelectors: { disk: 'ssd' } },
+      regionSettings: {
+        allowedRegionIds: ['DE', 'NY'],
+        requiredRegionIds: ['DE'],
+        maxAllowedRegions: 2,
+        provisioningType: 'dynamic',
+        nodeSelectors: { disk: 'ssd' },
+      },
       containerTemplates: [],
       containerInstances: [],
       volumes: [{ name: 'data', size: 5 }],
@@ -50,7 +63,13 @@ describe('POST /mc/apps and GET /mc/apps/{appId}', () => {
     expect(app.repositorySettings).toBeNull();
     expect(app.terminationGracePeriodSeconds).toBeNull();
     expect(app.volumes).toEqual([]);
-    expect(app.regionSettings).toEqual({ allowedRegionIds: ['DE', 'NY'], requiredRegionIds: ['DE'], maxAllowedRegions: null, provisioningType: 'static', nodeSelectors: null });
+    expect(app.regionSettings).toEqual({
+      allowedRegionIds: ['DE', 'NY'],
+      requiredRegionIds: ['DE'],
+      maxAllowedRegions: null,
+      provisioningType: 'static',
+      nodeSelectors: null,
+    });
     expect(app.containerTemplates).toHaveLength(2);
     for (const tpl of app.containerTemplates) expectSchema(ContainerTemplate, tpl);
     const [api, web] = app.containerTemplates;
@@ -91,15 +110,26 @@ describe('POST /mc/apps and GET /mc/apps/{appId}', () => {
   });
 
   it.each([
-    ['a'.repeat(100), 201], ['a'.repeat(101), 400], ['', 400], ['my app-1', 201], ['tab\there', 201],
-    ['my_app', 400], ['app!', 400], ['äpp', 400],
+    ['a'.repeat(100), 201],
+    ['a'.repeat(101), 400],
+    ['', 400],
+    ['my app-1', 201],
+    ['tab\there', 201],
+    ['my_app', 400],
+    ['app!', 400],
+    ['äpp', 400],
   ])('application name %j → %i', async (name, status) => {
     const res = await t.post('/mc/apps', appBody({ name }));
     if (status === 400) expect(fields400(res)).toEqual(['name']);
     else expect(res.status).toBe(201);
   });
 
-  it.each([[0, 400], [1, 201], [300, 201], [301, 400]])('terminationGracePeriodSeconds %i → %i', async (value, status) => {
+  it.each([
+    [0, 400],
+    [1, 201],
+    [300, 201],
+    [301, 400],
+  ])('terminationGracePeriodSeconds %i → %i', async (value, status) => {
     const res = await t.post('/mc/apps', appBody({ terminationGracePeriodSeconds: value }));
     if (status === 400) expect(fields400(res)).toEqual(['terminationGracePeriodSeconds']);
     else expect(res.status).toBe(201);
@@ -190,14 +220,30 @@ describe('PUT /mc/apps/{appId} (full replacement)', () => {
     expect(after.image).toBe('library/nginx:1.27');
   });
 
-  it('rejects an id that is not one of this application\'s containers, naming containerTemplates[i].id', async () => {
+  it("rejects an id that is not one of this application's containers, naming containerTemplates[i].id", async () => {
     const { appId, template } = await createAppWithTemplate(t, minimalTemplate());
     const other = await createAppWithTemplate(t, minimalTemplate());
     for (const id of [other.template.id, 'zzzzzzzzzzzz', '']) {
-      const res = await t.put(`/mc/apps/${appId}`, appBody({ containerTemplates: [{ ...minimalTemplate(), id: template.id }, { ...minimalTemplate(), name: 'b', id }] }));
+      const res = await t.put(
+        `/mc/apps/${appId}`,
+        appBody({
+          containerTemplates: [
+            { ...minimalTemplate(), id: template.id },
+            { ...minimalTemplate(), name: 'b', id },
+          ],
+        }),
+      );
       expect(fields400(res)).toEqual(['containerTemplates[1].id']);
     }
-    const twice = await t.put(`/mc/apps/${appId}`, appBody({ containerTemplates: [{ ...minimalTemplate(), id: template.id }, { ...minimalTemplate(), name: 'b', id: template.id }] }));
+    const twice = await t.put(
+      `/mc/apps/${appId}`,
+      appBody({
+        containerTemplates: [
+          { ...minimalTemplate(), id: template.id },
+          { ...minimalTemplate(), name: 'b', id: template.id },
+        ],
+      }),
+    );
     expect(fields400(twice)).toEqual(['containerTemplates[1].id']);
     // Nothing changed.
     expect((await t.get(`/mc/apps/${appId}`)).body.containerTemplates).toEqual([template]);
@@ -222,9 +268,13 @@ describe('PUT /mc/apps/{appId} (full replacement)', () => {
     expect(fields400(await put({ terminationGracePeriodSeconds: 301 }))).toEqual(['terminationGracePeriodSeconds']);
     expect((await put({ terminationGracePeriodSeconds: 1 })).status).toBe(200);
     expect((await put({ terminationGracePeriodSeconds: 300 })).status).toBe(200);
-    expect(fields400(await put({ containerTemplates: [{ ...minimalTemplate(), imageDigest: 'sha256:' + 'a'.repeat(63) }] }))).toEqual(['containerTemplates[0].imageDigest']);
+    expect(fields400(await put({ containerTemplates: [{ ...minimalTemplate(), imageDigest: `sha256:${'a'.repeat(63)}` }] }))).toEqual([
+      'containerTemplates[0].imageDigest',
+    ]);
     expect((await put({ containerTemplates: [{ ...minimalTemplate(), imageDigest: digest }] })).status).toBe(200);
-    expect(fields400(await put({ containerTemplates: [{ ...minimalTemplate(), endpoints: [{ displayName: 'x' }] }] }))).toEqual(['containerTemplates[0].endpoints[0].cdn']);
+    expect(fields400(await put({ containerTemplates: [{ ...minimalTemplate(), endpoints: [{ displayName: 'x' }] }] }))).toEqual([
+      'containerTemplates[0].endpoints[0].cdn',
+    ]);
   });
 
   it('answers 404 for an unknown application', async () => {

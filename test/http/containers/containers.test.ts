@@ -10,7 +10,9 @@ beforeEach(async () => {
   t = await createTestApp();
   ({ appId, template } = await createAppWithTemplate(t, fullTemplate()));
 });
-afterEach(async () => { await t.close(); });
+afterEach(async () => {
+  await t.close();
+});
 
 const url = (containerId = template.id, app = appId) => `/mc/apps/${app}/containers/${containerId}`;
 const stored = async (containerId = template.id) =>
@@ -24,7 +26,7 @@ describe('GET /mc/apps/{appId}/containers/{containerId}', () => {
     expect(res.body).toEqual(template);
   });
 
-  it('answers 404 for an unknown container, an unknown application and another account\'s', async () => {
+  it("answers 404 for an unknown container, an unknown application and another account's", async () => {
     expectErrorBody(await t.get(url('zzzzzzzzzzzz')), 404, url('zzzzzzzzzzzz'));
     expectErrorBody(await t.get(url(template.id, 'doesnotexist')), 404);
     const other = await t.newAccount();
@@ -37,7 +39,12 @@ describe('GET /mc/apps/{appId}/containers/{containerId}', () => {
 
 describe('PATCH /mc/apps/{appId}/containers/{containerId}', () => {
   it('changes only the fields sent and answers the whole template', async () => {
-    const res = await t.patch(url(), { imageTag: '3.0', imageDigest: null, entryPoint: { workingDirectory: '/srv' }, environmentVariables: [{ name: 'A', value: '1' }] });
+    const res = await t.patch(url(), {
+      imageTag: '3.0',
+      imageDigest: null,
+      entryPoint: { workingDirectory: '/srv' },
+      environmentVariables: [{ name: 'A', value: '1' }],
+    });
     expect(res.status).toBe(200);
     expectSchema(ContainerTemplate, res.body);
     expect(res.body).toEqual({
@@ -76,7 +83,7 @@ describe('PATCH /mc/apps/{appId}/containers/{containerId}', () => {
     expect(await stored(second.id)).toEqual(second);
   });
 
-  it('answers 404 for an unknown container and for another account\'s', async () => {
+  it("answers 404 for an unknown container and for another account's", async () => {
     expectErrorBody(await t.patch(url('zzzzzzzzzzzz'), { name: 'x' }), 404);
     const other = await t.newAccount();
     expectErrorBody(await t.patch(url(), { name: 'x' }, other.key), 404);
@@ -89,7 +96,14 @@ describe('PUT /mc/apps/{appId}/containers/{containerId}/env', () => {
     const res = await t.put(`${url()}/env`, { B: '2', A: '', PATH_EXTRA: '/opt/bin' });
     expect(res.status).toBe(200);
     expectSchema(ContainerTemplate, res.body);
-    expect(res.body).toEqual({ ...template, environmentVariables: [{ name: 'B', value: '2' }, { name: 'A', value: '' }, { name: 'PATH_EXTRA', value: '/opt/bin' }] });
+    expect(res.body).toEqual({
+      ...template,
+      environmentVariables: [
+        { name: 'B', value: '2' },
+        { name: 'A', value: '' },
+        { name: 'PATH_EXTRA', value: '/opt/bin' },
+      ],
+    });
     expect(await stored()).toEqual(res.body);
     expect((await t.put(`${url()}/env`, {})).body.environmentVariables).toEqual([]);
   });
@@ -101,7 +115,7 @@ describe('PUT /mc/apps/{appId}/containers/{containerId}/env', () => {
     expect(await stored()).toEqual(template);
   });
 
-  it('answers 404 for an unknown container and for another account\'s', async () => {
+  it("answers 404 for an unknown container and for another account's", async () => {
     expectErrorBody(await t.put(`${url('zzzzzzzzzzzz')}/env`, { A: '1' }), 404);
     const other = await t.newAccount();
     expectErrorBody(await t.put(`${url()}/env`, { A: '1' }, other.key), 404);
@@ -120,7 +134,7 @@ describe('DELETE /mc/apps/{appId}/containers/{containerId}', () => {
     expectErrorBody(await t.del(url()), 404);
   });
 
-  it('refuses to delete the last container (400), and answers 404 for another account\'s', async () => {
+  it("refuses to delete the last container (400), and answers 404 for another account's", async () => {
     const res = await t.del(url());
     expect(fields400(res)).toEqual(['containerId']);
     const other = await t.newAccount();

@@ -10,7 +10,9 @@ beforeEach(async () => {
   t = await createTestApp();
   ({ appId, template } = await createAppWithTemplate(t, fullTemplate()));
 });
-afterEach(async () => { await t.close(); });
+afterEach(async () => {
+  await t.close();
+});
 
 const listEndpoints = async (key?: string) => {
   const res = await t.get(`/mc/apps/${appId}/endpoints`, key);
@@ -33,7 +35,7 @@ describe('GET /mc/apps/{appId}/endpoints', () => {
     });
   });
 
-  it('answers 404 for an unknown application and for another account\'s', async () => {
+  it("answers 404 for an unknown application and for another account's", async () => {
     expectErrorBody(await t.get('/mc/apps/doesnotexist/endpoints'), 404, '/mc/apps/doesnotexist/endpoints');
     const other = await t.newAccount();
     expectErrorBody(await t.get(`/mc/apps/${appId}/endpoints`, other.key), 404);
@@ -73,7 +75,7 @@ describe('POST /mc/apps/{appId}/containers/{containerId}/endpoints', () => {
     expect(fields400(await t.post(url(), cdnEndpoint('p', { pullZoneId: 999 })))).toEqual(['cdn.pullZoneId']);
   });
 
-  it('answers 404 for an unknown container, an unknown application and another account\'s', async () => {
+  it("answers 404 for an unknown container, an unknown application and another account's", async () => {
     expectErrorBody(await t.post(url('zzzzzzzzzzzz'), cdnEndpoint('x')), 404);
     expectErrorBody(await t.post(`/mc/apps/doesnotexist/containers/${template.id}/endpoints`, cdnEndpoint('x')), 404);
     const other = await t.newAccount();
@@ -97,7 +99,7 @@ describe('DELETE /mc/apps/{appId}/endpoints/{endpointId}', () => {
     expect((await t.get(`/mc/apps/${appId}`)).body.displayEndpoint).toBeNull();
   });
 
-  it('answers 404 for another account\'s endpoint and leaves it in place', async () => {
+  it("answers 404 for another account's endpoint and leaves it in place", async () => {
     const other = await t.newAccount();
     expectErrorBody(await t.del(url(template.endpoints[0].id), undefined, other.key), 404);
     expectErrorBody(await t.del('/mc/apps/doesnotexist/endpoints/x'), 404);

@@ -10,7 +10,9 @@ beforeEach(async () => {
   t = await createTestApp();
   ({ appId, template } = await createAppWithTemplate(t, fullTemplate()));
 });
-afterEach(async () => { await t.close(); });
+afterEach(async () => {
+  await t.close();
+});
 
 const url = (name: string, app = appId) => `/mc/apps/${app}/endpoints/${encodeURIComponent(name)}`;
 const endpointsOf = async () => (await t.get(`/mc/apps/${appId}`)).body.containerTemplates.flatMap((c: { endpoints: unknown[] }) => c.endpoints);
@@ -18,7 +20,10 @@ const endpointsOf = async () => (await t.get(`/mc/apps/${appId}`)).body.containe
 describe('PUT /mc/apps/{appId}/endpoints/{endpointId}', () => {
   it('updates and renames the endpoint named in the path; the rename shows on the next read', async () => {
     const before = template.endpoints[0];
-    const res = await t.put(url('Public API'), cdnEndpoint('Renamed', { isSslEnabled: false, portMappings: [{ containerPort: 9090, exposedPort: 443, protocols: ['tcp', 'udp'] }] }));
+    const res = await t.put(
+      url('Public API'),
+      cdnEndpoint('Renamed', { isSslEnabled: false, portMappings: [{ containerPort: 9090, exposedPort: 443, protocols: ['tcp', 'udp'] }] }),
+    );
     expect(res.status).toBe(200);
     expectSchema(EndpointUpdateResponse, res.body);
     expect(res.body).toEqual({ id: before.id });
@@ -70,7 +75,7 @@ describe('PUT /mc/apps/{appId}/endpoints/{endpointId}', () => {
     expect((await endpointsOf())[0].pullZoneId).toBe(String(zone.body.Id));
   });
 
-  it('rejects a pull zone that is missing or another account\'s, naming cdn.pullZoneId', async () => {
+  it("rejects a pull zone that is missing or another account's, naming cdn.pullZoneId", async () => {
     const other = await t.newAccount();
     await seedPullZone(t, other.accountId, 6);
     for (const id of [6, 404]) expect(fields400(await t.put(url('Public API'), cdnEndpoint('Public API', { pullZoneId: id })))).toEqual(['cdn.pullZoneId']);
@@ -82,7 +87,11 @@ describe('PUT /mc/apps/{appId}/endpoints/{endpointId}', () => {
     expect(fields400(await t.put(url('Public API'), { ...cdnEndpoint('x'), anycast: anycastEndpoint().anycast }))).toEqual(['anycast']);
   });
 
-  it.each([['a'.repeat(50), 200], ['a'.repeat(51), 400], ['', 400]])('displayName %j → %i', async (displayName, status) => {
+  it.each([
+    ['a'.repeat(50), 200],
+    ['a'.repeat(51), 400],
+    ['', 400],
+  ])('displayName %j → %i', async (displayName, status) => {
     const res = await t.put(url('Public API'), cdnEndpoint(displayName));
     if (status === 400) expect(fields400(res)).toEqual(['displayName']);
     else expect(res.status).toBe(200);

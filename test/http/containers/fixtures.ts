@@ -18,7 +18,7 @@ export function expectSchema(schema: TSchema, value: unknown): void {
 }
 
 export const ID = CONTAINER_ID_PATTERN;
-export const digest = 'sha256:' + 'ab12'.repeat(16);
+export const digest = `sha256:${'ab12'.repeat(16)}`;
 
 export const minimalTemplate = () => ({
   name: 'web',
@@ -47,15 +47,19 @@ export const fullTemplate = () => ({
   imagePullPolicy: 'always',
   entryPoint: { command: 'node', commandArray: ['node'], arguments: 'server.js', argumentsArray: ['server.js'], workingDirectory: '/app' },
   probes: {
-    startup: { initialDelaySeconds: 2, periodSeconds: 5, timeoutSeconds: 3, failureThreshold: 10, successThreshold: 1, tcpSocket: { request: { portNumber: 8080 } } },
+    startup: {
+      initialDelaySeconds: 2,
+      periodSeconds: 5,
+      timeoutSeconds: 3,
+      failureThreshold: 10,
+      successThreshold: 1,
+      tcpSocket: { request: { portNumber: 8080 } },
+    },
     readiness: { periodSeconds: 15, httpGet: { request: { path: '/ready', portNumber: 8080 }, response: { expectedStatusCode: 'ok' } } },
     liveness: { grpc: { request: { portNumber: 9000, serviceName: 'health' } } },
   },
   environmentVariables: [{ name: 'MODE', value: 'prod' }, { name: 'EMPTY' }],
-  endpoints: [
-    cdnEndpoint('Public API', { stickySessions: { sessionHeaders: ['X-Session'], cookieName: 'sid' } }),
-    anycastEndpoint('dns'),
-  ],
+  endpoints: [cdnEndpoint('Public API', { stickySessions: { sessionHeaders: ['X-Session'], cookieName: 'sid' } }), anycastEndpoint('dns')],
   volumeMounts: [{ name: 'data', mountPath: '/var/lib/data' }],
 });
 

@@ -7,8 +7,12 @@ import { createApp, expectSchema, minimalTemplate } from './fixtures.js';
 const DELAY = 5000;
 
 let t: TestContext;
-beforeEach(async () => { t = await createTestApp({ jobDelayMs: DELAY }); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await createTestApp({ jobDelayMs: DELAY });
+});
+afterEach(async () => {
+  await t.close();
+});
 
 const read = async (appId: string) => {
   const res = await t.get(`/mc/apps/${appId}`);
@@ -129,7 +133,15 @@ describe('with no background delay (jobDelayMs 0)', () => {
   it('every transition completes at once', async () => {
     const fast = await createTestApp({ jobDelayMs: 0 });
     try {
-      const appId = (await fast.post('/mc/apps', { name: 'a', runtimeType: 'shared', autoScaling: { min: 1, max: 1 }, regionSettings: {}, containerTemplates: [minimalTemplate()] })).body.id;
+      const appId = (
+        await fast.post('/mc/apps', {
+          name: 'a',
+          runtimeType: 'shared',
+          autoScaling: { min: 1, max: 1 },
+          regionSettings: {},
+          containerTemplates: [minimalTemplate()],
+        })
+      ).body.id;
       expect((await fast.get(`/mc/apps/${appId}`)).body.status).toBe('active');
       expect((await fast.post(`/mc/apps/${appId}/undeploy`)).status).toBe(200);
       expect((await fast.get(`/mc/apps/${appId}`)).body.status).toBe('inactive');
@@ -159,7 +171,7 @@ describe('suspension: the account runs out of funds', () => {
 });
 
 describe('errors', () => {
-  it.each(['deploy', 'undeploy', 'restart'] as const)('%s: 404 for an unknown application and for another account\'s, which stays as it was', async (action) => {
+  it.each(['deploy', 'undeploy', 'restart'] as const)("%s: 404 for an unknown application and for another account's, which stays as it was", async (action) => {
     const appId = await createApp(t, { containerTemplates: [minimalTemplate()] });
     expectErrorBody(await act('doesnotexist', action), 404, `/mc/apps/doesnotexist/${action}`);
     const other = await t.newAccount();

@@ -4,8 +4,12 @@ import { createTestApp, expectErrorBody, type TestContext } from '../../helpers/
 import { cdnEndpoint, createApp, expectSchema, fields400, minimalTemplate } from './fixtures.js';
 
 let t: TestContext;
-beforeEach(async () => { t = await createTestApp(); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await createTestApp();
+});
+afterEach(async () => {
+  await t.close();
+});
 
 const list = async (query = '', key?: string) => {
   const res = await t.get(`/mc/apps${query}`, key);
@@ -69,7 +73,15 @@ describe('GET /mc/apps', () => {
     expect(second.cursor).toBeNull();
   });
 
-  it.each([['0', 400], ['1', 200], ['1000', 200], ['1001', 400], ['-1', 400], ['abc', 400], ['1.5', 400]])('limit=%s → %i', async (limit, status) => {
+  it.each([
+    ['0', 400],
+    ['1', 200],
+    ['1000', 200],
+    ['1001', 400],
+    ['-1', 400],
+    ['abc', 400],
+    ['1.5', 400],
+  ])('limit=%s → %i', async (limit, status) => {
     const res = await t.get(`/mc/apps?limit=${limit}`);
     if (status === 400) {
       expectErrorBody(res, 400);
@@ -87,7 +99,7 @@ describe('GET /mc/apps', () => {
     await t.post('/mc/apps', { name: 'theirs', runtimeType: 'shared', autoScaling: { min: 1, max: 1 }, regionSettings: {} }, other.key);
     const theirs: string | null = (await list('?limit=1', other.key)).cursor;
     expect(theirs).toBeNull();
-    for (const bad of ['garbage', flipped, Buffer.from('{"offset":1}').toString('base64url'), 'v1:' + 'A'.repeat(60)]) {
+    for (const bad of ['garbage', flipped, Buffer.from('{"offset":1}').toString('base64url'), `v1:${'A'.repeat(60)}`]) {
       expect(fields400(await t.get(`/mc/apps?nextCursor=${encodeURIComponent(bad)}`))).toEqual(['nextCursor']);
     }
     // A genuine cursor of this account, presented by another account.

@@ -3,8 +3,12 @@ import { createTestApp, type TestContext } from '../../helpers/app.js';
 import { anycastEndpoint, appBody, cdnEndpoint, createApp, createAppWithTemplate, fields400, minimalTemplate } from './fixtures.js';
 
 let t: TestContext;
-beforeEach(async () => { t = await createTestApp(); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await createTestApp();
+});
+afterEach(async () => {
+  await t.close();
+});
 
 let zoneCount = 0;
 async function newZone(): Promise<number> {
@@ -75,14 +79,20 @@ describe('linking a pull zone to an endpoint', () => {
     const zone = await newZone();
     const { appId, template } = await createAppWithTemplate(t, { ...minimalTemplate(), endpoints: [cdnEndpoint('taken', { pullZoneId: zone })] });
     // Another endpoint of the same application.
-    expect(fields400(await t.post(`/mc/apps/${appId}/containers/${template.id}/endpoints`, cdnEndpoint('x', { pullZoneId: zone })))).toEqual(['cdn.pullZoneId']);
-    expect(fields400(await t.post(`/mc/apps/${appId}/containers`, { ...minimalTemplate(), name: 'b', endpoints: [cdnEndpoint('y', { pullZoneId: zone })] }))).toEqual(['endpoints[0].cdn.pullZoneId']);
-    const twice = appBody({ containerTemplates: [{ ...minimalTemplate(), endpoints: [cdnEndpoint('p', { pullZoneId: zone }), cdnEndpoint('q', { pullZoneId: zone })] }] });
+    expect(fields400(await t.post(`/mc/apps/${appId}/containers/${template.id}/endpoints`, cdnEndpoint('x', { pullZoneId: zone })))).toEqual([
+      'cdn.pullZoneId',
+    ]);
+    expect(
+      fields400(await t.post(`/mc/apps/${appId}/containers`, { ...minimalTemplate(), name: 'b', endpoints: [cdnEndpoint('y', { pullZoneId: zone })] })),
+    ).toEqual(['endpoints[0].cdn.pullZoneId']);
+    const twice = appBody({
+      containerTemplates: [{ ...minimalTemplate(), endpoints: [cdnEndpoint('p', { pullZoneId: zone }), cdnEndpoint('q', { pullZoneId: zone })] }],
+    });
     expect(fields400(await t.put(`/mc/apps/${appId}`, twice))).toEqual(['containerTemplates[0].endpoints[1].cdn.pullZoneId']);
     // An endpoint of another application.
-    expect(fields400(await t.post('/mc/apps', appBody({ containerTemplates: [{ ...minimalTemplate(), endpoints: [cdnEndpoint('z', { pullZoneId: zone })] }] })))).toEqual([
-      'containerTemplates[0].endpoints[0].cdn.pullZoneId',
-    ]);
+    expect(
+      fields400(await t.post('/mc/apps', appBody({ containerTemplates: [{ ...minimalTemplate(), endpoints: [cdnEndpoint('z', { pullZoneId: zone })] }] }))),
+    ).toEqual(['containerTemplates[0].endpoints[0].cdn.pullZoneId']);
     expect(await linkOf(zone)).toEqual([appId, template.endpoints[0].id]);
 
     // Once released, the zone is free for another application.
@@ -94,7 +104,10 @@ describe('linking a pull zone to an endpoint', () => {
   it('moves a zone between endpoints of one application in a single replacement', async () => {
     const zone = await newZone();
     const { appId, template } = await createAppWithTemplate(t, { ...minimalTemplate(), endpoints: [cdnEndpoint('old', { pullZoneId: zone })] });
-    const res = await t.put(`/mc/apps/${appId}`, appBody({ containerTemplates: [{ ...minimalTemplate(), id: template.id, endpoints: [cdnEndpoint('new', { pullZoneId: zone })] }] }));
+    const res = await t.put(
+      `/mc/apps/${appId}`,
+      appBody({ containerTemplates: [{ ...minimalTemplate(), id: template.id, endpoints: [cdnEndpoint('new', { pullZoneId: zone })] }] }),
+    );
     expect(res.status).toBe(200);
     const [endpoint] = await endpointsOf(appId);
     expect(endpoint!.displayName).toBe('new');

@@ -4,8 +4,12 @@ import { createTestApp, expectErrorBody, type TestContext } from '../../helpers/
 import { appBody, cdnEndpoint, createAppWithTemplate, expectSchema, ID, minimalTemplate } from './fixtures.js';
 
 let t: TestContext;
-beforeEach(async () => { t = await createTestApp(); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await createTestApp();
+});
+afterEach(async () => {
+  await t.close();
+});
 
 interface Ids {
   appId: string;
@@ -83,7 +87,7 @@ describe('authentication and ownership', () => {
     expect((await t.get('/mc/apps')).body.meta.totalItems).toBe(1);
   });
 
-  it('hides another account\'s application behind 404, and leaves it unchanged', async () => {
+  it("hides another account's application behind 404, and leaves it unchanged", async () => {
     const ids = await setUp();
     const before = (await t.get(`/mc/apps/${ids.appId}`)).body;
     const other = await t.newAccount();
@@ -129,17 +133,32 @@ describe('the same operations at /apps (without /mc)', () => {
 });
 
 describe('content types', () => {
-  it.each(['application/json', 'text/json', 'application/merge-patch+json', 'text/json; charset=utf-8', 'application/merge-patch+json; charset=utf-8'])('accepts %s', async (type) => {
-    const created = await t.request('POST', '/mc/apps', JSON.stringify(appBody()), undefined, { 'content-type': type });
-    expect(created.status).toBe(201);
-    const appId = created.body.id as string;
-    const added = await t.request('POST', `/mc/apps/${appId}/containers`, JSON.stringify({ ...minimalTemplate(), endpoints: [cdnEndpoint('p')] }), undefined, { 'content-type': type });
-    expect(added.status).toBe(201);
-    const replaced = await t.request('PUT', `/mc/apps/${appId}`, JSON.stringify(appBody({ containerTemplates: [{ ...minimalTemplate(), id: added.body.id, endpoints: [cdnEndpoint('p')] }] })), undefined, { 'content-type': type });
-    expect(replaced.status).toBe(200);
-    const updated = await t.request('PUT', `/mc/apps/${appId}/endpoints/p`, JSON.stringify(cdnEndpoint('q')), undefined, { 'content-type': type });
-    expect(updated.status).toBe(200);
-  });
+  it.each(['application/json', 'text/json', 'application/merge-patch+json', 'text/json; charset=utf-8', 'application/merge-patch+json; charset=utf-8'])(
+    'accepts %s',
+    async (type) => {
+      const created = await t.request('POST', '/mc/apps', JSON.stringify(appBody()), undefined, { 'content-type': type });
+      expect(created.status).toBe(201);
+      const appId = created.body.id as string;
+      const added = await t.request(
+        'POST',
+        `/mc/apps/${appId}/containers`,
+        JSON.stringify({ ...minimalTemplate(), endpoints: [cdnEndpoint('p')] }),
+        undefined,
+        { 'content-type': type },
+      );
+      expect(added.status).toBe(201);
+      const replaced = await t.request(
+        'PUT',
+        `/mc/apps/${appId}`,
+        JSON.stringify(appBody({ containerTemplates: [{ ...minimalTemplate(), id: added.body.id, endpoints: [cdnEndpoint('p')] }] })),
+        undefined,
+        { 'content-type': type },
+      );
+      expect(replaced.status).toBe(200);
+      const updated = await t.request('PUT', `/mc/apps/${appId}/endpoints/p`, JSON.stringify(cdnEndpoint('q')), undefined, { 'content-type': type });
+      expect(updated.status).toBe(200);
+    },
+  );
 
   it('answers 415 to text/plain and 400 to broken JSON', async () => {
     const ids = await setUp();

@@ -4,8 +4,12 @@ import { createTestApp, expectErrorBody, type TestContext } from '../../helpers/
 import { anycastEndpoint, cdnEndpoint, createApp, expectSchema, fields400, minimalTemplate } from './fixtures.js';
 
 let t: TestContext;
-beforeEach(async () => { t = await createTestApp({ jobDelayMs: 0 }); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await createTestApp({ jobDelayMs: 0 });
+});
+afterEach(async () => {
+  await t.close();
+});
 
 describe('GET/PUT /mc/apps/{appId}/region-settings', () => {
   it('reads the settings, replaces them, and gives endpoints addresses in exactly the new regions', async () => {
@@ -16,14 +20,24 @@ describe('GET/PUT /mc/apps/{appId}/region-settings', () => {
     const got = await t.get(`/mc/apps/${appId}/region-settings`);
     expect(got.status).toBe(200);
     expectSchema(RegionSettings, got.body);
-    expect(got.body).toEqual({ allowedRegionIds: ['DE', 'NY'], requiredRegionIds: ['DE'], maxAllowedRegions: 2, provisioningType: 'dynamic', nodeSelectors: null });
+    expect(got.body).toEqual({
+      allowedRegionIds: ['DE', 'NY'],
+      requiredRegionIds: ['DE'],
+      maxAllowedRegions: 2,
+      provisioningType: 'dynamic',
+      nodeSelectors: null,
+    });
     const [cdn, anycast] = (await t.get(`/mc/apps/${appId}`)).body.containerTemplates[0].endpoints;
 
     const res = await t.put(`/mc/apps/${appId}/region-settings`, { allowedRegionIds: ['SG', 'DE'], nodeSelectors: { gpu: 'yes' } });
     expect(res.status).toBe(200);
     expect(res.body).toBe('');
     expect((await t.get(`/mc/apps/${appId}/region-settings`)).body).toEqual({
-      allowedRegionIds: ['SG', 'DE'], requiredRegionIds: [], maxAllowedRegions: null, provisioningType: 'static', nodeSelectors: { gpu: 'yes' },
+      allowedRegionIds: ['SG', 'DE'],
+      requiredRegionIds: [],
+      maxAllowedRegions: null,
+      provisioningType: 'static',
+      nodeSelectors: { gpu: 'yes' },
     });
     const [cdnAfter, anycastAfter] = (await t.get(`/mc/apps/${appId}`)).body.containerTemplates[0].endpoints;
     expect(cdnAfter.publicIpAddresses.map((a: { region: string }) => a.region)).toEqual(['SG', 'DE']);
@@ -39,7 +53,7 @@ describe('GET/PUT /mc/apps/{appId}/region-settings', () => {
     expect(fields400(await t.put(`/mc/apps/${appId}/region-settings`, { nodeSelectors: { a: 1 } }))).toEqual(['nodeSelectors.a']);
   });
 
-  it('answers 404 for an unknown application and for another account\'s', async () => {
+  it("answers 404 for an unknown application and for another account's", async () => {
     const appId = await createApp(t);
     const other = await t.newAccount();
     for (const key of [undefined, other.key]) {
@@ -70,9 +84,13 @@ describe('GET/PUT /mc/apps/{appId}/autoscaling', () => {
   });
 
   it.each([
-    [{ min: 1, max: 1 }, 200, []], [{ min: 1000, max: 1000 }, 200, []],
-    [{ min: 0, max: 1 }, 400, ['min']], [{ min: 1, max: 1001 }, 400, ['max']],
-    [{ min: 3, max: 2 }, 400, ['min']], [{ min: 1 }, 400, ['max']], [{ min: '1', max: 2 }, 400, ['min']],
+    [{ min: 1, max: 1 }, 200, []],
+    [{ min: 1000, max: 1000 }, 200, []],
+    [{ min: 0, max: 1 }, 400, ['min']],
+    [{ min: 1, max: 1001 }, 400, ['max']],
+    [{ min: 3, max: 2 }, 400, ['min']],
+    [{ min: 1 }, 400, ['max']],
+    [{ min: '1', max: 2 }, 400, ['min']],
   ])('%j → %i', async (body, status, fields) => {
     const appId = await createApp(t);
     const res = await t.put(`/mc/apps/${appId}/autoscaling`, body);
@@ -84,7 +102,7 @@ describe('GET/PUT /mc/apps/{appId}/autoscaling', () => {
     }
   });
 
-  it('answers 404 for an unknown application and for another account\'s', async () => {
+  it("answers 404 for an unknown application and for another account's", async () => {
     const appId = await createApp(t);
     const other = await t.newAccount();
     expectErrorBody(await t.get('/mc/apps/doesnotexist/autoscaling'), 404);
@@ -99,8 +117,14 @@ describe('GET /mc/apps/{appId}/volumes', () => {
     const appId = await createApp(t, {
       autoScaling: { min: 2, max: 2 },
       regionSettings: { allowedRegionIds: ['DE', 'NY'] },
-      volumes: [{ name: 'data', size: 5 }, { name: 'spare', size: 1 }],
-      containerTemplates: [{ ...minimalTemplate(), volumeMounts: [{ name: 'data', mountPath: '/data' }] }, { ...minimalTemplate(), name: 'sidecar' }],
+      volumes: [
+        { name: 'data', size: 5 },
+        { name: 'spare', size: 1 },
+      ],
+      containerTemplates: [
+        { ...minimalTemplate(), volumeMounts: [{ name: 'data', mountPath: '/data' }] },
+        { ...minimalTemplate(), name: 'sidecar' },
+      ],
     });
     const app = (await t.get(`/mc/apps/${appId}`)).body;
     const pods: string[] = [...new Set<string>(app.containerInstances.map((i: { podId: string }) => i.podId))];
@@ -119,7 +143,14 @@ describe('GET /mc/apps/{appId}/volumes', () => {
       attachedInstancesCount: 2,
       containersCount: 1,
       volumeInstances: pods.map((pod, i) => ({
-        id: `${data.id}-${i}`, attachedPods: [pod], attachedContainers: [`${pod}-${web}`], region: ['DE', 'NY'][i], status: 'attached', size: 5, usage: 0, set: data.id,
+        id: `${data.id}-${i}`,
+        attachedPods: [pod],
+        attachedContainers: [`${pod}-${web}`],
+        region: ['DE', 'NY'][i],
+        status: 'attached',
+        size: 5,
+        usage: 0,
+        set: data.id,
       })),
     });
     expect(spare).toMatchObject({ name: 'spare', containersCount: 0, totalInstancesCount: 2 });
@@ -137,15 +168,21 @@ describe('GET /mc/apps/{appId}/volumes', () => {
     expect((await t.post(`/mc/apps/${appId}/undeploy`)).status).toBe(200);
     const stopped = (await t.get(`/mc/apps/${appId}/volumes`)).body;
     expect(stopped.items[0].volumeInstances.map((v: { id: string; status: string; attachedPods: string[] }) => [v.id, v.status, v.attachedPods])).toEqual([
-      [`${data.id}-0`, 'detached', []], [`${data.id}-1`, 'detached', []],
+      [`${data.id}-0`, 'detached', []],
+      [`${data.id}-1`, 'detached', []],
     ]);
     expect(stopped.items[0].attachedInstancesCount).toBe(0);
     expect(stopped.summary).toEqual({ totalPods: 0, totalContainers: 0, totalStorage: 12 });
   });
 
-  it('answers an empty list for an application without volumes, 404 for an unknown one and another account\'s', async () => {
+  it("answers an empty list for an application without volumes, 404 for an unknown one and another account's", async () => {
     const appId = await createApp(t);
-    expect((await t.get(`/mc/apps/${appId}/volumes`)).body).toEqual({ items: [], meta: { totalItems: 0 }, cursor: null, summary: { totalPods: 0, totalContainers: 0, totalStorage: 0 } });
+    expect((await t.get(`/mc/apps/${appId}/volumes`)).body).toEqual({
+      items: [],
+      meta: { totalItems: 0 },
+      cursor: null,
+      summary: { totalPods: 0, totalContainers: 0, totalStorage: 0 },
+    });
     expectErrorBody(await t.get('/mc/apps/doesnotexist/volumes'), 404);
     const other = await t.newAccount();
     expectErrorBody(await t.get(`/mc/apps/${appId}/volumes`, other.key), 404);

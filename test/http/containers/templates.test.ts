@@ -9,7 +9,9 @@ beforeEach(async () => {
   t = await createTestApp();
   appId = await createApp(t);
 });
-afterEach(async () => { await t.close(); });
+afterEach(async () => {
+  await t.close();
+});
 
 const add = (body: unknown) => t.post(`/mc/apps/${appId}/containers`, body);
 const ADDRESS = /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
@@ -34,11 +36,21 @@ describe('POST /mc/apps/{appId}/containers', () => {
       imagePullPolicy: 'always',
       entryPoint: { command: 'node', commandArray: ['node'], arguments: 'server.js', argumentsArray: ['server.js'], workingDirectory: '/app' },
       probes: {
-        startup: { initialDelaySeconds: 2, periodSeconds: 5, timeoutSeconds: 3, failureThreshold: 10, successThreshold: 1, tcpSocket: { request: { portNumber: 8080 } } },
+        startup: {
+          initialDelaySeconds: 2,
+          periodSeconds: 5,
+          timeoutSeconds: 3,
+          failureThreshold: 10,
+          successThreshold: 1,
+          tcpSocket: { request: { portNumber: 8080 } },
+        },
         readiness: { ...PROBE_DEFAULTS, periodSeconds: 15, httpGet: { request: { path: '/ready', portNumber: 8080 }, response: { expectedStatusCode: 'ok' } } },
         liveness: { ...PROBE_DEFAULTS, grpc: { request: { portNumber: 9000, serviceName: 'health' } } },
       },
-      environmentVariables: [{ name: 'MODE', value: 'prod' }, { name: 'EMPTY', value: '' }],
+      environmentVariables: [
+        { name: 'MODE', value: 'prod' },
+        { name: 'EMPTY', value: '' },
+      ],
       endpoints: [
         {
           id: expect.stringMatching(ID),
@@ -84,7 +96,11 @@ describe('POST /mc/apps/{appId}/containers', () => {
   });
 
   it('fills defaults for a minimal template', async () => {
-    const res = await add({ ...minimalTemplate(), endpoints: [{ displayName: 'Only Port', cdn: { portMappings: [{ containerPort: 3000 }] } }], probes: { liveness: {} } });
+    const res = await add({
+      ...minimalTemplate(),
+      endpoints: [{ displayName: 'Only Port', cdn: { portMappings: [{ containerPort: 3000 }] } }],
+      probes: { liveness: {} },
+    });
     expect(res.status).toBe(201);
     expectSchema(ContainerTemplate, res.body);
     expect(res.body).toMatchObject({
@@ -92,13 +108,15 @@ describe('POST /mc/apps/{appId}/containers', () => {
       imageDigest: null,
       imagePullPolicy: 'ifNotPresent',
       probes: { liveness: { ...PROBE_DEFAULTS } },
-      endpoints: [{
-        type: 'cdn',
-        isSslEnabled: false,
-        pullZoneId: null,
-        portMappings: [{ containerPort: 3000, exposedPort: 3000, protocols: ['tcp'] }],
-        stickySessions: { enabled: false, sessionHeaders: [], cookieName: '' },
-      }],
+      endpoints: [
+        {
+          type: 'cdn',
+          isSslEnabled: false,
+          pullZoneId: null,
+          portMappings: [{ containerPort: 3000, exposedPort: 3000, protocols: ['tcp'] }],
+          stickySessions: { enabled: false, sessionHeaders: [], cookieName: '' },
+        },
+      ],
     });
     expect(res.body.endpoints[0].publicHost).toMatch(/^only-port-/);
   });
@@ -126,7 +144,11 @@ describe('POST /mc/apps/{appId}/containers', () => {
   });
 
   describe('limits', () => {
-    it.each([['a'.repeat(50), 201], ['a'.repeat(51), 400], ['', 400]])('name %j → %i', async (name, status) => {
+    it.each([
+      ['a'.repeat(50), 201],
+      ['a'.repeat(51), 400],
+      ['', 400],
+    ])('name %j → %i', async (name, status) => {
       const res = await add({ ...minimalTemplate(), name });
       if (status === 400) expect(fields400(res)).toEqual(['name']);
       else expect(res.status).toBe(201);
@@ -146,9 +168,15 @@ describe('POST /mc/apps/{appId}/containers', () => {
     });
 
     it.each([
-      ['sha256:' + 'a'.repeat(64), 201], ['sha256:' + '0123456789abcdefghijklmnopqrstuvwxyz'.repeat(2).slice(0, 64), 201], [null, 201],
-      ['sha256:' + 'a'.repeat(63), 400], ['sha256:' + 'a'.repeat(65), 400], ['sha256:' + 'A'.repeat(64), 400],
-      ['sha512:' + 'a'.repeat(64), 400], ['', 400], [' sha256:' + 'a'.repeat(64), 400],
+      [`sha256:${'a'.repeat(64)}`, 201],
+      [`sha256:${'0123456789abcdefghijklmnopqrstuvwxyz'.repeat(2).slice(0, 64)}`, 201],
+      [null, 201],
+      [`sha256:${'a'.repeat(63)}`, 400],
+      [`sha256:${'a'.repeat(65)}`, 400],
+      [`sha256:${'A'.repeat(64)}`, 400],
+      [`sha512:${'a'.repeat(64)}`, 400],
+      ['', 400],
+      [` sha256:${'a'.repeat(64)}`, 400],
     ])('imageDigest %j → %i', async (imageDigest, status) => {
       const res = await add({ ...minimalTemplate(), imageDigest });
       if (status === 400) expect(fields400(res)).toEqual(['imageDigest']);
@@ -164,7 +192,11 @@ describe('POST /mc/apps/{appId}/containers', () => {
       expect(fields400(await add({ ...minimalTemplate(), imagePullPolicy: 'never' }))).toEqual(['imagePullPolicy']);
     });
 
-    it.each([['a'.repeat(50), 201], ['a'.repeat(51), 400], ['', 400]])('endpoint displayName %j → %i', async (displayName, status) => {
+    it.each([
+      ['a'.repeat(50), 201],
+      ['a'.repeat(51), 400],
+      ['', 400],
+    ])('endpoint displayName %j → %i', async (displayName, status) => {
       const res = await add({ ...minimalTemplate(), endpoints: [anycastEndpoint('x'), cdnEndpoint(displayName)] });
       if (status === 400) expect(fields400(res)).toEqual(['endpoints[1].displayName']);
       else expect(res.status).toBe(201);
@@ -191,8 +223,12 @@ describe('POST /mc/apps/{appId}/containers', () => {
     it('keeps container names and endpoint display names unique in the application', async () => {
       expect((await add({ ...minimalTemplate(), endpoints: [cdnEndpoint('public')] })).status).toBe(201);
       expect(fields400(await add(minimalTemplate()))).toEqual(['name']);
-      expect(fields400(await add({ ...minimalTemplate(), name: 'b', endpoints: [anycastEndpoint('x'), cdnEndpoint('public')] }))).toEqual(['endpoints[1].displayName']);
-      expect(fields400(await add({ ...minimalTemplate(), name: 'c', endpoints: [cdnEndpoint('y'), anycastEndpoint('y')] }))).toEqual(['endpoints[1].displayName']);
+      expect(fields400(await add({ ...minimalTemplate(), name: 'b', endpoints: [anycastEndpoint('x'), cdnEndpoint('public')] }))).toEqual([
+        'endpoints[1].displayName',
+      ]);
+      expect(fields400(await add({ ...minimalTemplate(), name: 'c', endpoints: [cdnEndpoint('y'), anycastEndpoint('y')] }))).toEqual([
+        'endpoints[1].displayName',
+      ]);
     });
   });
 

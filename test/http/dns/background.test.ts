@@ -11,7 +11,9 @@ beforeEach(async () => {
   t = await createTestApp({ jobDelayMs: DELAY, monitorIntervalMs: INTERVAL });
   zoneId = (await t.post('/dnszone', { Domain: 'accel.example' })).body.Id;
 });
-afterEach(async () => { await t.close(); });
+afterEach(async () => {
+  await t.close();
+});
 
 const record = async (id: number) => ((await t.get(`/dnszone/${zoneId}`)).body.Records as { Id: number }[]).find((r) => r.Id === id) as Record<string, unknown>;
 
@@ -27,7 +29,13 @@ describe('DNS record acceleration', () => {
     const done = await record(added.Id);
     expect(done).toMatchObject({ AccelerationStatus: 3, AcceleratedPullZoneId: expect.any(Number) });
     const zone = (await t.get(`/pullzone/${String(done.AcceleratedPullZoneId)}`)).body;
-    expect(zone).toMatchObject({ Name: `www-accel-example-${added.Id}`, OriginUrl: 'http://192.0.2.7', DnsRecordId: added.Id, DnsZoneId: zoneId, DnsRecordValue: '192.0.2.7' });
+    expect(zone).toMatchObject({
+      Name: `www-accel-example-${added.Id}`,
+      OriginUrl: 'http://192.0.2.7',
+      DnsRecordId: added.Id,
+      DnsZoneId: zoneId,
+      DnsRecordValue: '192.0.2.7',
+    });
   });
 
   it('fails when the pull zone cannot be made, and stops when acceleration is turned off', async () => {
@@ -53,7 +61,9 @@ describe('DNS record monitoring', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     port = (server.address() as AddressInfo).port;
   });
-  afterEach(async () => { await new Promise((r) => server.close(r)); });
+  afterEach(async () => {
+    await new Promise((r) => server.close(r));
+  });
 
   it('probes Http and Ping targets on the interval and reports Online and Offline', async () => {
     const http = (await t.put(`/dnszone/${zoneId}/records`, { Type: 0, Name: 'web', Value: '127.0.0.1', Port: port, MonitorType: 2 })).body;

@@ -14,7 +14,9 @@ beforeEach(async () => {
   t = await createTestApp();
   zoneId = (await t.post('/dnszone', { Domain: 'example.com' })).body.Id;
 });
-afterEach(async () => { await t.close(); });
+afterEach(async () => {
+  await t.close();
+});
 
 const records = () => `/dnszone/${zoneId}/records`;
 const add = async (body: Record<string, unknown>) => {
@@ -25,7 +27,7 @@ const add = async (body: Record<string, unknown>) => {
 const storedRecords = async () => (await t.get(`/dnszone/${zoneId}`)).body.Records as ({ Id: number } & Record<string, unknown>)[];
 
 describe('GET /dnszone/{zoneId}/records', () => {
-  it('answers the page object of the zone\'s records, in the order they were added', async () => {
+  it("answers the page object of the zone's records, in the order they were added", async () => {
     const a = await add({ Type: 0, Name: 'www', Value: '192.0.2.1' });
     const b = await add({ Type: 4, Name: '', Value: 'mail.example.com', Priority: 10 });
     const res = await t.get(records());
@@ -48,16 +50,19 @@ describe('GET /dnszone/{zoneId}/records', () => {
     expect((await t.get(`${records()}?type=0&search=spf`)).body).toEqual({ Items: [], CurrentPage: 1, TotalItems: 0, HasMoreItems: false });
   });
 
-  it.each([['page=0', 'page'], ['perPage=4', 'perPage'], ['perPage=1001', 'perPage'], ['type=16', 'type'], ['type=A', 'type']])(
-    'rejects %s naming the parameter',
-    async (query, field) => {
-      const res = await t.get(`${records()}?${query}`);
-      expectErrorBody(res, 400);
-      expect(errorFields(res)).toEqual([field]);
-    },
-  );
+  it.each([
+    ['page=0', 'page'],
+    ['perPage=4', 'perPage'],
+    ['perPage=1001', 'perPage'],
+    ['type=16', 'type'],
+    ['type=A', 'type'],
+  ])('rejects %s naming the parameter', async (query, field) => {
+    const res = await t.get(`${records()}?${query}`);
+    expectErrorBody(res, 400);
+    expect(errorFields(res)).toEqual([field]);
+  });
 
-  it('answers 404 for an unknown zone and for another account\'s', async () => {
+  it("answers 404 for an unknown zone and for another account's", async () => {
     expectErrorBody(await t.get('/dnszone/999999/records'), 404, '/dnszone/999999/records');
     const other = await t.newAccount();
     expectErrorBody(await t.get(records(), other.key), 404);
@@ -65,7 +70,7 @@ describe('GET /dnszone/{zoneId}/records', () => {
 });
 
 describe('POST /dnszone/{zoneId}/records/{id}', () => {
-  it('changes only the fields sent (204) and keeps the record\'s place and id', async () => {
+  it("changes only the fields sent (204) and keeps the record's place and id", async () => {
     const first = await add({ Type: 0, Name: 'www', Value: '192.0.2.1', Comment: 'web', Ttl: 60 });
     const second = await add({ Type: 0, Name: 'api', Value: '192.0.2.2' });
     t.clock.advance(1000);
@@ -96,7 +101,7 @@ describe('POST /dnszone/{zoneId}/records/{id}', () => {
     expect((await storedRecords())[0]).toMatchObject({ Id: record.Id, Type: 4, Priority: 5, Value: 'mail.example.com', Name: 'www' });
   });
 
-  it('accepts the record\'s own Id in the body and refuses another', async () => {
+  it("accepts the record's own Id in the body and refuses another", async () => {
     const record = await add({ Type: 0, Value: '192.0.2.1' });
     expect((await t.post(`${records()}/${record.Id}`, { Id: record.Id, Ttl: 120 })).status).toBe(204);
     const res = await t.post(`${records()}/${record.Id}`, { Id: record.Id + 1, Ttl: 60 });
@@ -105,7 +110,7 @@ describe('POST /dnszone/{zoneId}/records/{id}', () => {
     expect((await storedRecords())[0]!.Ttl).toBe(120);
   });
 
-  it('answers 404 for an unknown record, an unknown zone and another account\'s zone', async () => {
+  it("answers 404 for an unknown record, an unknown zone and another account's zone", async () => {
     const record = await add({ Type: 0, Value: '192.0.2.1' });
     expectErrorBody(await t.post(`${records()}/999999`, { Ttl: 60 }), 404, `${records()}/999999`);
     expectErrorBody(await t.post(`/dnszone/999999/records/${record.Id}`, { Ttl: 60 }), 404);
@@ -128,7 +133,7 @@ describe('DELETE /dnszone/{zoneId}/records/{id}', () => {
     expectErrorBody(await t.del(`${records()}/${gone.Id}`), 404, `${records()}/${gone.Id}`);
   });
 
-  it('answers 404 for an unknown zone and for another account\'s, whose record survives', async () => {
+  it("answers 404 for an unknown zone and for another account's, whose record survives", async () => {
     const record = await add({ Type: 0, Value: '192.0.2.1' });
     expectErrorBody(await t.del(`/dnszone/999999/records/${record.Id}`), 404);
     expectErrorBody(await t.del(`${records()}/${record.Id}`, undefined, (await t.newAccount()).key), 404);
@@ -157,7 +162,9 @@ describe('record writes and other writers', () => {
         });
         return work(new Proxy(tx, { get: (target, property) => (property === 'docs' ? docs : Reflect.get(target, property)) }));
       });
-    return () => { t.store.transaction = original; };
+    return () => {
+      t.store.transaction = original;
+    };
   }
 
   it('retry a write that lost a race on a fresh read, so the client sees no conflict', async () => {
@@ -190,7 +197,7 @@ describe('record writes and other writers', () => {
 });
 
 describe('deleting a pull zone', () => {
-  it('removes the account\'s PullZone records pointing at it, in every zone, and nothing else', async () => {
+  it("removes the account's PullZone records pointing at it, in every zone, and nothing else", async () => {
     const pullZone = async (name: string) => {
       const res = await t.post('/pullzone', { Name: name, OriginUrl: 'https://origin.example' });
       expect(res.status).toBe(201);

@@ -17,7 +17,9 @@ beforeEach(async () => {
   zoneId = (await t.post('/dnszone', { Domain: 'example.com' })).body.Id;
   url = `/dnszone/${zoneId}/records`;
 });
-afterEach(async () => { await t.close(); });
+afterEach(async () => {
+  await t.close();
+});
 
 /** A pull zone of the account: through the API once it exists, else written straight to the store. */
 async function pullZoneOf(ctx: TestContext, key = ctx.key, accountId = ctx.accountId): Promise<number> {
@@ -80,17 +82,40 @@ describe('PUT /dnszone/{zoneId}/records', () => {
 
   it('echoes every optional field that was sent', async () => {
     const res = await add({
-      Type: 0, Name: 'geo', Value: '192.0.2.7', Ttl: 60, Weight: 5, Accelerated: true, MonitorType: 2,
-      GeolocationLatitude: 52.52, GeolocationLongitude: 13.405, LatencyZone: 'DE', SmartRoutingType: 2,
-      Disabled: true, EnviromentalVariables: [{ Name: 'A', Value: 'b' }], Comment: 'edge', AutoSslIssuance: true,
+      Type: 0,
+      Name: 'geo',
+      Value: '192.0.2.7',
+      Ttl: 60,
+      Weight: 5,
+      Accelerated: true,
+      MonitorType: 2,
+      GeolocationLatitude: 52.52,
+      GeolocationLongitude: 13.405,
+      LatencyZone: 'DE',
+      SmartRoutingType: 2,
+      Disabled: true,
+      EnviromentalVariables: [{ Name: 'A', Value: 'b' }],
+      Comment: 'edge',
+      AutoSslIssuance: true,
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
-      Ttl: 60, Weight: 5, Accelerated: true, AccelerationStatus: 1, AcceleratedPullZoneId: 0, MonitorType: 2, MonitorStatus: 0,
-      GeolocationLatitude: 52.52, GeolocationLongitude: 13.405,
+      Ttl: 60,
+      Weight: 5,
+      Accelerated: true,
+      AccelerationStatus: 1,
+      AcceleratedPullZoneId: 0,
+      MonitorType: 2,
+      MonitorStatus: 0,
+      GeolocationLatitude: 52.52,
+      GeolocationLongitude: 13.405,
       GeolocationInfo: { Country: null, City: null, Latitude: 52.52, Longitude: 13.405 },
-      LatencyZone: 'DE', SmartRoutingType: 2, Disabled: true, EnviromentalVariables: [{ Name: 'A', Value: 'b' }],
-      Comment: 'edge', AutoSslIssuance: true,
+      LatencyZone: 'DE',
+      SmartRoutingType: 2,
+      Disabled: true,
+      EnviromentalVariables: [{ Name: 'A', Value: 'b' }],
+      Comment: 'edge',
+      AutoSslIssuance: true,
     });
   });
 
@@ -135,8 +160,16 @@ describe('PUT /dnszone/{zoneId}/records', () => {
   });
 
   it.each([
-    ['', ''], ['@', ''], ['www', 'www'], ['WWW', 'WWW'], ['*', '*'], ['*.dev', '*.dev'], ['_dmarc', '_dmarc'],
-    ['_sip._tcp', '_sip._tcp'], ['a-b.c-d', 'a-b.c-d'], ['x'.repeat(63), 'x'.repeat(63)],
+    ['', ''],
+    ['@', ''],
+    ['www', 'www'],
+    ['WWW', 'WWW'],
+    ['*', '*'],
+    ['*.dev', '*.dev'],
+    ['_dmarc', '_dmarc'],
+    ['_sip._tcp', '_sip._tcp'],
+    ['a-b.c-d', 'a-b.c-d'],
+    ['x'.repeat(63), 'x'.repeat(63)],
   ])('accepts the name %j and stores it as %j', async (name, stored) => {
     const res = await add({ Type: 3, Name: name, Value: 'x' });
     expect(res.status).toBe(201);
@@ -267,7 +300,7 @@ describe('per-type checks', () => {
     expect(res.body).toMatchObject({ Type: 7, Name: 'cdn', LinkName: String(pullZoneId) });
   });
 
-  it('refuses a PullZone record for an unknown pull zone or another account\'s', async () => {
+  it("refuses a PullZone record for an unknown pull zone or another account's", async () => {
     await expectRejected({ Type: 7, PullZoneId: 987654 }, ['PullZoneId']);
     const other = await t.newAccount();
     const foreign = await pullZoneOf(t, other.key, other.accountId);
@@ -287,7 +320,7 @@ describe('zone lookup', () => {
     expectErrorBody(await t.put('/dnszone/999999/records', { Type: 0, Value: '192.0.2.1' }), 404, '/dnszone/999999/records');
   });
 
-  it('answers 404 for another account\'s zone and leaves it unchanged', async () => {
+  it("answers 404 for another account's zone and leaves it unchanged", async () => {
     const other = await t.newAccount();
     const foreign = (await t.post('/dnszone', { Domain: 'foreign.com' }, other.key)).body;
     expectErrorBody(await t.put(`/dnszone/${foreign.Id}/records`, { Type: 0, Value: '192.0.2.1' }), 404);

@@ -9,27 +9,29 @@ beforeEach(async () => {
   zoneId = (await t.post('/dnszone', { Domain: 'example.com' })).body.Id;
   recordId = (await t.put(`/dnszone/${zoneId}/records`, { Type: 0, Name: 'keep', Value: '192.0.2.1' })).body.Id;
 });
-afterEach(async () => { await t.close(); });
+afterEach(async () => {
+  await t.close();
+});
 
 const text = { 'content-type': 'text/plain' };
 /** Every DNS operation; a POST that only reads (checkavailability) is still refused to read-only keys, as all POSTs are. */
-const operations = () => [
-  { method: 'GET', url: '/dnszone', body: undefined, writes: false },
-  { method: 'POST', url: '/dnszone', body: { Domain: 'other.com' }, writes: true },
-  { method: 'POST', url: '/dnszone/checkavailability', body: { Name: 'free.com' }, writes: true },
-  { method: 'GET', url: `/dnszone/${zoneId}`, body: undefined, writes: false },
-  { method: 'POST', url: `/dnszone/${zoneId}`, body: { LoggingEnabled: true }, writes: true },
-  { method: 'GET', url: `/dnszone/${zoneId}/export`, body: undefined, writes: false },
-  { method: 'POST', url: `/dnszone/${zoneId}/import`, body: 'www A 192.0.2.9', headers: text, writes: true },
-  { method: 'GET', url: `/dnszone/${zoneId}/records`, body: undefined, writes: false },
-  { method: 'PUT', url: `/dnszone/${zoneId}/records`, body: { Type: 0, Value: '192.0.2.1' }, writes: true },
-  { method: 'POST', url: `/dnszone/${zoneId}/records/${recordId}`, body: { Ttl: 60 }, writes: true },
-  { method: 'DELETE', url: `/dnszone/${zoneId}/records/${recordId}`, body: undefined, writes: true },
-  { method: 'DELETE', url: `/dnszone/${zoneId}`, body: undefined, writes: true },
-] as const;
+const operations = () =>
+  [
+    { method: 'GET', url: '/dnszone', body: undefined, writes: false },
+    { method: 'POST', url: '/dnszone', body: { Domain: 'other.com' }, writes: true },
+    { method: 'POST', url: '/dnszone/checkavailability', body: { Name: 'free.com' }, writes: true },
+    { method: 'GET', url: `/dnszone/${zoneId}`, body: undefined, writes: false },
+    { method: 'POST', url: `/dnszone/${zoneId}`, body: { LoggingEnabled: true }, writes: true },
+    { method: 'GET', url: `/dnszone/${zoneId}/export`, body: undefined, writes: false },
+    { method: 'POST', url: `/dnszone/${zoneId}/import`, body: 'www A 192.0.2.9', headers: text, writes: true },
+    { method: 'GET', url: `/dnszone/${zoneId}/records`, body: undefined, writes: false },
+    { method: 'PUT', url: `/dnszone/${zoneId}/records`, body: { Type: 0, Value: '192.0.2.1' }, writes: true },
+    { method: 'POST', url: `/dnszone/${zoneId}/records/${recordId}`, body: { Ttl: 60 }, writes: true },
+    { method: 'DELETE', url: `/dnszone/${zoneId}/records/${recordId}`, body: undefined, writes: true },
+    { method: 'DELETE', url: `/dnszone/${zoneId}`, body: undefined, writes: true },
+  ] as const;
 
-const send = (op: ReturnType<typeof operations>[number], key: string | null) =>
-  t.request(op.method, op.url, op.body, key, 'headers' in op ? op.headers : {});
+const send = (op: ReturnType<typeof operations>[number], key: string | null) => t.request(op.method, op.url, op.body, key, 'headers' in op ? op.headers : {});
 
 /** The zone as the setup left it: nothing a refused request did may show. */
 async function expectUnchanged() {

@@ -7,7 +7,9 @@ beforeEach(async () => {
   t = await createTestApp({ cdnDomain: 'cdn.example.test' });
   zoneId = (await t.post('/dnszone', { Domain: 'example.com' })).body.Id;
 });
-afterEach(async () => { await t.close(); });
+afterEach(async () => {
+  await t.close();
+});
 
 const add = async (body: Record<string, unknown>, zone = zoneId) => {
   const res = await t.put(`/dnszone/${zone}/records`, body);
@@ -69,14 +71,24 @@ describe('GET /dnszone/{id}/export', () => {
     expect(text).toContain(`long\t300\tIN\tTXT\t(\n\t\t\t\t"${'a'.repeat(254)}\\195"\n\t\t\t\t"\\169${'b'.repeat(10)}" )\n`);
   });
 
-  it('writes the platform\'s own types, disabled records and record settings in edgeplane comments', async () => {
+  it("writes the platform's own types, disabled records and record settings in edgeplane comments", async () => {
     const pullZone = (await t.post('/pullzone', { Name: 'export-pz', OriginUrl: 'https://origin.example' })).body.Id as number;
     await add({ Type: 5, Name: 'go', Value: 'https://example.org/landing?a=1;b=2' });
     await add({ Type: 6, Name: '', Value: 'apex-target.example.net' });
     await add({ Type: 7, Name: 'cdn', PullZoneId: pullZone, Ttl: 120 });
     await add({ Type: 11, Name: 'fn', ScriptId: 42, EnviromentalVariables: [{ Name: 'MODE', Value: 'on "x"' }] });
     await add({ Type: 0, Name: 'off', Value: '192.0.2.9', Disabled: true });
-    await add({ Type: 0, Name: 'www', Value: '192.0.2.1', Weight: 3, Comment: 'main site', MonitorType: 2, SmartRoutingType: 2, GeolocationLatitude: 0, GeolocationLongitude: 13.4 });
+    await add({
+      Type: 0,
+      Name: 'www',
+      Value: '192.0.2.1',
+      Weight: 3,
+      Comment: 'main site',
+      MonitorType: 2,
+      SmartRoutingType: 2,
+      GeolocationLatitude: 0,
+      GeolocationLongitude: 13.4,
+    });
     expect(recordLines(await exportOf()).slice(2)).toEqual([
       '; edgeplane:Redirect go 300 Value="https://example.org/landing?a=1;b=2"',
       '; edgeplane:Flatten @ 300 Value="apex-target.example.net"',
@@ -88,14 +100,19 @@ describe('GET /dnszone/{id}/export', () => {
     ]);
   });
 
-  it('follows the zone\'s own name servers and SOA address', async () => {
-    await t.post(`/dnszone/${zoneId}`, { CustomNameserversEnabled: true, Nameserver1: 'a.ns.example.net', Nameserver2: 'b.ns.example.net', SoaEmail: 'dns.admin@example.com' });
+  it("follows the zone's own name servers and SOA address", async () => {
+    await t.post(`/dnszone/${zoneId}`, {
+      CustomNameserversEnabled: true,
+      Nameserver1: 'a.ns.example.net',
+      Nameserver2: 'b.ns.example.net',
+      SoaEmail: 'dns.admin@example.com',
+    });
     const text = await exportOf();
     expect(text).toContain('@\t3600\tIN\tSOA\ta.ns.example.net. dns\\.admin.example.com. (');
     expect(text).toContain('@\t3600\tIN\tNS\ta.ns.example.net.\n@\t3600\tIN\tNS\tb.ns.example.net.\n');
   });
 
-  it('answers 404 for an unknown zone and for another account\'s', async () => {
+  it("answers 404 for an unknown zone and for another account's", async () => {
     expectErrorBody(await t.get('/dnszone/999999/export'), 404, '/dnszone/999999/export');
     expectErrorBody(await t.get(`/dnszone/${zoneId}/export`, (await t.newAccount()).key), 404);
   });
@@ -120,7 +137,15 @@ describe('export then import', () => {
       { Type: 9, Name: '', Value: 'ca.example.net', Tag: 'issuewild', Flags: 0 },
       { Type: 9, Name: '', Value: 'mailto:security@example.com', Tag: 'iodef', Flags: 128 },
       { Type: 10, Name: '1.2', Value: 'host.example.com' },
-      { Type: 11, Name: 'edge', ScriptId: 7, EnviromentalVariables: [{ Name: 'A', Value: '1' }, { Name: 'B', Value: null }] },
+      {
+        Type: 11,
+        Name: 'edge',
+        ScriptId: 7,
+        EnviromentalVariables: [
+          { Name: 'A', Value: '1' },
+          { Name: 'B', Value: null },
+        ],
+      },
       { Type: 12, Name: 'sub', Value: 'ns1.other.example' },
       { Type: 13, Name: '_svc', Value: '1 svc.example.net. alpn="h2,h3" port=8443' },
       { Type: 14, Name: '', Value: '1 . alpn=h2 ipv4hint=192.0.2.1' },
@@ -154,7 +179,7 @@ describe('POST /dnszone/{zoneId}/import', () => {
       '; a zone from elsewhere',
       '$TTL 1h',
       '@       IN  SOA ns.old.example. admin.old.example. ( 1 2 3 4 5 )',
-      '        IN  NS  ns.old.example.        ; another provider\'s server',
+      "        IN  NS  ns.old.example.        ; another provider's server",
       'www         A   192.0.2.1',
       '            A   192.0.2.2              ; same owner, the line starts with a blank',
       'mail 600 IN MX ( 10',
@@ -195,7 +220,7 @@ describe('POST /dnszone/{zoneId}/import', () => {
     expect((await recordsOf()).map((r) => r['Ttl'])).toEqual([300, 42, 42]);
   });
 
-  it('counts records it cannot add as failed and the SOA and the zone\'s own NS records as skipped', async () => {
+  it("counts records it cannot add as failed and the SOA and the zone's own NS records as skipped", async () => {
     const file = [
       '@ SOA ns1.cdn.example.test. hostmaster.cdn.example.test. 1 2 3 4 5',
       '@ NS ns1.cdn.example.test.',
@@ -255,7 +280,7 @@ describe('POST /dnszone/{zoneId}/import', () => {
     expect(await recordsOf()).toEqual([]);
   });
 
-  it('answers 404 for an unknown zone and for another account\'s, adding nothing', async () => {
+  it("answers 404 for an unknown zone and for another account's, adding nothing", async () => {
     expectErrorBody(await importInto(999999, 'www A 192.0.2.1'), 404, '/dnszone/999999/import');
     const other = await t.newAccount();
     const res = await t.request('POST', `/dnszone/${zoneId}/import`, 'www A 192.0.2.1', other.key, { 'content-type': 'text/plain' });
@@ -263,7 +288,7 @@ describe('POST /dnszone/{zoneId}/import', () => {
     expect(await recordsOf()).toEqual([]);
   });
 
-  it('checks a PullZone record\'s pull zone in the importing account', async () => {
+  it("checks a PullZone record's pull zone in the importing account", async () => {
     const other = await t.newAccount();
     const foreign = (await t.post('/pullzone', { Name: 'foreign-pz', OriginUrl: 'https://origin.example' }, other.key)).body.Id as number;
     const own = (await t.post('/pullzone', { Name: 'own-pz', OriginUrl: 'https://origin.example' })).body.Id as number;

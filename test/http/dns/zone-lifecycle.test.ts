@@ -13,8 +13,12 @@ const expectShape = (valid: ValidateFunction<unknown>, body: unknown) => {
 };
 
 let t: TestContext;
-beforeEach(async () => { t = await createTestApp(); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await createTestApp();
+});
+afterEach(async () => {
+  await t.close();
+});
 
 const addZone = async (domain: string, key?: string) => {
   const res = await t.post('/dnszone', { Domain: domain }, key);
@@ -23,7 +27,7 @@ const addZone = async (domain: string, key?: string) => {
 };
 
 describe('GET /dnszone', () => {
-  it('answers the page object of the account\'s zones, in the order they were added', async () => {
+  it("answers the page object of the account's zones, in the order they were added", async () => {
     const a = await addZone('a-example.com');
     await t.put(`/dnszone/${a.Id}/records`, { Type: 0, Name: 'www', Value: '192.0.2.1' });
     const b = await addZone('b-example.com');
@@ -52,8 +56,12 @@ describe('GET /dnszone', () => {
   });
 
   it.each([
-    ['page=0', 'page'], ['page=2147483648', 'page'], ['page=x', 'page'],
-    ['perPage=4', 'perPage'], ['perPage=1001', 'perPage'], ['view=2', 'view'],
+    ['page=0', 'page'],
+    ['page=2147483648', 'page'],
+    ['page=x', 'page'],
+    ['perPage=4', 'perPage'],
+    ['perPage=1001', 'perPage'],
+    ['view=2', 'view'],
   ])('rejects %s naming the parameter', async (query, field) => {
     const res = await t.get(`/dnszone?${query}`);
     expectErrorBody(res, 400, '/dnszone');
@@ -84,21 +92,31 @@ describe('POST /dnszone/{id}', () => {
     const zone = await addZone('example.com');
     t.clock.advance(60_000);
     const res = await t.post(`/dnszone/${zone.Id}`, {
-      LoggingEnabled: true, LogAnonymizationType: 1, CertificateKeyType: 1, LoggingIPAnonymizationEnabled: false, SoaEmail: 'dns@example.com',
+      LoggingEnabled: true,
+      LogAnonymizationType: 1,
+      CertificateKeyType: 1,
+      LoggingIPAnonymizationEnabled: false,
+      SoaEmail: 'dns@example.com',
     });
     expect(res.status).toBe(200);
     expectShape(validZone, res.body);
     expect(res.body).toEqual((await t.get(`/dnszone/${zone.Id}`)).body);
     expect(res.body).toMatchObject({
-      LoggingEnabled: true, LogAnonymizationType: 1, CertificateKeyType: 1, LoggingIPAnonymizationEnabled: false,
-      SoaEmail: 'dns@example.com', CustomNameserversEnabled: false, Nameserver1: `ns1.${t.config.cdnDomain}`,
-      DateModified: '2026-01-01T00:01:00.000Z', DateCreated: '2026-01-01T00:00:00.000Z',
+      LoggingEnabled: true,
+      LogAnonymizationType: 1,
+      CertificateKeyType: 1,
+      LoggingIPAnonymizationEnabled: false,
+      SoaEmail: 'dns@example.com',
+      CustomNameserversEnabled: false,
+      Nameserver1: `ns1.${t.config.cdnDomain}`,
+      DateModified: '2026-01-01T00:01:00.000Z',
+      DateCreated: '2026-01-01T00:00:00.000Z',
     });
     const again = await t.post(`/dnszone/${zone.Id}`, { loggingenabled: false, SoaEmail: null });
     expect(again.body).toMatchObject({ LoggingEnabled: false, SoaEmail: 'dns@example.com', LogAnonymizationType: 1 });
   });
 
-  it('announces custom name servers only with CustomNameserversEnabled, and restores the platform\'s when turned off', async () => {
+  it("announces custom name servers only with CustomNameserversEnabled, and restores the platform's when turned off", async () => {
     const zone = await addZone('example.com');
     const refused = await t.post(`/dnszone/${zone.Id}`, { Nameserver1: 'ns1.example.net' });
     expectErrorBody(refused, 400, `/dnszone/${zone.Id}`);
@@ -117,17 +135,24 @@ describe('POST /dnszone/{id}', () => {
   it('rejects name servers and SOA addresses that are not host names or mail addresses, changing nothing', async () => {
     const zone = await addZone('example.com');
     const res = await t.post(`/dnszone/${zone.Id}`, {
-      CustomNameserversEnabled: true, Nameserver1: '192.0.2.1', Nameserver2: 'not a host', SoaEmail: 'nobody', LoggingEnabled: true,
+      CustomNameserversEnabled: true,
+      Nameserver1: '192.0.2.1',
+      Nameserver2: 'not a host',
+      SoaEmail: 'nobody',
+      LoggingEnabled: true,
     });
     expectErrorBody(res, 400);
     expect(errorFields(res)).toEqual(['Nameserver1', 'Nameserver2', 'SoaEmail']);
     expect(errorFields(await t.post(`/dnszone/${zone.Id}`, { SoaEmail: 'a b@example.com' }))).toEqual(['SoaEmail']);
-    expect(errorFields(await t.post(`/dnszone/${zone.Id}`, { LogAnonymizationType: 2, CertificateKeyType: 'Rsa' }))).toEqual(['LogAnonymizationType', 'CertificateKeyType']);
+    expect(errorFields(await t.post(`/dnszone/${zone.Id}`, { LogAnonymizationType: 2, CertificateKeyType: 'Rsa' }))).toEqual([
+      'LogAnonymizationType',
+      'CertificateKeyType',
+    ]);
     const after = (await t.get(`/dnszone/${zone.Id}`)).body;
     expect(after).toMatchObject({ CustomNameserversEnabled: false, LoggingEnabled: false, SoaEmail: `hostmaster@${t.config.cdnDomain}` });
   });
 
-  it('answers 404 for an unknown zone and for another account\'s, leaving it unchanged', async () => {
+  it("answers 404 for an unknown zone and for another account's, leaving it unchanged", async () => {
     expectErrorBody(await t.post('/dnszone/999999', { LoggingEnabled: true }), 404, '/dnszone/999999');
     const other = await t.newAccount();
     const foreign = await addZone('foreign.com', other.key);
@@ -151,7 +176,7 @@ describe('DELETE /dnszone/{id}', () => {
     expect((await t.post('/dnszone', { Domain: 'example.com' })).status).toBe(201);
   });
 
-  it('answers 404 for an unknown zone and for another account\'s, which survives', async () => {
+  it("answers 404 for an unknown zone and for another account's, which survives", async () => {
     expectErrorBody(await t.del('/dnszone/999999'), 404);
     const other = await t.newAccount();
     const foreign = await addZone('foreign.com', other.key);

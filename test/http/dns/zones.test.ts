@@ -10,8 +10,12 @@ const expectZoneShape = (body: unknown) => {
 };
 
 let t: TestContext;
-beforeEach(async () => { t = await createTestApp(); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await createTestApp();
+});
+afterEach(async () => {
+  await t.close();
+});
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
 
@@ -75,8 +79,22 @@ describe('POST /dnszone', () => {
   });
 
   it.each([
-    'com', 'localhost', 'exa mple.com', '-a.com', 'a-.com', 'a..com', '.example.com', 'example.com..', '192.0.2.1',
-    'foo_bar.com', `${'a'.repeat(64)}.com`, 'example.123', 'example.c', 'http://example.com', 'example.com/path', '*.example.com',
+    'com',
+    'localhost',
+    'exa mple.com',
+    '-a.com',
+    'a-.com',
+    'a..com',
+    '.example.com',
+    'example.com..',
+    '192.0.2.1',
+    'foo_bar.com',
+    `${'a'.repeat(64)}.com`,
+    'example.123',
+    'example.c',
+    'http://example.com',
+    'example.com/path',
+    '*.example.com',
   ])('rejects the domain %j with a 400 naming Domain', async (domain) => {
     const res = await t.post('/dnszone', { Domain: domain });
     expectErrorBody(res, 400, '/dnszone');
@@ -93,7 +111,11 @@ describe('POST /dnszone', () => {
 
   it('refuses a domain already taken, in any case and by any account', async () => {
     expect((await t.post('/dnszone', { Domain: 'example.com' })).status).toBe(201);
-    for (const [domain, key] of [['example.com', t.key], ['EXAMPLE.com', t.key], ['example.com', (await t.newAccount()).key]] as const) {
+    for (const [domain, key] of [
+      ['example.com', t.key],
+      ['EXAMPLE.com', t.key],
+      ['example.com', (await t.newAccount()).key],
+    ] as const) {
       const res = await t.post('/dnszone', { Domain: domain }, key);
       expectErrorBody(res, 400, '/dnszone');
       expect(errorFields(res)).toEqual(['Domain']);
@@ -126,14 +148,18 @@ describe('POST /dnszone', () => {
   it('rejects the zone when an initial record is invalid, naming it, and creates nothing', async () => {
     const res = await t.post('/dnszone', {
       Domain: 'example.com',
-      Records: [{ Type: 0, Value: '192.0.2.1' }, { Type: 0, Value: 'not-an-ip' }, { Type: 4, Value: 'mx.example.com' }],
+      Records: [
+        { Type: 0, Value: '192.0.2.1' },
+        { Type: 0, Value: 'not-an-ip' },
+        { Type: 4, Value: 'mx.example.com' },
+      ],
     });
     expectErrorBody(res, 400, '/dnszone');
     expect(errorFields(res)).toEqual(['Records[1].Value', 'Records[2].Priority']);
     expect((await t.post('/dnszone', { Domain: 'example.com' })).status).toBe(201);
   });
 
-  it('checks an initial record\'s pull zone in the caller\'s account', async () => {
+  it("checks an initial record's pull zone in the caller's account", async () => {
     const res = await t.post('/dnszone', { Domain: 'example.com', Records: [{ Type: 7, PullZoneId: 999 }] });
     expectErrorBody(res, 400);
     expect(errorFields(res)).toEqual(['Records[0].PullZoneId']);
@@ -157,7 +183,7 @@ describe('GET /dnszone/{id}', () => {
     expect(Date.parse(res.body.DateModified)).toBeGreaterThanOrEqual(Date.parse(zone.DateModified));
   });
 
-  it('answers 404 for an unknown zone and for another account\'s zone', async () => {
+  it("answers 404 for an unknown zone and for another account's zone", async () => {
     expectErrorBody(await t.get('/dnszone/999999'), 404, '/dnszone/999999');
     const other = await t.newAccount();
     const foreign = (await t.post('/dnszone', { Domain: 'foreign.com' }, other.key)).body;

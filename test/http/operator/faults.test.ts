@@ -7,8 +7,12 @@ const validRules = new Ajv({ strict: false, allErrors: true }).compile(FaultRule
 
 const TOKEN = 'operator-token-0123456789';
 let t: TestContext;
-beforeEach(async () => { t = await createTestApp({ adminToken: TOKEN }); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await createTestApp({ adminToken: TOKEN });
+});
+afterEach(async () => {
+  await t.close();
+});
 
 const op = (method: 'GET' | 'PUT' | 'DELETE', body?: unknown, token: string | null = TOKEN) =>
   t.request(method, '/_edgeplane/faults', body, null, token === null ? {} : { authorization: `Bearer ${token}` });
@@ -99,7 +103,7 @@ describe('PUT, GET and DELETE /_edgeplane/faults', () => {
 });
 
 describe('injected faults', () => {
-  it('answers a matching request with the status in the platform\'s error body', async () => {
+  it("answers a matching request with the status in the platform's error body", async () => {
     const zone = await newZone();
     await setRules([{ path: '/pullzone/:id', status: 503 }]);
     const res = await t.get(`/pullzone/${zone.Id}`);
@@ -110,7 +114,10 @@ describe('injected faults', () => {
   });
 
   it('sends Retry-After with a 429, 1 second unless the rule says otherwise', async () => {
-    await setRules([{ path: '/apikey', status: 429 }, { path: '/storagezone', status: 429, retryAfterSeconds: 42 }]);
+    await setRules([
+      { path: '/apikey', status: 429 },
+      { path: '/storagezone', status: 429, retryAfterSeconds: 42 },
+    ]);
     let res = await t.get('/apikey');
     expectErrorBody(res, 429, '/apikey');
     expect(res.body).toMatchObject({ title: 'Too Many Requests', ErrorKey: 'rate_limited' });
@@ -120,7 +127,7 @@ describe('injected faults', () => {
     expect(res.headers['retry-after']).toBe('42');
   });
 
-  it('uses the container API\'s plain problem body on /mc routes', async () => {
+  it("uses the container API's plain problem body on /mc routes", async () => {
     await setRules([{ path: '/mc/*', status: 500 }]);
     const res = await t.get('/mc/apps');
     expectErrorBody(res, 500, '/mc/apps');
@@ -167,7 +174,11 @@ describe('injected faults', () => {
   });
 
   it('tries rules in order and applies the first that fires', async () => {
-    await setRules([{ path: '/apikey', status: 500, probability: 0 }, { path: '*', status: 429 }, { path: '/apikey', status: 503 }]);
+    await setRules([
+      { path: '/apikey', status: 500, probability: 0 },
+      { path: '*', status: 429 },
+      { path: '/apikey', status: 503 },
+    ]);
     expectErrorBody(await t.get('/apikey'), 429);
   });
 

@@ -11,8 +11,12 @@ const validPage = ajv.compile(JournalPage);
 
 const TOKEN = 'operator-token-0123456789';
 let t: TestContext;
-const start = async (journalSize: number) => { t = await createTestApp({ adminToken: TOKEN, journalSize }); };
-afterEach(async () => { await t.close(); });
+const start = async (journalSize: number) => {
+  t = await createTestApp({ adminToken: TOKEN, journalSize });
+};
+afterEach(async () => {
+  await t.close();
+});
 
 const op = (method: 'GET' | 'DELETE', url = '/_edgeplane/journal', token: string | null = TOKEN) =>
   t.request(method, url, undefined, null, token === null ? {} : { authorization: `Bearer ${token}` });
@@ -38,12 +42,27 @@ describe('GET /_edgeplane/journal', () => {
     expect(capacity).toBe(10);
     expect(entries).toEqual([
       {
-        time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), requestId: denied.headers['x-request-id'], method: 'GET', path: '/apikey',
-        route: '/apikey', status: 401, accountId: null, durationMs: expect.any(Number), headers: expect.any(Object), body: null,
+        time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        requestId: denied.headers['x-request-id'],
+        method: 'GET',
+        path: '/apikey',
+        route: '/apikey',
+        status: 401,
+        accountId: null,
+        durationMs: expect.any(Number),
+        headers: expect.any(Object),
+        body: null,
       },
       {
-        time: expect.any(String), requestId: created.headers['x-request-id'], method: 'POST', path: '/pullzone', route: '/pullzone',
-        status: 201, accountId: t.accountId, durationMs: expect.any(Number), headers: expect.objectContaining({ accesskey: '[redacted]', 'content-type': 'application/json' }),
+        time: expect.any(String),
+        requestId: created.headers['x-request-id'],
+        method: 'POST',
+        path: '/pullzone',
+        route: '/pullzone',
+        status: 201,
+        accountId: t.accountId,
+        durationMs: expect.any(Number),
+        headers: expect.objectContaining({ accesskey: '[redacted]', 'content-type': 'application/json' }),
         body: { Name: 'journaled', OriginUrl: 'https://origin.example' },
       },
     ]);
@@ -52,21 +71,59 @@ describe('GET /_edgeplane/journal', () => {
 
   it('redacts every credential field at any depth, whatever its case, and the auth headers', async () => {
     await start(10);
-    const secrets = ['zone-secret-1', 'signing-key-2', 'signing-secret-3', 'forwarding-token-4', 'nested-secret-5', 'cert-key-6', 'pw-7', 'ro-pw-8', 'lib-key-9', 'access-10', 'bearer-11'];
-    await t.request('POST', '/pullzone', {
-      Name: 'secretive', OriginUrl: 'https://origin.example',
-      ZoneSecurityKey: secrets[0], requestsigningkey: secrets[1], REQUESTSIGNINGSECRET: secrets[2], LogForwardingToken: secrets[3],
-      Extra: { deeper: [{ Key: secrets[4], Hostnames: [{ Value: 'a.example', CertificateKey: secrets[5] }] }] },
-      Password: secrets[6], ReadOnlyPassword: secrets[7], ApiKey: secrets[8], AccessKey: secrets[9], authorization: secrets[10],
-      ReadOnlyApiKey: 'x', ApiAccessKey: 'y', Enabled: true,
-    }, undefined, { authorization: `Bearer ${secrets[10]}` });
+    const secrets = [
+      'zone-secret-1',
+      'signing-key-2',
+      'signing-secret-3',
+      'forwarding-token-4',
+      'nested-secret-5',
+      'cert-key-6',
+      'pw-7',
+      'ro-pw-8',
+      'lib-key-9',
+      'access-10',
+      'bearer-11',
+    ];
+    await t.request(
+      'POST',
+      '/pullzone',
+      {
+        Name: 'secretive',
+        OriginUrl: 'https://origin.example',
+        ZoneSecurityKey: secrets[0],
+        requestsigningkey: secrets[1],
+        REQUESTSIGNINGSECRET: secrets[2],
+        LogForwardingToken: secrets[3],
+        Extra: { deeper: [{ Key: secrets[4], Hostnames: [{ Value: 'a.example', CertificateKey: secrets[5] }] }] },
+        Password: secrets[6],
+        ReadOnlyPassword: secrets[7],
+        ApiKey: secrets[8],
+        AccessKey: secrets[9],
+        authorization: secrets[10],
+        ReadOnlyApiKey: 'x',
+        ApiAccessKey: 'y',
+        Enabled: true,
+      },
+      undefined,
+      { authorization: `Bearer ${secrets[10]}` },
+    );
     const [entry] = (await journal()).entries;
     expect(entry!.body).toEqual({
-      Name: 'secretive', OriginUrl: 'https://origin.example',
-      ZoneSecurityKey: '[redacted]', requestsigningkey: '[redacted]', REQUESTSIGNINGSECRET: '[redacted]', LogForwardingToken: '[redacted]',
+      Name: 'secretive',
+      OriginUrl: 'https://origin.example',
+      ZoneSecurityKey: '[redacted]',
+      requestsigningkey: '[redacted]',
+      REQUESTSIGNINGSECRET: '[redacted]',
+      LogForwardingToken: '[redacted]',
       Extra: { deeper: [{ Key: '[redacted]', Hostnames: [{ Value: 'a.example', CertificateKey: '[redacted]' }] }] },
-      Password: '[redacted]', ReadOnlyPassword: '[redacted]', ApiKey: '[redacted]', AccessKey: '[redacted]', authorization: '[redacted]',
-      ReadOnlyApiKey: '[redacted]', ApiAccessKey: '[redacted]', Enabled: true,
+      Password: '[redacted]',
+      ReadOnlyPassword: '[redacted]',
+      ApiKey: '[redacted]',
+      AccessKey: '[redacted]',
+      authorization: '[redacted]',
+      ReadOnlyApiKey: '[redacted]',
+      ApiAccessKey: '[redacted]',
+      Enabled: true,
     });
     expect(entry!.headers).toMatchObject({ accesskey: '[redacted]', authorization: '[redacted]' });
     const raw = JSON.stringify(entry);
@@ -89,7 +146,7 @@ describe('GET /_edgeplane/journal', () => {
     expect((await journal('?limit=1')).entries).toEqual([all[0]]);
   });
 
-  it('keeps a client\'s sane X-Request-Id and replaces any other', async () => {
+  it("keeps a client's sane X-Request-Id and replaces any other", async () => {
     await start(5);
     const kept = await t.request('GET', '/apikey', undefined, undefined, { 'x-request-id': 'client-trace_42.a-b' });
     expect(kept.headers['x-request-id']).toBe('client-trace_42.a-b');

@@ -4,8 +4,12 @@ import { testStoreKind } from '../../helpers/store.js';
 
 const TOKEN = 'operator-token-0123456789';
 let t: TestContext;
-beforeEach(async () => { t = await createTestApp({ adminToken: TOKEN }); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await createTestApp({ adminToken: TOKEN });
+});
+afterEach(async () => {
+  await t.close();
+});
 
 const scrape = async (ctx = t) => {
   const res = await ctx.request('GET', '/_edgeplane/metrics', undefined, null, { authorization: `Bearer ${TOKEN}` });
@@ -17,8 +21,7 @@ const sample = (text: string, series: string): number | undefined => {
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
 };
-const requests = (method: string, route: string, status: number) =>
-  `edgeplane_http_requests_total{method="${method}",route="${route}",status="${status}"}`;
+const requests = (method: string, route: string, status: number) => `edgeplane_http_requests_total{method="${method}",route="${route}",status="${status}"}`;
 
 describe('GET /_edgeplane/metrics', () => {
   it('serves the Prometheus text format', async () => {
@@ -50,7 +53,7 @@ describe('GET /_edgeplane/metrics', () => {
   });
 
   it('reports the store gauges of its dialect, live', async () => {
-    const read = async () => (await t.app.metrics.metrics());
+    const read = async () => await t.app.metrics.metrics();
     const idle = await read();
     if (testStoreKind() === 'sqlite') {
       expect(sample(idle, 'edgeplane_store_transactions_open')).toBe(0);
@@ -63,9 +66,12 @@ describe('GET /_edgeplane/metrics', () => {
     }
     // Read inside a transaction, the gauges see it; the job gauge is left out, as it would wait for the lock.
     const busy = await t.store.transaction(async () =>
-      Promise.all(['edgeplane_store_transactions_open', 'edgeplane_store_locked', 'edgeplane_store_pool_connections', 'edgeplane_store_pool_idle_connections']
-        .filter((name) => t.app.metrics.getSingleMetric(name) !== undefined)
-        .map((name) => t.app.metrics.getSingleMetricAsString(name))).then((parts) => parts.join('\n')));
+      Promise.all(
+        ['edgeplane_store_transactions_open', 'edgeplane_store_locked', 'edgeplane_store_pool_connections', 'edgeplane_store_pool_idle_connections']
+          .filter((name) => t.app.metrics.getSingleMetric(name) !== undefined)
+          .map((name) => t.app.metrics.getSingleMetricAsString(name)),
+      ).then((parts) => parts.join('\n')),
+    );
     if (testStoreKind() === 'sqlite') {
       expect(sample(busy, 'edgeplane_store_transactions_open')).toBe(1);
       expect(sample(busy, 'edgeplane_store_locked')).toBe(1);

@@ -4,8 +4,12 @@ import { testStoreKind } from '../../helpers/store.js';
 
 const TOKEN = 'operator-token-0123456789';
 let t: TestContext;
-beforeEach(async () => { t = await createTestApp({ adminToken: TOKEN }); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await createTestApp({ adminToken: TOKEN });
+});
+afterEach(async () => {
+  await t.close();
+});
 
 const op = (method: 'GET' | 'POST', url: string, body?: unknown, token: string | null = TOKEN) =>
   t.request(method, url, body, null, token === null ? {} : { authorization: `Bearer ${token}` });

@@ -22,8 +22,7 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const reset = (to?: string) =>
-  t.request('POST', '/_edgeplane/reset', to === undefined ? {} : { to }, null, { authorization: `Bearer ${TOKEN}` });
+const reset = (to?: string) => t.request('POST', '/_edgeplane/reset', to === undefined ? {} : { to }, null, { authorization: `Bearer ${TOKEN}` });
 
 async function seededState(key = FULL) {
   const keys = await t.get('/apikey', key);
@@ -34,7 +33,7 @@ async function seededState(key = FULL) {
 }
 
 describe('seed files', () => {
-  it('creates the accounts, keys and resources in the API\'s own shapes, and links by name', async () => {
+  it("creates the accounts, keys and resources in the API's own shapes, and links by name", async () => {
     const result = await prepareStore(t.app, t.config);
     expect(result.seed).toMatchObject({ accounts: 1, created: 8, skipped: 0 });
     expect(await seededState()).toEqual({ keys: 3, zone: 'acme-assets', pullStorage: 1, records: 2 });
@@ -65,7 +64,10 @@ describe('seed files', () => {
 
   it('names the field of a resource the API rejects', async () => {
     const file = join(dir, 'bad.json');
-    writeFileSync(file, JSON.stringify({ accounts: [{ name: 'b', pullZones: [{ Name: 'ok-zone', OriginUrl: 'https://o.example', OptimizerImageQuality: 101 }] }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({ accounts: [{ name: 'b', pullZones: [{ Name: 'ok-zone', OriginUrl: 'https://o.example', OptimizerImageQuality: 101 }] }] }),
+    );
     await expect(applySeed(t.app, readSeed(file))).rejects.toThrow('accounts[0].pullZones[0].OptimizerImageQuality');
   });
 });

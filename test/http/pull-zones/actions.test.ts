@@ -4,8 +4,12 @@ import { createTestApp, errorFields, expectErrorBody, type TestContext } from '.
 import { CDN_DOMAIN, createZone, expectShape, readOnlyKey, readZone } from './support.js';
 
 let t: TestContext;
-beforeEach(async () => { t = await createTestApp({ cdnDomain: CDN_DOMAIN }); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await createTestApp({ cdnDomain: CDN_DOMAIN });
+});
+afterEach(async () => {
+  await t.close();
+});
 
 describe('POST /pullzone/{id}/resetSecurityKey', () => {
   it('replaces the key with a new random one, with or without a body; nothing else changes', async () => {
@@ -24,7 +28,7 @@ describe('POST /pullzone/{id}/resetSecurityKey', () => {
     expect(keys.size).toBe(3);
   });
 
-  it('sets a key of the caller\'s choosing, 8 to 36 characters, sealed at rest', async () => {
+  it("sets a key of the caller's choosing, 8 to 36 characters, sealed at rest", async () => {
     const zone = await createZone(t);
     expect((await t.post(`/pullzone/${zone.Id}/resetSecurityKey`, { securitykey: 'my-own-key' })).status).toBe(204);
     expect((await readZone(t, zone.Id)).ZoneSecurityKey).toBe('my-own-key');

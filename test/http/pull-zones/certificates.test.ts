@@ -6,11 +6,18 @@ import { base64, CERTIFICATE_KEY_PEM, CERTIFICATE_PEM, OTHER_KEY_PEM } from './f
 import { CDN_DOMAIN, createZone, expectShape, readOnlyKey, readZone } from './support.js';
 
 let t: TestContext;
-beforeEach(async () => { t = await createTestApp({ cdnDomain: CDN_DOMAIN }); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await createTestApp({ cdnDomain: CDN_DOMAIN });
+});
+afterEach(async () => {
+  await t.close();
+});
 
 const upload = (extra: Record<string, unknown> = {}) => ({
-  Hostname: 'cdn.example.com', Certificate: base64(CERTIFICATE_PEM), CertificateKey: base64(CERTIFICATE_KEY_PEM), ...extra,
+  Hostname: 'cdn.example.com',
+  Certificate: base64(CERTIFICATE_PEM),
+  CertificateKey: base64(CERTIFICATE_KEY_PEM),
+  ...extra,
 });
 const addCertificate = (id: number, body: Record<string, unknown>, key?: string | null) => t.post(`/pullzone/${id}/addCertificate`, body, key);
 const removeCertificate = (id: number, Hostname: string, key?: string | null) => t.del(`/pullzone/${id}/removeCertificate`, { Hostname }, key);
@@ -96,12 +103,15 @@ describe('DELETE /pullzone/{id}/removeCertificate', () => {
     const res = await removeCertificate(zone.Id, 'cdn.example.com');
     expect(res.status).toBe(204);
     expect((await readZone(t, zone.Id, '?includeCertificate=true')).Hostnames![1]).toMatchObject({
-      HasCertificate: false, Certificate: '', CertificateKey: '', CertificateProvisionType: 0,
+      HasCertificate: false,
+      Certificate: '',
+      CertificateKey: '',
+      CertificateProvisionType: 0,
     });
     expectErrorBody(await removeCertificate(zone.Id, 'cdn.example.com'), 404);
   });
 
-  it('keeps the platform\'s certificate of the system hostname (400); 404 for unknown hostnames and zones; needs a writing key', async () => {
+  it("keeps the platform's certificate of the system hostname (400); 404 for unknown hostnames and zones; needs a writing key", async () => {
     const zone = await zoneWithHostname();
     await addCertificate(zone.Id, upload());
     const system = await removeCertificate(zone.Id, `my-zone.${CDN_DOMAIN}`);

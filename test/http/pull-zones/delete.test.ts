@@ -3,8 +3,12 @@ import { createTestApp, errorFields, expectErrorBody, type TestContext } from '.
 import { CDN_DOMAIN, createZone, readOnlyKey } from './support.js';
 
 let t: TestContext;
-beforeEach(async () => { t = await createTestApp({ cdnDomain: CDN_DOMAIN }); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await createTestApp({ cdnDomain: CDN_DOMAIN });
+});
+afterEach(async () => {
+  await t.close();
+});
 
 const remove = (id: number, key?: string | null) => t.del(`/pullzone/${id}`, undefined, key);
 

@@ -4,12 +4,15 @@ import { createTestApp, errorFields, expectErrorBody, type TestContext } from '.
 import { CDN_DOMAIN, createZone, expectShape, readOnlyKey, readZone } from './support.js';
 
 let t: TestContext;
-beforeEach(async () => { t = await createTestApp({ cdnDomain: CDN_DOMAIN }); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await createTestApp({ cdnDomain: CDN_DOMAIN });
+});
+afterEach(async () => {
+  await t.close();
+});
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const addOrUpdate = (zoneId: number, body: Record<string, unknown>, key?: string | null) =>
-  t.post(`/pullzone/${zoneId}/edgerules/addOrUpdate`, body, key);
+const addOrUpdate = (zoneId: number, body: Record<string, unknown>, key?: string | null) => t.post(`/pullzone/${zoneId}/edgerules/addOrUpdate`, body, key);
 const deleteRule = (zoneId: number, guid: string, key?: string | null) => t.del(`/pullzone/${zoneId}/edgerules/${guid}`, undefined, key);
 const setEnabled = (zoneId: number, guid: string, body: Record<string, unknown>, key?: string | null) =>
   t.post(`/pullzone/${zoneId}/edgerules/${guid}/setEdgeRuleEnabled`, body, key);
@@ -29,9 +32,18 @@ describe('POST /pullzone/{pullZoneId}/edgerules/addOrUpdate', () => {
     expect(res.status).toBe(201);
     expectShape(EdgeRule, res.body);
     expect(res.body).toEqual({
-      Guid: expect.stringMatching(GUID), ActionType: 1, ActionParameter1: 'https://example.com/new', ActionParameter2: '', ActionParameter3: '',
+      Guid: expect.stringMatching(GUID),
+      ActionType: 1,
+      ActionParameter1: 'https://example.com/new',
+      ActionParameter2: '',
+      ActionParameter3: '',
       Triggers: [{ Type: 0, PatternMatches: ['*/old/*'], PatternMatchingType: 0, Parameter1: '' }],
-      ExtraActions: [], TriggerMatchingType: 0, Description: 'Move old pages', Enabled: true, OrderIndex: 0, ReadOnly: false,
+      ExtraActions: [],
+      TriggerMatchingType: 0,
+      Description: 'Move old pages',
+      Enabled: true,
+      OrderIndex: 0,
+      ReadOnly: false,
     });
     expect(await rules(zone.Id)).toEqual([res.body]);
     await t.restart();
@@ -43,12 +55,19 @@ describe('POST /pullzone/{pullZoneId}/edgerules/addOrUpdate', () => {
     const first = (await addOrUpdate(zone.Id, redirect)).body as EdgeRuleT;
     const second = (await addOrUpdate(zone.Id, { ActionType: 4, Description: 'Block admin' })).body as EdgeRuleT;
     const res = await addOrUpdate(zone.Id, {
-      guid: first.Guid.toUpperCase(), ActionParameter1: 'https://example.com/newer', Enabled: false, ActionParameter2: null,
+      guid: first.Guid.toUpperCase(),
+      ActionParameter1: 'https://example.com/newer',
+      Enabled: false,
+      ActionParameter2: null,
       ExtraActions: [{ ActionType: 5, ActionParameter1: 'X-Moved', ActionParameter2: 'yes' }],
     });
     expect(res.status).toBe(201);
-    const updated = { ...first, ActionParameter1: 'https://example.com/newer', Enabled: false,
-      ExtraActions: [{ ActionType: 5, ActionParameter1: 'X-Moved', ActionParameter2: 'yes', ActionParameter3: '' }] };
+    const updated = {
+      ...first,
+      ActionParameter1: 'https://example.com/newer',
+      Enabled: false,
+      ExtraActions: [{ ActionType: 5, ActionParameter1: 'X-Moved', ActionParameter2: 'yes', ActionParameter3: '' }],
+    };
     expect(res.body).toEqual(updated);
     expect(await rules(zone.Id)).toEqual([updated, second]);
   });

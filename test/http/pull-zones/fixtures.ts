@@ -30,4 +30,3 @@ QWUANRs5Zu2CQhry3Zu4V9nf9ilDDldJQnoThPSF321BUxuGFduHMrr4
 `;
 
 export const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
-

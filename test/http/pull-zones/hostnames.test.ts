@@ -4,8 +4,12 @@ import { createTestApp, errorFields, expectErrorBody, type TestContext } from '.
 import { CDN_DOMAIN, createZone, expectShape, readOnlyKey, readZone } from './support.js';
 
 let t: TestContext;
-beforeEach(async () => { t = await createTestApp({ cdnDomain: CDN_DOMAIN }); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await createTestApp({ cdnDomain: CDN_DOMAIN });
+});
+afterEach(async () => {
+  await t.close();
+});
 
 const addHostname = (id: number, Hostname: unknown, key?: string | null) => t.post(`/pullzone/${id}/addHostname`, { Hostname }, key);
 const removeHostname = (id: number, Hostname: unknown, key?: string | null) => t.del(`/pullzone/${id}/removeHostname`, { Hostname }, key);
@@ -23,8 +27,16 @@ describe('POST /pullzone/{id}/addHostname', () => {
     expect(hostnames).toEqual([
       zone.Hostnames![0],
       {
-        Id: expect.any(Number), Value: 'cdn.example.com', ForceSSL: false, IsSystemHostname: false, IsManagedHostname: false,
-        HasCertificate: false, Certificate: '', CertificateKey: '', CertificateKeyType: 0, CertificateProvisionType: 0,
+        Id: expect.any(Number),
+        Value: 'cdn.example.com',
+        ForceSSL: false,
+        IsSystemHostname: false,
+        IsManagedHostname: false,
+        HasCertificate: false,
+        Certificate: '',
+        CertificateKey: '',
+        CertificateKeyType: 0,
+        CertificateProvisionType: 0,
       },
     ]);
     expect(hostnames[1]!.Id).not.toBe(hostnames[0]!.Id);
@@ -46,7 +58,10 @@ describe('POST /pullzone/{id}/addHostname', () => {
     const mine = await createZone(t, 'second');
     const other = await t.newAccount();
     const theirs = await createZone(t, 'theirs', {}, other.key);
-    for (const [id, key] of [[mine.Id, t.key], [theirs.Id, other.key]] as const) {
+    for (const [id, key] of [
+      [mine.Id, t.key],
+      [theirs.Id, other.key],
+    ] as const) {
       const res = await addHostname(id, 'Cdn.Example.Com', key);
       expectErrorBody(res, 400);
       expect(errorFields(res)).toEqual(['Hostname']);
@@ -64,10 +79,23 @@ describe('POST /pullzone/{id}/addHostname', () => {
     expect(owners).toHaveLength(1);
   });
 
-  it('refuses what is not a domain name, and names under the platform\'s own domain', async () => {
+  it("refuses what is not a domain name, and names under the platform's own domain", async () => {
     const zone = await createZone(t);
-    for (const bad of ['', 'localhost', 'not a host', 'under_score.example.com', '-dash.example.com', 'a..b.com', '203.0.113.7',
-      'http://cdn.example.com', `${'a'.repeat(64)}.example.com`, `x.${CDN_DOMAIN}`, CDN_DOMAIN, 42, null]) {
+    for (const bad of [
+      '',
+      'localhost',
+      'not a host',
+      'under_score.example.com',
+      '-dash.example.com',
+      'a..b.com',
+      '203.0.113.7',
+      'http://cdn.example.com',
+      `${'a'.repeat(64)}.example.com`,
+      `x.${CDN_DOMAIN}`,
+      CDN_DOMAIN,
+      42,
+      null,
+    ]) {
       const res = await addHostname(zone.Id, bad);
       expectErrorBody(res, 400, `/pullzone/${zone.Id}/addHostname`);
       expect(errorFields(res), String(bad)).toEqual(['Hostname']);

@@ -6,8 +6,12 @@ import { createTestApp, errorFields, expectErrorBody, type TestContext } from '.
 import { CDN_DOMAIN, createZone, expectShape } from './support.js';
 
 let t: TestContext;
-beforeEach(async () => { t = await createTestApp({ cdnDomain: CDN_DOMAIN }); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await createTestApp({ cdnDomain: CDN_DOMAIN });
+});
+afterEach(async () => {
+  await t.close();
+});
 
 const names = (zones: { Name: string }[]) => zones.map((z) => z.Name);
 
@@ -67,8 +71,12 @@ describe('GET /pullzone', () => {
 
   it('checks page and perPage bounds', async () => {
     for (const [query, field] of [
-      ['page=-1', 'page'], ['page=2147483648', 'page'], ['page=x', 'page'],
-      ['page=1&perPage=4', 'perPage'], ['page=1&perPage=1001', 'perPage'], ['includeCertificate=maybe', 'includeCertificate'],
+      ['page=-1', 'page'],
+      ['page=2147483648', 'page'],
+      ['page=x', 'page'],
+      ['page=1&perPage=4', 'perPage'],
+      ['page=1&perPage=1001', 'perPage'],
+      ['includeCertificate=maybe', 'includeCertificate'],
     ] as const) {
       const res = await t.get(`/pullzone?${query}`);
       expectErrorBody(res, 400, '/pullzone');

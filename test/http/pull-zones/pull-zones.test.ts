@@ -7,8 +7,12 @@ const ajv = schemaAjv();
 const validZone = ajv.compile(PullZone);
 
 let t: TestContext;
-beforeEach(async () => { t = await createTestApp({ cdnDomain: 'cdn.example.test' }); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await createTestApp({ cdnDomain: 'cdn.example.test' });
+});
+afterEach(async () => {
+  await t.close();
+});
 
 const create = (body: Record<string, unknown>) => t.post('/pullzone', body);
 const zone = (extra: Record<string, unknown> = {}) => ({ Name: 'my-zone', OriginUrl: 'https://origin.example.com', ...extra });
@@ -20,8 +24,15 @@ describe('POST /pullzone', () => {
     expect(validZone(res.body), JSON.stringify(validZone.errors)).toBe(true);
     expect(Object.keys(res.body)).toEqual(Object.keys(PullZone.properties));
     expect(res.body).toMatchObject({
-      Id: expect.any(Number), Name: 'my-zone', OriginUrl: 'https://origin.example.com', Enabled: true, Suspended: false,
-      Type: 0, StorageZoneId: 0, CacheVersion: 0, UserId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      Id: expect.any(Number),
+      Name: 'my-zone',
+      OriginUrl: 'https://origin.example.com',
+      Enabled: true,
+      Suspended: false,
+      Type: 0,
+      StorageZoneId: 0,
+      CacheVersion: 0,
+      UserId: expect.stringMatching(/^[0-9a-f-]{36}$/),
     });
     expect(res.body.Hostnames).toEqual([
       expect.objectContaining({ Value: 'my-zone.cdn.example.test', IsSystemHostname: true, HasCertificate: true, Certificate: '', CertificateKey: '' }),

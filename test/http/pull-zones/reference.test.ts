@@ -3,20 +3,36 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../helpers/app.js';
 
 let t: TestContext;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
 
 const OPERATIONS = [
-  ['get', '/pullzone', '200'], ['post', '/pullzone', '201'], ['get', '/pullzone/count', '200'],
-  ['get', '/pullzone/{id}', '200'], ['post', '/pullzone/{id}', '200'], ['delete', '/pullzone/{id}', '204'],
-  ['post', '/pullzone/checkavailability', '200'], ['post', '/pullzone/{id}/purgeCache', '204'],
-  ['post', '/pullzone/{id}/resetSecurityKey', '204'], ['post', '/pullzone/{id}/addHostname', '204'],
-  ['delete', '/pullzone/{id}/removeHostname', '204'], ['post', '/pullzone/{id}/setForceSSL', '204'],
-  ['post', '/pullzone/{id}/addCertificate', '204'], ['delete', '/pullzone/{id}/removeCertificate', '204'],
-  ['post', '/pullzone/{id}/addAllowedReferrer', '204'], ['post', '/pullzone/{id}/removeAllowedReferrer', '204'],
-  ['post', '/pullzone/{id}/addBlockedReferrer', '204'], ['post', '/pullzone/{id}/removeBlockedReferrer', '204'],
-  ['post', '/pullzone/{id}/addBlockedIp', '204'], ['post', '/pullzone/{id}/removeBlockedIp', '204'],
-  ['post', '/pullzone/{pullZoneId}/edgerules/addOrUpdate', '201'], ['delete', '/pullzone/{pullZoneId}/edgerules/{edgeRuleId}', '204'],
+  ['get', '/pullzone', '200'],
+  ['post', '/pullzone', '201'],
+  ['get', '/pullzone/count', '200'],
+  ['get', '/pullzone/{id}', '200'],
+  ['post', '/pullzone/{id}', '200'],
+  ['delete', '/pullzone/{id}', '204'],
+  ['post', '/pullzone/checkavailability', '200'],
+  ['post', '/pullzone/{id}/purgeCache', '204'],
+  ['post', '/pullzone/{id}/resetSecurityKey', '204'],
+  ['post', '/pullzone/{id}/addHostname', '204'],
+  ['delete', '/pullzone/{id}/removeHostname', '204'],
+  ['post', '/pullzone/{id}/setForceSSL', '204'],
+  ['post', '/pullzone/{id}/addCertificate', '204'],
+  ['delete', '/pullzone/{id}/removeCertificate', '204'],
+  ['post', '/pullzone/{id}/addAllowedReferrer', '204'],
+  ['post', '/pullzone/{id}/removeAllowedReferrer', '204'],
+  ['post', '/pullzone/{id}/addBlockedReferrer', '204'],
+  ['post', '/pullzone/{id}/removeBlockedReferrer', '204'],
+  ['post', '/pullzone/{id}/addBlockedIp', '204'],
+  ['post', '/pullzone/{id}/removeBlockedIp', '204'],
+  ['post', '/pullzone/{pullZoneId}/edgerules/addOrUpdate', '201'],
+  ['delete', '/pullzone/{pullZoneId}/edgerules/{edgeRuleId}', '204'],
   ['post', '/pullzone/{pullZoneId}/edgerules/{edgeRuleId}/setEdgeRuleEnabled', '204'],
 ] as const;
 

@@ -4,8 +4,12 @@ import { createTestApp, errorFields, expectErrorBody, type TestContext } from '.
 import { CDN_DOMAIN, createZone, expectShape, readOnlyKey, readZone } from './support.js';
 
 let t: TestContext;
-beforeEach(async () => { t = await createTestApp({ cdnDomain: CDN_DOMAIN }); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await createTestApp({ cdnDomain: CDN_DOMAIN });
+});
+afterEach(async () => {
+  await t.close();
+});
 
 const update = (id: number, body: Record<string, unknown>, key?: string | null) => t.post(`/pullzone/${id}`, body, key);
 
@@ -43,15 +47,30 @@ describe('POST /pullzone/{id}', () => {
     const zone = await createZone(t, 'my-zone', { OptimizerImageQuality: 42 });
     const res = await update(zone.Id, { OptimizerImageQuality: null, originurl: null, enablewebpvary: true, CacheControlBrowserMaxAgeOverride: 120 });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ OptimizerImageQuality: 42, OriginUrl: 'https://origin.example.com', EnableWebPVary: true, CacheControlPublicMaxAgeOverride: 120 });
+    expect(res.body).toMatchObject({
+      OptimizerImageQuality: 42,
+      OriginUrl: 'https://origin.example.com',
+      EnableWebPVary: true,
+      CacheControlPublicMaxAgeOverride: 120,
+    });
     expect((await update(zone.Id, {})).body).toEqual(res.body);
   });
 
   it('ignores read-only fields: identity, usage, billing, hostnames and edge rules are not settable', async () => {
     const zone = await createZone(t);
     const res = await update(zone.Id, {
-      Id: 999, Name: 'renamed', CacheVersion: 7, MonthlyBandwidthUsed: 5, MonthlyCharges: 3, ZoneSecurityKey: 'mine',
-      Hostnames: [], EdgeRules: [], UserId: 'someone', Suspended: true, Enabled: false, VideoLibraryId: 4,
+      Id: 999,
+      Name: 'renamed',
+      CacheVersion: 7,
+      MonthlyBandwidthUsed: 5,
+      MonthlyCharges: 3,
+      ZoneSecurityKey: 'mine',
+      Hostnames: [],
+      EdgeRules: [],
+      UserId: 'someone',
+      Suspended: true,
+      Enabled: false,
+      VideoLibraryId: 4,
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual(zone);
@@ -60,23 +79,39 @@ describe('POST /pullzone/{id}', () => {
   it('checks every bound, enum and type, naming the field as sent', async () => {
     const zone = await createZone(t);
     for (const [field, bad] of [
-      ['OptimizerImageQuality', 0], ['OptimizerImageQuality', 101], ['OptimizerMobileImageQuality', 101],
-      ['OptimizerDesktopMaxWidth', 5001], ['OptimizerMobileMaxWidth', -1], ['PreloadingScreenDelay', 10001],
-      ['OriginShieldMaxConcurrentRequests', 0], ['Type', 2], ['LogFormat', 2], ['ShieldDDosProtectionType', 3],
-      ['OriginType', 7], ['EdgeScriptExecutionPhase', 2], ['EnableLogging', 'yes'], ['BlockedCountries', 'DE'],
-      ['BurstSize', 2147483648], ['PreloadingScreenShowOnFirstVisit', null],
+      ['OptimizerImageQuality', 0],
+      ['OptimizerImageQuality', 101],
+      ['OptimizerMobileImageQuality', 101],
+      ['OptimizerDesktopMaxWidth', 5001],
+      ['OptimizerMobileMaxWidth', -1],
+      ['PreloadingScreenDelay', 10001],
+      ['OriginShieldMaxConcurrentRequests', 0],
+      ['Type', 2],
+      ['LogFormat', 2],
+      ['ShieldDDosProtectionType', 3],
+      ['OriginType', 7],
+      ['EdgeScriptExecutionPhase', 2],
+      ['EnableLogging', 'yes'],
+      ['BlockedCountries', 'DE'],
+      ['BurstSize', 2147483648],
+      ['PreloadingScreenShowOnFirstVisit', null],
     ] as const) {
       const res = await update(zone.Id, { [field]: bad });
       expectErrorBody(res, 400, `/pullzone/${zone.Id}`);
       expect(errorFields(res), `${field}=${String(bad)}`).toEqual([field]);
     }
-    for (const [field, ok] of [['OptimizerImageQuality', 1], ['OptimizerImageQuality', 100], ['OptimizerDesktopMaxWidth', 0], ['OptimizerMobileMaxWidth', 5000]] as const) {
+    for (const [field, ok] of [
+      ['OptimizerImageQuality', 1],
+      ['OptimizerImageQuality', 100],
+      ['OptimizerDesktopMaxWidth', 0],
+      ['OptimizerMobileMaxWidth', 5000],
+    ] as const) {
       expect((await update(zone.Id, { [field]: ok })).body[field]).toBe(ok);
     }
     expect(await readZone(t, zone.Id)).toMatchObject({ OptimizerImageQuality: 100, Type: 0, EnableLogging: true });
   });
 
-  it('checks the origin URL and that a storage zone origin is the account\'s own', async () => {
+  it("checks the origin URL and that a storage zone origin is the account's own", async () => {
     const zone = await createZone(t);
     expect(errorFields(await update(zone.Id, { OriginUrl: 'ftp://files.example.com' }))).toEqual(['OriginUrl']);
     expect(errorFields(await update(zone.Id, { OriginUrl: '' }))).toEqual(['OriginUrl']);

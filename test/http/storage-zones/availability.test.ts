@@ -2,8 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../../helpers/app.js';
 
 let t: TestContext;
-beforeEach(async () => { t = await createTestApp(); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await createTestApp();
+});
+afterEach(async () => {
+  await t.close();
+});
 
 const check = (body: unknown, key?: string) => t.post('/storagezone/checkavailability', body, key);
 
@@ -26,12 +30,9 @@ describe('POST /storagezone/checkavailability', () => {
     expect((await check({ Name: 'recycled' })).body.Available).toBe(true);
   });
 
-  it.each([[{}], [{ Name: '' }], [{ Name: null }], [{ Name: 'has space' }], [{ Name: 'a'.repeat(65) }]])(
-    'answers 400 naming Name for %j',
-    async (body) => {
-      const res = await check(body);
-      expectErrorBody(res, 400, '/storagezone/checkavailability');
-      expect(errorFields(res)).toEqual(['Name']);
-    },
-  );
+  it.each([[{}], [{ Name: '' }], [{ Name: null }], [{ Name: 'has space' }], [{ Name: 'a'.repeat(65) }]])('answers 400 naming Name for %j', async (body) => {
+    const res = await check(body);
+    expectErrorBody(res, 400, '/storagezone/checkavailability');
+    expect(errorFields(res)).toEqual(['Name']);
+  });
 });

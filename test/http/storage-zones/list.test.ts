@@ -10,8 +10,12 @@ const validArray = ajv.compile(Type.Array(StorageZone));
 const validPage = ajv.compile(Paged(StorageZone));
 
 let t: TestContext;
-beforeEach(async () => { t = await createTestApp(); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await createTestApp();
+});
+afterEach(async () => {
+  await t.close();
+});
 
 const create = async (Name: string, key?: string) => (await t.post('/storagezone', { Name, Region: 'DE' }, key)).body;
 const names = (zones: { Name: string }[]) => zones.map((z) => z.Name);
@@ -62,7 +66,10 @@ describe('GET /storagezone', () => {
     expect(names((await t.get('/storagezone?includeDeleted=false')).body)).toEqual(['kept']);
     const all = (await t.get('/storagezone?includeDeleted=true')).body;
     expect(validArray(all)).toBe(true);
-    expect(all.map((z: { Name: string; Deleted: boolean }) => [z.Name, z.Deleted])).toEqual([['gone', true], ['kept', false]]);
+    expect(all.map((z: { Name: string; Deleted: boolean }) => [z.Name, z.Deleted])).toEqual([
+      ['gone', true],
+      ['kept', false],
+    ]);
     expect(names((await t.get('/storagezone?includeDeleted=true&search=GON')).body)).toEqual(['gone']);
   });
 

@@ -3,8 +3,12 @@ import { createTestApp, type TestContext } from '../../helpers/app.js';
 
 const DELAY = 5_000;
 let t: TestContext;
-beforeEach(async () => { t = await createTestApp({ jobDelayMs: DELAY }); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await createTestApp({ jobDelayMs: DELAY });
+});
+afterEach(async () => {
+  await t.close();
+});
 
 const zone = async (id: number) => (await t.get(`/storagezone/${id}`)).body as { ReplicationChangeInProgress: boolean; ReplicationRegions: string[] };
 

@@ -7,20 +7,23 @@ beforeEach(async () => {
   t = await createTestApp();
   zoneId = (await t.post('/storagezone', { Name: 'mine', Region: 'DE' })).body.Id;
 });
-afterEach(async () => { await t.close(); });
+afterEach(async () => {
+  await t.close();
+});
 
 /** `own`: the operation names the zone, so another account must get a 404. */
-const operations = () => [
-  { method: 'POST', url: '/storagezone', body: { Name: 'another', Region: 'DE' }, writes: true, own: false },
-  { method: 'GET', url: '/storagezone', body: undefined, writes: false, own: false },
-  { method: 'GET', url: '/storagezone?page=1', body: undefined, writes: false, own: false },
-  { method: 'GET', url: `/storagezone/${zoneId}`, body: undefined, writes: false, own: true },
-  { method: 'POST', url: `/storagezone/${zoneId}`, body: { Rewrite404To200: true }, writes: true, own: true },
-  { method: 'POST', url: `/storagezone/${zoneId}/resetPassword`, body: undefined, writes: true, own: true },
-  { method: 'POST', url: `/storagezone/resetReadOnlyPassword?id=${zoneId}`, body: undefined, writes: true, own: true },
-  { method: 'POST', url: '/storagezone/checkavailability', body: { Name: 'free' }, writes: true, own: false },
-  { method: 'DELETE', url: `/storagezone/${zoneId}`, body: undefined, writes: true, own: true },
-] as const;
+const operations = () =>
+  [
+    { method: 'POST', url: '/storagezone', body: { Name: 'another', Region: 'DE' }, writes: true, own: false },
+    { method: 'GET', url: '/storagezone', body: undefined, writes: false, own: false },
+    { method: 'GET', url: '/storagezone?page=1', body: undefined, writes: false, own: false },
+    { method: 'GET', url: `/storagezone/${zoneId}`, body: undefined, writes: false, own: true },
+    { method: 'POST', url: `/storagezone/${zoneId}`, body: { Rewrite404To200: true }, writes: true, own: true },
+    { method: 'POST', url: `/storagezone/${zoneId}/resetPassword`, body: undefined, writes: true, own: true },
+    { method: 'POST', url: `/storagezone/resetReadOnlyPassword?id=${zoneId}`, body: undefined, writes: true, own: true },
+    { method: 'POST', url: '/storagezone/checkavailability', body: { Name: 'free' }, writes: true, own: false },
+    { method: 'DELETE', url: `/storagezone/${zoneId}`, body: undefined, writes: true, own: true },
+  ] as const;
 
 const path = (url: string) => url.split('?')[0];
 const snapshot = async () => [(await t.get(`/storagezone/${zoneId}`)).body, (await t.get('/storagezone?includeDeleted=true')).body];

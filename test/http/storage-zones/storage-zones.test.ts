@@ -7,8 +7,12 @@ const ajv = schemaAjv();
 const validZone = ajv.compile(StorageZone);
 
 let t: TestContext;
-beforeEach(async () => { t = await createTestApp({ storageDomain: 'storage.example.test' }); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await createTestApp({ storageDomain: 'storage.example.test' });
+});
+afterEach(async () => {
+  await t.close();
+});
 
 const create = (body: Record<string, unknown>, key?: string | null) => t.post('/storagezone', body, key);
 
@@ -18,9 +22,17 @@ describe('POST /storagezone', () => {
     expect(res.status).toBe(201);
     expect(validZone(res.body), JSON.stringify(validZone.errors)).toBe(true);
     expect(res.body).toMatchObject({
-      Name: 'assets', Region: 'NY', ReplicationRegions: ['DE', 'SYD'], StorageHostname: 'ny.storage.example.test',
-      Deleted: false, ReplicationChangeInProgress: false, ZoneTier: 0, StorageZoneType: 0, PullZones: [],
-      StorageUsed: 0, FilesStored: 0,
+      Name: 'assets',
+      Region: 'NY',
+      ReplicationRegions: ['DE', 'SYD'],
+      StorageHostname: 'ny.storage.example.test',
+      Deleted: false,
+      ReplicationChangeInProgress: false,
+      ZoneTier: 0,
+      StorageZoneType: 0,
+      PullZones: [],
+      StorageUsed: 0,
+      FilesStored: 0,
     });
     expect(res.body.Password).toMatch(/^[0-9a-f-]{40,}$/);
     expect(res.body.ReadOnlyPassword).toMatch(/^[0-9a-f-]{40,}$/);

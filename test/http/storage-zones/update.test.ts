@@ -2,8 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../../helpers/app.js';
 
 let t: TestContext;
-beforeEach(async () => { t = await createTestApp(); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await createTestApp();
+});
+afterEach(async () => {
+  await t.close();
+});
 
 const create = async (body: Record<string, unknown> = {}) => (await t.post('/storagezone', { Name: 'files', Region: 'NY', ...body })).body;
 const update = (id: number, body: unknown, key?: string) => t.post(`/storagezone/${id}`, body, key);

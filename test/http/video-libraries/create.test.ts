@@ -8,21 +8,86 @@ const validateLibrary = ajv.compile(VideoLibrary);
 
 /** Every field of spec 2.3. */
 const SPEC_FIELDS = [
-  'Id', 'Name', 'VideoCount', 'TrafficUsage', 'StorageUsage', 'DateCreated', 'DateModified', 'ReplicationRegions',
-  'ApiKey', 'ReadOnlyApiKey', 'HasWatermark', 'WatermarkPositionLeft', 'WatermarkPositionTop', 'WatermarkWidth',
-  'WatermarkHeight', 'WatermarkVersion', 'PullZoneId', 'StorageZoneId', 'EnabledResolutions', 'AdPublisherId',
-  'VastTagUrl', 'WebhookUrl', 'CaptionsFontSize', 'CaptionsFontColor', 'CaptionsBackground', 'FontFamily', 'UILanguage',
-  'AllowEarlyPlay', 'PlayerTokenAuthenticationEnabled', 'AllowedReferrers', 'BlockedReferrers', 'BlockNoneReferrer',
-  'EnableMP4Fallback', 'KeepOriginalFiles', 'AllowDirectPlay', 'EnableDRM', 'DrmVersion', 'DrmSchemeA', 'DrmSchemeB',
-  'Bitrate240p', 'Bitrate360p', 'Bitrate480p', 'Bitrate720p', 'Bitrate1080p', 'Bitrate1440p', 'Bitrate2160p',
-  'ApiAccessKey', 'ShowHeatmap', 'EnableContentTagging', 'PullZoneType', 'CustomHTML', 'Controls', 'PlaybackSpeeds',
-  'PlayerKeyColor', 'EnableTranscribing', 'EnableTranscribingTitleGeneration', 'EnableTranscribingDescriptionGeneration',
-  'EnableTranscribingChaptersGeneration', 'EnableTranscribingMomentsGeneration', 'TranscribingCaptionLanguages',
-  'EnableCaptionsInPlaylist', 'RememberPlayerPosition', 'EnableMultiAudioTrackSupport', 'UseSeparateAudioStream',
-  'JitEncodingEnabled', 'EncodingTier', 'OutputCodecs', 'DrmBasePriceOverride', 'DrmCostPerLicenseOverride',
-  'TranscribingPriceOverride', 'PremiumEncodingPriceOverride', 'MonthlyChargesTranscribing',
-  'MonthlyChargesPremiumEncoding', 'MonthlyChargesEnterpriseDrm', 'FeatureFlags', 'PlayerVersion',
-  'RemoveMetadataFromFallbackVideos', 'ScaleVideoUsingBothDimensions', 'ExposeOriginals', 'ExposeVideoMetadata',
+  'Id',
+  'Name',
+  'VideoCount',
+  'TrafficUsage',
+  'StorageUsage',
+  'DateCreated',
+  'DateModified',
+  'ReplicationRegions',
+  'ApiKey',
+  'ReadOnlyApiKey',
+  'HasWatermark',
+  'WatermarkPositionLeft',
+  'WatermarkPositionTop',
+  'WatermarkWidth',
+  'WatermarkHeight',
+  'WatermarkVersion',
+  'PullZoneId',
+  'StorageZoneId',
+  'EnabledResolutions',
+  'AdPublisherId',
+  'VastTagUrl',
+  'WebhookUrl',
+  'CaptionsFontSize',
+  'CaptionsFontColor',
+  'CaptionsBackground',
+  'FontFamily',
+  'UILanguage',
+  'AllowEarlyPlay',
+  'PlayerTokenAuthenticationEnabled',
+  'AllowedReferrers',
+  'BlockedReferrers',
+  'BlockNoneReferrer',
+  'EnableMP4Fallback',
+  'KeepOriginalFiles',
+  'AllowDirectPlay',
+  'EnableDRM',
+  'DrmVersion',
+  'DrmSchemeA',
+  'DrmSchemeB',
+  'Bitrate240p',
+  'Bitrate360p',
+  'Bitrate480p',
+  'Bitrate720p',
+  'Bitrate1080p',
+  'Bitrate1440p',
+  'Bitrate2160p',
+  'ApiAccessKey',
+  'ShowHeatmap',
+  'EnableContentTagging',
+  'PullZoneType',
+  'CustomHTML',
+  'Controls',
+  'PlaybackSpeeds',
+  'PlayerKeyColor',
+  'EnableTranscribing',
+  'EnableTranscribingTitleGeneration',
+  'EnableTranscribingDescriptionGeneration',
+  'EnableTranscribingChaptersGeneration',
+  'EnableTranscribingMomentsGeneration',
+  'TranscribingCaptionLanguages',
+  'EnableCaptionsInPlaylist',
+  'RememberPlayerPosition',
+  'EnableMultiAudioTrackSupport',
+  'UseSeparateAudioStream',
+  'JitEncodingEnabled',
+  'EncodingTier',
+  'OutputCodecs',
+  'DrmBasePriceOverride',
+  'DrmCostPerLicenseOverride',
+  'TranscribingPriceOverride',
+  'PremiumEncodingPriceOverride',
+  'MonthlyChargesTranscribing',
+  'MonthlyChargesPremiumEncoding',
+  'MonthlyChargesEnterpriseDrm',
+  'FeatureFlags',
+  'PlayerVersion',
+  'RemoveMetadataFromFallbackVideos',
+  'ScaleVideoUsingBothDimensions',
+  'ExposeOriginals',
+  'ExposeVideoMetadata',
   'EnableCompactControls',
 ];
 
@@ -30,8 +95,12 @@ const CREDENTIAL = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{52
 const ZONE_NAME = /^vz-(\d+)-[a-z0-9]{6}$/;
 
 let t: TestContext;
-beforeEach(async () => { t = await createTestApp(); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await createTestApp();
+});
+afterEach(async () => {
+  await t.close();
+});
 
 describe('POST /videolibrary', () => {
   it('answers 201 with the full library of 2.3, readable again with GET', async () => {
@@ -61,7 +130,12 @@ describe('POST /videolibrary', () => {
     expect(lib.ApiAccessKey).toBe(lib.ApiKey);
     // Watermark
     expect(lib).toMatchObject({
-      HasWatermark: false, WatermarkPositionLeft: 70, WatermarkPositionTop: 70, WatermarkWidth: 12, WatermarkHeight: 12, WatermarkVersion: 0,
+      HasWatermark: false,
+      WatermarkPositionLeft: 70,
+      WatermarkPositionTop: 70,
+      WatermarkWidth: 12,
+      WatermarkHeight: 12,
+      WatermarkVersion: 0,
     });
     // Links and pull zone type
     expect(lib.PullZoneId).toBeGreaterThan(0);
@@ -69,17 +143,44 @@ describe('POST /videolibrary', () => {
     expect(lib.PullZoneType).toBe(0);
     // Encoding
     expect(lib).toMatchObject({
-      EnabledResolutions: '240p,360p,480p,720p,1080p', EncodingTier: 0, OutputCodecs: 'x264', JitEncodingEnabled: false,
-      Bitrate240p: 600, Bitrate360p: 800, Bitrate480p: 1400, Bitrate720p: 2800, Bitrate1080p: 5000, Bitrate1440p: 8000, Bitrate2160p: 13000,
-      EnableMP4Fallback: true, KeepOriginalFiles: true, AllowDirectPlay: true, EnableMultiAudioTrackSupport: false,
-      UseSeparateAudioStream: false, RemoveMetadataFromFallbackVideos: false, ScaleVideoUsingBothDimensions: true,
+      EnabledResolutions: '240p,360p,480p,720p,1080p',
+      EncodingTier: 0,
+      OutputCodecs: 'x264',
+      JitEncodingEnabled: false,
+      Bitrate240p: 600,
+      Bitrate360p: 800,
+      Bitrate480p: 1400,
+      Bitrate720p: 2800,
+      Bitrate1080p: 5000,
+      Bitrate1440p: 8000,
+      Bitrate2160p: 13000,
+      EnableMP4Fallback: true,
+      KeepOriginalFiles: true,
+      AllowDirectPlay: true,
+      EnableMultiAudioTrackSupport: false,
+      UseSeparateAudioStream: false,
+      RemoveMetadataFromFallbackVideos: false,
+      ScaleVideoUsingBothDimensions: true,
     });
     // Player and captions
     expect(lib).toMatchObject({
-      CaptionsFontSize: 20, CaptionsFontColor: '#fff', CaptionsBackground: '#000', FontFamily: null, UILanguage: 'en',
-      AllowEarlyPlay: false, PlayerTokenAuthenticationEnabled: false, CustomHTML: null, PlayerKeyColor: '#ff7755',
-      PlayerVersion: 2, ShowHeatmap: false, EnableContentTagging: false, RememberPlayerPosition: false,
-      EnableCaptionsInPlaylist: false, ExposeOriginals: false, ExposeVideoMetadata: false, EnableCompactControls: false,
+      CaptionsFontSize: 20,
+      CaptionsFontColor: '#fff',
+      CaptionsBackground: '#000',
+      FontFamily: null,
+      UILanguage: 'en',
+      AllowEarlyPlay: false,
+      PlayerTokenAuthenticationEnabled: false,
+      CustomHTML: null,
+      PlayerKeyColor: '#ff7755',
+      PlayerVersion: 2,
+      ShowHeatmap: false,
+      EnableContentTagging: false,
+      RememberPlayerPosition: false,
+      EnableCaptionsInPlaylist: false,
+      ExposeOriginals: false,
+      ExposeVideoMetadata: false,
+      EnableCompactControls: false,
     });
     expect(lib.Controls).toContain('play');
     expect(lib.PlaybackSpeeds).toContain('1');
@@ -93,13 +194,22 @@ describe('POST /videolibrary', () => {
     expect(lib.DrmSchemeB).toMatchObject({ Enabled: false, CertificateId: 0, Provider: '', SdOnlyForL3: false });
     // Transcribing
     expect(lib).toMatchObject({
-      EnableTranscribing: false, EnableTranscribingTitleGeneration: false, EnableTranscribingDescriptionGeneration: false,
-      EnableTranscribingChaptersGeneration: false, EnableTranscribingMomentsGeneration: false, TranscribingCaptionLanguages: [],
+      EnableTranscribing: false,
+      EnableTranscribingTitleGeneration: false,
+      EnableTranscribingDescriptionGeneration: false,
+      EnableTranscribingChaptersGeneration: false,
+      EnableTranscribingMomentsGeneration: false,
+      TranscribingCaptionLanguages: [],
     });
     // Pricing
     expect(lib).toMatchObject({
-      DrmBasePriceOverride: null, DrmCostPerLicenseOverride: null, TranscribingPriceOverride: null, PremiumEncodingPriceOverride: null,
-      MonthlyChargesTranscribing: 0, MonthlyChargesPremiumEncoding: 0, MonthlyChargesEnterpriseDrm: 0,
+      DrmBasePriceOverride: null,
+      DrmCostPerLicenseOverride: null,
+      TranscribingPriceOverride: null,
+      PremiumEncodingPriceOverride: null,
+      MonthlyChargesTranscribing: 0,
+      MonthlyChargesPremiumEncoding: 0,
+      MonthlyChargesEnterpriseDrm: 0,
     });
   });
 
@@ -122,11 +232,22 @@ describe('POST /videolibrary', () => {
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
-      PlayerVersion: 1, EncodingTier: 1, JitEncodingEnabled: true, OutputCodecs: 'x264,vp9', EnabledResolutions: '720p,1080p',
-      BlockNoneReferrer: true, EnableMP4Fallback: false, KeepOriginalFiles: false, AllowDirectPlay: false,
-      EnableMultiAudioTrackSupport: true, TranscribingCaptionLanguages: ['en', 'de'],
+      PlayerVersion: 1,
+      EncodingTier: 1,
+      JitEncodingEnabled: true,
+      OutputCodecs: 'x264,vp9',
+      EnabledResolutions: '720p,1080p',
+      BlockNoneReferrer: true,
+      EnableMP4Fallback: false,
+      KeepOriginalFiles: false,
+      AllowDirectPlay: false,
+      EnableMultiAudioTrackSupport: true,
+      TranscribingCaptionLanguages: ['en', 'de'],
       // A generation feature needs a transcript, and early play needs the originals.
-      EnableTranscribingChaptersGeneration: true, EnableTranscribing: true, AllowEarlyPlay: true, ExposeOriginals: true,
+      EnableTranscribingChaptersGeneration: true,
+      EnableTranscribing: true,
+      AllowEarlyPlay: true,
+      ExposeOriginals: true,
     });
     const zone = (await t.get(`/pullzone/${res.body.PullZoneId}`)).body;
     expect(zone.BlockNoneReferrer).toBe(true);
@@ -156,7 +277,7 @@ describe('POST /videolibrary', () => {
     expect(lib.ReplicationRegions).toEqual(['NY', 'SYD']);
   });
 
-  it('keeps DE, the main region of the library\'s storage, out of the replication regions', async () => {
+  it("keeps DE, the main region of the library's storage, out of the replication regions", async () => {
     const lib = (await t.post('/videolibrary', { Name: 'Everywhere', ReplicationRegions: ['DE', 'LA', 'SG'] })).body;
     expect(lib.ReplicationRegions).toEqual(['LA', 'SG']);
     const storage = (await t.get(`/storagezone/${lib.StorageZoneId}`)).body;

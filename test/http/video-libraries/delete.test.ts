@@ -3,7 +3,9 @@ import type { ResourceKind } from '../../../src/store/types.js';
 import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../../helpers/app.js';
 
 let t: TestContext;
-beforeEach(async () => { t = await createTestApp(); });
+beforeEach(async () => {
+  t = await createTestApp();
+});
 afterEach(async () => {
   vi.restoreAllMocks();
   await t.close();
@@ -24,14 +26,17 @@ describe('DELETE /videolibrary/{id}', () => {
     expectErrorBody(await t.get(`/pullzone/${lib.PullZoneId}`), 404);
     expectErrorBody(await t.get(`/storagezone/${lib.StorageZoneId}`), 404);
     const zones = (await t.get('/storagezone?includeDeleted=true')).body as { Id: number; Deleted: boolean }[];
-    expect(zones.map((z) => [z.Id, z.Deleted])).toEqual([[lib.StorageZoneId, true], [kept.StorageZoneId, false]]);
+    expect(zones.map((z) => [z.Id, z.Deleted])).toEqual([
+      [lib.StorageZoneId, true],
+      [kept.StorageZoneId, false],
+    ]);
     expect((await t.get(`/videolibrary/${kept.Id}`)).body).toEqual(kept);
     expect((await t.get(`/pullzone/${kept.PullZoneId}`)).status).toBe(200);
     await t.restart();
     expectErrorBody(await t.get(`/videolibrary/${lib.Id}`), 404);
   });
 
-  it('also deletes pull zones the account pointed at the library\'s storage zone', async () => {
+  it("also deletes pull zones the account pointed at the library's storage zone", async () => {
     const lib = await create();
     const extra = (await t.post('/pullzone', { Name: 'extra-cdn', StorageZoneId: lib.StorageZoneId })).body;
     expect((await t.del(`/videolibrary/${lib.Id}`)).status).toBe(204);
@@ -39,7 +44,7 @@ describe('DELETE /videolibrary/{id}', () => {
     expect(await count('pullZone')).toBe(0);
   });
 
-  it('is the only way to delete the library\'s zones', async () => {
+  it("is the only way to delete the library's zones", async () => {
     const lib = await create();
     const pull = await t.del(`/pullzone/${lib.PullZoneId}`);
     expectErrorBody(pull, 400);

@@ -3,7 +3,9 @@ import type { ResourceKind } from '../../../src/store/types.js';
 import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../../helpers/app.js';
 
 let t: TestContext;
-beforeEach(async () => { t = await createTestApp(); });
+beforeEach(async () => {
+  t = await createTestApp();
+});
 afterEach(async () => {
   vi.restoreAllMocks();
   await t.close();

@@ -9,8 +9,12 @@ ajv.addFormat('int32', true);
 const validList = ajv.compile(Type.Array(VideoLibraryLanguage));
 
 let t: TestContext;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
 
 describe('GET /videolibrary/languages', () => {
   it('lists the languages of the player interface and of automatic captions', async () => {

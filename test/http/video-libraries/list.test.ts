@@ -8,8 +8,12 @@ const ajv = schemaAjv();
 const validPage = ajv.compile(Paged(VideoLibrary));
 
 let t: TestContext;
-beforeEach(async () => { t = await createTestApp(); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await createTestApp();
+});
+afterEach(async () => {
+  await t.close();
+});
 
 const create = async (Name: string, key?: string) => (await t.post('/videolibrary', { Name }, key)).body;
 const names = (items: { Name: string }[]) => items.map((l) => l.Name);

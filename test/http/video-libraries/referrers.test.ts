@@ -2,8 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../../helpers/app.js';
 
 let t: TestContext;
-beforeEach(async () => { t = await createTestApp(); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await createTestApp();
+});
+afterEach(async () => {
+  await t.close();
+});
 
 const create = async () => (await t.post('/videolibrary', { Name: 'Lectures' })).body;
 const call = (id: number, op: string, body: unknown, key?: string) => t.post(`/videolibrary/${id}/${op}`, body, key);

@@ -7,23 +7,26 @@ beforeEach(async () => {
   t = await createTestApp();
   libraryId = (await t.post('/videolibrary', { Name: 'Mine' })).body.Id;
 });
-afterEach(async () => { await t.close(); });
+afterEach(async () => {
+  await t.close();
+});
 
 /** `own`: the operation names the library, so another account must get a 404. */
-const operations = () => [
-  { method: 'POST', url: '/videolibrary', body: { Name: 'Other' }, writes: true, own: false },
-  { method: 'GET', url: '/videolibrary', body: undefined, writes: false, own: false },
-  { method: 'GET', url: '/videolibrary/languages', body: undefined, writes: false, own: false },
-  { method: 'GET', url: `/videolibrary/${libraryId}`, body: undefined, writes: false, own: true },
-  { method: 'POST', url: `/videolibrary/${libraryId}`, body: { Name: 'Renamed' }, writes: true, own: true },
-  { method: 'POST', url: `/videolibrary/${libraryId}/resetApiKey`, body: undefined, writes: true, own: true },
-  { method: 'POST', url: `/videolibrary/${libraryId}/resetReadOnlyApiKey`, body: undefined, writes: true, own: true },
-  { method: 'POST', url: `/videolibrary/${libraryId}/addAllowedReferrer`, body: { Hostname: 'example.com' }, writes: true, own: true },
-  { method: 'POST', url: `/videolibrary/${libraryId}/removeAllowedReferrer`, body: { Hostname: 'example.com' }, writes: true, own: true },
-  { method: 'POST', url: `/videolibrary/${libraryId}/addBlockedReferrer`, body: { Hostname: 'example.com' }, writes: true, own: true },
-  { method: 'POST', url: `/videolibrary/${libraryId}/removeBlockedReferrer`, body: { Hostname: 'example.com' }, writes: true, own: true },
-  { method: 'DELETE', url: `/videolibrary/${libraryId}`, body: undefined, writes: true, own: true },
-] as const;
+const operations = () =>
+  [
+    { method: 'POST', url: '/videolibrary', body: { Name: 'Other' }, writes: true, own: false },
+    { method: 'GET', url: '/videolibrary', body: undefined, writes: false, own: false },
+    { method: 'GET', url: '/videolibrary/languages', body: undefined, writes: false, own: false },
+    { method: 'GET', url: `/videolibrary/${libraryId}`, body: undefined, writes: false, own: true },
+    { method: 'POST', url: `/videolibrary/${libraryId}`, body: { Name: 'Renamed' }, writes: true, own: true },
+    { method: 'POST', url: `/videolibrary/${libraryId}/resetApiKey`, body: undefined, writes: true, own: true },
+    { method: 'POST', url: `/videolibrary/${libraryId}/resetReadOnlyApiKey`, body: undefined, writes: true, own: true },
+    { method: 'POST', url: `/videolibrary/${libraryId}/addAllowedReferrer`, body: { Hostname: 'example.com' }, writes: true, own: true },
+    { method: 'POST', url: `/videolibrary/${libraryId}/removeAllowedReferrer`, body: { Hostname: 'example.com' }, writes: true, own: true },
+    { method: 'POST', url: `/videolibrary/${libraryId}/addBlockedReferrer`, body: { Hostname: 'example.com' }, writes: true, own: true },
+    { method: 'POST', url: `/videolibrary/${libraryId}/removeBlockedReferrer`, body: { Hostname: 'example.com' }, writes: true, own: true },
+    { method: 'DELETE', url: `/videolibrary/${libraryId}`, body: undefined, writes: true, own: true },
+  ] as const;
 
 const snapshot = async () => [
   (await t.get(`/videolibrary/${libraryId}`)).body,

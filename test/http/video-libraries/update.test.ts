@@ -7,8 +7,12 @@ const ajv = schemaAjv();
 const validLibrary = ajv.compile(VideoLibrary);
 
 let t: TestContext;
-beforeEach(async () => { t = await createTestApp(); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await createTestApp();
+});
+afterEach(async () => {
+  await t.close();
+});
 
 const create = async (body: Record<string, unknown> = {}) => (await t.post('/videolibrary', { Name: 'Lectures', ...body })).body;
 const update = (id: number, body: unknown, key?: string) => t.post(`/videolibrary/${id}`, body, key);
@@ -93,13 +97,16 @@ describe('POST /videolibrary/{id}', () => {
   it('keeps transcribing on while a generation feature needs it, and switches them off with it', async () => {
     const lib = await create();
     expect((await update(lib.Id, { EnableTranscribingChaptersGeneration: true })).body).toMatchObject({
-      EnableTranscribing: true, EnableTranscribingChaptersGeneration: true,
+      EnableTranscribing: true,
+      EnableTranscribingChaptersGeneration: true,
     });
     const clash = await update(lib.Id, { EnableTranscribing: false, EnableTranscribingTitleGeneration: true });
     expectErrorBody(clash, 400);
     expect(errorFields(clash)).toEqual(['EnableTranscribingTitleGeneration']);
     expect((await update(lib.Id, { EnableTranscribing: false })).body).toMatchObject({
-      EnableTranscribing: false, EnableTranscribingChaptersGeneration: false, EnableTranscribingTitleGeneration: false,
+      EnableTranscribing: false,
+      EnableTranscribingChaptersGeneration: false,
+      EnableTranscribingTitleGeneration: false,
     });
   });
 
@@ -122,11 +129,15 @@ describe('POST /videolibrary/{id}', () => {
     expect(res.status).toBe(200);
     expect(res.body.DrmSchemeA).toEqual({ ...lib.DrmSchemeA, Enabled: true });
     expect(res.body.DrmSchemeB).toEqual({ ...lib.DrmSchemeB, Enabled: true, MinClientSecurityLevel: 1 });
-    expect((await update(lib.Id, { DrmSchemeB: { SdOnlyForL3: true } })).body.DrmSchemeB).toMatchObject({ Enabled: true, SdOnlyForL3: true, MinClientSecurityLevel: 1 });
+    expect((await update(lib.Id, { DrmSchemeB: { SdOnlyForL3: true } })).body.DrmSchemeB).toMatchObject({
+      Enabled: true,
+      SdOnlyForL3: true,
+      MinClientSecurityLevel: 1,
+    });
     expect(errorFields(await update(lib.Id, { DrmVersion: 0 }))).toEqual(['DrmVersion']);
   });
 
-  it('applies the delivery settings to the library\'s pull zone', async () => {
+  it("applies the delivery settings to the library's pull zone", async () => {
     const lib = await create();
     const before = (await t.get(`/pullzone/${lib.PullZoneId}`)).body;
     const res = await update(lib.Id, { EnableTokenAuthentication: true, EnableTokenIPVerification: true, ResetToken: true, BlockNoneReferrer: true });

@@ -46,7 +46,7 @@ export function operationsOf(doc: ApiDocument): Operation[] {
   const out: Operation[] = [];
   for (const [path, methods] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(methods)) {
-      const content = (op['requestBody'] as { content?: Record<string, { schema: Schema }>; required?: boolean } | undefined);
+      const content = op['requestBody'] as { content?: Record<string, { schema: Schema }>; required?: boolean } | undefined;
       const [contentType, media] = Object.entries(content?.content ?? {})[0] ?? [];
       const operation: Operation = {
         method: method.toUpperCase(),
@@ -74,9 +74,7 @@ export function urlOf(op: Operation, value: (param: Param) => string | undefined
     const param = op.params.find((p) => p.in === 'path' && p.name === name)!;
     return encodeURIComponent(value(param) ?? 'x');
   });
-  const query = op.params
-    .filter((p) => p.in === 'query' && p.required)
-    .map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(value(p) ?? '1')}`);
+  const query = op.params.filter((p) => p.in === 'query' && p.required).map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(value(p) ?? '1')}`);
   return query.length > 0 ? `${path}?${query.join('&')}` : path;
 }
 
@@ -96,7 +94,17 @@ let unique = 0;
 /** Strings that satisfy the common patterns and formats, tried in order; names stay unique. */
 const stringCandidates = () => {
   unique++;
-  return [`w${unique}`, `web-${unique}`, `example${unique}.com`, 'DE', '1', `sha256:${'a'.repeat(64)}`, '192.0.2.1', 'https://example.com/', '00000000-0000-4000-8000-000000000000'];
+  return [
+    `w${unique}`,
+    `web-${unique}`,
+    `example${unique}.com`,
+    'DE',
+    '1',
+    `sha256:${'a'.repeat(64)}`,
+    '192.0.2.1',
+    'https://example.com/',
+    '00000000-0000-4000-8000-000000000000',
+  ];
 };
 
 /**
@@ -157,7 +165,8 @@ export function sample(doc: ApiDocument, schemaIn: Schema | undefined, depth = 0
     }
     case 'integer':
     case 'number': {
-      const min = typeof s['minimum'] === 'number' ? (s['minimum'] as number) : typeof s['exclusiveMinimum'] === 'number' ? (s['exclusiveMinimum'] as number) + 1 : 1;
+      const min =
+        typeof s['minimum'] === 'number' ? (s['minimum'] as number) : typeof s['exclusiveMinimum'] === 'number' ? (s['exclusiveMinimum'] as number) + 1 : 1;
       const max = typeof s['maximum'] === 'number' ? (s['maximum'] as number) : Infinity;
       return Math.min(Math.max(min, 1), max);
     }
@@ -176,7 +185,8 @@ export function bodyValidator(doc: ApiDocument): (schema: Schema) => ValidateFun
   ajv.addSchema({ $id: 'doc', components: doc.components } as never);
   const cache = new Map<Schema, ValidateFunction>();
   const rewrite = (node: unknown): unknown =>
-    Array.isArray(node) ? node.map(rewrite)
+    Array.isArray(node)
+      ? node.map(rewrite)
       : node !== null && typeof node === 'object'
         ? Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? `doc${v}` : rewrite(v)]))
         : node;
@@ -247,5 +257,4 @@ export function withValueAt(doc: ApiDocument, schema: Schema, body: unknown, pat
 }
 
 /** `['endpoints', '*', 'cdn', 'pullZoneId']` → `endpoints[0].cdn.pullZoneId`, as errors name it. */
-export const fieldName = (path: string[]) =>
-  path.reduce((acc, part) => (part === '*' ? `${acc}[0]` : acc ? `${acc}.${part}` : part), '');
+export const fieldName = (path: string[]) => path.reduce((acc, part) => (part === '*' ? `${acc}[0]` : acc ? `${acc}.${part}` : part), '');

@@ -29,13 +29,16 @@ export function registerAuth(app: FastifyInstance, apiKeys: ApiKeyService, optio
     }
     request.principal = principal;
   };
-  app.addHook('onRequest', quickHook((request) => {
-    const presented = request.headers['accesskey'];
-    if (typeof presented !== 'string' || presented.length === 0) throw errors.unauthorized();
-    // Bound the work an attacker can cause: no real key is this long.
-    if (presented.length > 256) return admit(request, undefined);
-    const cached = apiKeys.cached(presented);
-    if (cached) return admit(request, cached);
-    return apiKeys.authenticate(presented).then((principal) => admit(request, principal));
-  }));
+  app.addHook(
+    'onRequest',
+    quickHook((request) => {
+      const presented = request.headers['accesskey'];
+      if (typeof presented !== 'string' || presented.length === 0) throw errors.unauthorized();
+      // Bound the work an attacker can cause: no real key is this long.
+      if (presented.length > 256) return admit(request, undefined);
+      const cached = apiKeys.cached(presented);
+      if (cached) return admit(request, cached);
+      return apiKeys.authenticate(presented).then((principal) => admit(request, principal));
+    }),
+  );
 }

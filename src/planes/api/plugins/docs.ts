@@ -25,8 +25,11 @@ export const API_TAGS = [
   { name: 'Storage zones', description: 'File storage with a main region and replicas; pull zones can serve from them.' },
   { name: 'DNS zones', description: 'DNS zones and their records, including import and export in zone-file format.' },
   { name: 'Video libraries', description: 'Video libraries with their player, encoding, DRM and access settings.' },
-  { name: 'Container applications', description: 'Container applications, their container templates, endpoints, scaling, regions and volumes. Needs a personal API key.' },
-  { name: 'Operator', description: 'Running this server (not part of the platform\'s API). Authorized by the operator token, not by an API key.' },
+  {
+    name: 'Container applications',
+    description: 'Container applications, their container templates, endpoints, scaling, regions and volumes. Needs a personal API key.',
+  },
+  { name: 'Operator', description: "Running this server (not part of the platform's API). Authorized by the operator token, not by an API key." },
 ];
 
 /** Routes under this prefix authenticate with the operator token (see operator-auth.ts). */

@@ -10,23 +10,44 @@ import { fieldProblems } from '../../../schemas/field-problems.js';
 
 export function statusOf(code: ErrorCode): number {
   switch (code) {
-    case 'validation': return 400;
-    case 'unauthorized': return 401;
-    case 'forbidden': return 403;
-    case 'not_found': return 404;
-    case 'conflict': return 409;
-    case 'payload_too_large': return 413;
-    case 'unsupported_media_type': return 415;
-    case 'unprocessable': return 422;
-    case 'rate_limited': return 429;
-    case 'unavailable': return 503;
+    case 'validation':
+      return 400;
+    case 'unauthorized':
+      return 401;
+    case 'forbidden':
+      return 403;
+    case 'not_found':
+      return 404;
+    case 'conflict':
+      return 409;
+    case 'payload_too_large':
+      return 413;
+    case 'unsupported_media_type':
+      return 415;
+    case 'unprocessable':
+      return 422;
+    case 'rate_limited':
+      return 429;
+    case 'unavailable':
+      return 503;
   }
 }
 
 const TITLES: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
-  406: 'Not Acceptable', 409: 'Conflict', 413: 'Payload Too Large', 414: 'URI Too Long', 415: 'Unsupported Media Type',
-  422: 'Unprocessable Entity', 429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  414: 'URI Too Long',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
 
 /** Container-platform routes speak plain problem details; the core API adds its three fields. */
@@ -51,7 +72,10 @@ export function errorBody(request: FastifyRequest, status: number, detail: strin
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, status: number, detail: string, key: string, problems: FieldProblem[] = []) {
-  return reply.code(status).type('application/json').send(errorBody(request, status, detail, key, problems));
+  return reply
+    .code(status)
+    .type('application/json')
+    .send(errorBody(request, status, detail, key, problems));
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {

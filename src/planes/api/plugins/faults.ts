@@ -21,7 +21,10 @@ const ANSWERS: Record<FaultStatus, [detail: string, key: string]> = {
 export const isOperatorRoute = (route: string | undefined) => route?.startsWith('/_edgeplane/') === true;
 
 export function registerFaults(app: FastifyInstance, faults: FaultInjector): void {
-  app.addHook('onRequest', quickHook((request, reply) => (faults.active ? inject(request, reply) : undefined)));
+  app.addHook(
+    'onRequest',
+    quickHook((request, reply) => (faults.active ? inject(request, reply) : undefined)),
+  );
   const inject = async (request: FastifyRequest, reply: FastifyReply) => {
     const route = request.routeOptions.url;
     if (isOperatorRoute(route)) return;

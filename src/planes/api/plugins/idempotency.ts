@@ -54,16 +54,20 @@ interface Claim {
  * Recursive: input-limits.ts has bounded the body's depth before this runs.
  */
 function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
-  ) ?? '';
+  return (
+    JSON.stringify(value, (_key, v: unknown) =>
+      v !== null && typeof v === 'object' && !Array.isArray(v)
+        ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+        : v,
+    ) ?? ''
+  );
 }
 
 /** What makes two requests "the same": method, path with query, and body. */
 export function requestFingerprint(method: string, url: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${url}\n${canonical(body)}`).digest('base64url');
+  return createHash('sha256')
+    .update(`${method} ${url}\n${canonical(body)}`)
+    .digest('base64url');
 }
 
 const field = (message: string) => [{ field: 'Idempotency-Key', message }];
@@ -74,23 +78,29 @@ export function registerIdempotency(app: FastifyInstance, { store, secrets, cloc
   let lastPurge = Number.NEGATIVE_INFINITY;
 
   // The body as the client sent it: before case-insensitive binding and validation defaults.
-  app.addHook('preValidation', quickHook((request) => {
-    if (!METHODS.has(request.method)) return;
-    const key = request.headers[IDEMPOTENCY_HEADER];
-    const principal = request.principal as typeof request.principal | null;
-    if (key === undefined || !principal) return;
-    if (typeof key !== 'string' || !KEY_FORMAT.test(key)) {
-      const message = 'The Idempotency-Key header must be 1 to 255 printable ASCII characters, sent once.';
-      throw new AppError('validation', message, 'idempotency_key_invalid', field(message));
-    }
-    pending.set(request, { accountId: principal.accountId, key, fingerprint: requestFingerprint(request.method, request.url, request.body) });
-  }));
+  app.addHook(
+    'preValidation',
+    quickHook((request) => {
+      if (!METHODS.has(request.method)) return;
+      const key = request.headers[IDEMPOTENCY_HEADER];
+      const principal = request.principal as typeof request.principal | null;
+      if (key === undefined || !principal) return;
+      if (typeof key !== 'string' || !KEY_FORMAT.test(key)) {
+        const message = 'The Idempotency-Key header must be 1 to 255 printable ASCII characters, sent once.';
+        throw new AppError('validation', message, 'idempotency_key_invalid', field(message));
+      }
+      pending.set(request, { accountId: principal.accountId, key, fingerprint: requestFingerprint(request.method, request.url, request.body) });
+    }),
+  );
 
   // After validation, so a request rejected for its shape never touches the store.
-  app.addHook('preHandler', quickHook((request, reply) => {
-    const p = pending.get(request);
-    return p ? claimOrReplay(request, reply, p) : undefined;
-  }));
+  app.addHook(
+    'preHandler',
+    quickHook((request, reply) => {
+      const p = pending.get(request);
+      return p ? claimOrReplay(request, reply, p) : undefined;
+    }),
+  );
   const claimOrReplay = async (request: FastifyRequest, reply: FastifyReply, p: Pending) => {
     const now = clock().getTime();
     if (now - lastPurge >= PURGE_EVERY_MS) {
@@ -120,10 +130,13 @@ export function registerIdempotency(app: FastifyInstance, { store, secrets, cloc
     throw errors.conflict('A request with this Idempotency-Key is still in progress; retry shortly.', 'idempotency_in_progress');
   };
 
-  app.addHook('onSend', quickSendHook((request, reply, payload) => {
-    const claim = claims.get(request);
-    return claim ? record(request, reply, payload, claim) : undefined;
-  }));
+  app.addHook(
+    'onSend',
+    quickSendHook((request, reply, payload) => {
+      const claim = claims.get(request);
+      return claim ? record(request, reply, payload, claim) : undefined;
+    }),
+  );
   const record = async (request: FastifyRequest, reply: FastifyReply, payload: unknown, claim: Claim) => {
     claims.delete(request);
     const text = typeof payload === 'string' ? payload : payload == null ? '' : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;

@@ -28,12 +28,14 @@ interface Visit {
 function pathOf(visit: Visit): string {
   const segments: string[] = [];
   for (let v: Visit | undefined = visit; v?.parent; v = v.parent) segments.push(v.segment);
-  const pointer = segments.reverse().map((s) => `/${s.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+  const pointer = segments
+    .reverse()
+    .map((s) => `/${s.replace(/~/g, '~0').replace(/\//g, '~1')}`)
+    .join('');
   return fieldPath(pointer) || 'body';
 }
 
-const tooLarge = (visit: Visit, message: string) =>
-  new AppError('validation', message, 'input_limit', [{ field: pathOf(visit), message }]);
+const tooLarge = (visit: Visit, message: string) => new AppError('validation', message, 'input_limit', [{ field: pathOf(visit), message }]);
 
 /** The first limit the value breaks, as the 400 to answer; undefined when it keeps them all. */
 export function checkInputLimits(body: unknown, limits = INPUT_LIMITS): AppError | undefined {
@@ -63,9 +65,12 @@ export function checkInputLimits(body: unknown, limits = INPUT_LIMITS): AppError
 }
 
 export function registerInputLimits(app: FastifyInstance): void {
-  app.addHook('preValidation', quickHook((request) => {
-    if (request.body === undefined || request.body === null) return;
-    const problem = checkInputLimits(request.body);
-    if (problem) throw problem;
-  }));
+  app.addHook(
+    'preValidation',
+    quickHook((request) => {
+      if (request.body === undefined || request.body === null) return;
+      const problem = checkInputLimits(request.body);
+      if (problem) throw problem;
+    }),
+  );
 }

@@ -19,9 +19,21 @@ declare module 'fastify' {
 
 /** The part 5 credential fields, the auth headers, and cookies, lower-cased. */
 const CREDENTIAL_NAMES = new Set([
-  'key', 'apikey', 'readonlyapikey', 'apiaccesskey', 'password', 'readonlypassword', 'zonesecuritykey',
-  'requestsigningkey', 'requestsigningsecret', 'logforwardingtoken', 'certificatekey',
-  'accesskey', 'authorization', 'proxy-authorization', 'cookie',
+  'key',
+  'apikey',
+  'readonlyapikey',
+  'apiaccesskey',
+  'password',
+  'readonlypassword',
+  'zonesecuritykey',
+  'requestsigningkey',
+  'requestsigningsecret',
+  'logforwardingtoken',
+  'certificatekey',
+  'accesskey',
+  'authorization',
+  'proxy-authorization',
+  'cookie',
 ]);
 const REDACTED = '[redacted]';
 /** JSON bodies can nest arbitrarily deep; the copy stops well before the call stack would. */
@@ -80,9 +92,12 @@ export function registerJournal(app: FastifyInstance, capacity: number, clock: C
 
   // Taken before any scope renames keys or the validator strips fields: the body as the client sent it.
   const bodies = new WeakMap<FastifyRequest, unknown>();
-  app.addHook('preValidation', quickHook((request) => {
-    if (request.body !== undefined && !isOperatorRoute(request.routeOptions.url)) bodies.set(request, redactCredentials(request.body));
-  }));
+  app.addHook(
+    'preValidation',
+    quickHook((request) => {
+      if (request.body !== undefined && !isOperatorRoute(request.routeOptions.url)) bodies.set(request, redactCredentials(request.body));
+    }),
+  );
 
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url;

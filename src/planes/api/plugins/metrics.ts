@@ -21,14 +21,27 @@ const UNMATCHED = '(unmatched)';
 export function registerMetrics(app: FastifyInstance, store: Store, clock: Clock): void {
   const registry = new Registry();
   const labelNames = ['method', 'route', 'status'] as const;
-  const requests = new Counter({ name: 'edgeplane_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status.', labelNames, registers: [registry] });
-  const duration = new Histogram({ name: 'edgeplane_http_request_duration_seconds', help: 'Time to answer HTTP requests, by method, route pattern and status.', labelNames, registers: [registry] });
+  const requests = new Counter({
+    name: 'edgeplane_http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status.',
+    labelNames,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'edgeplane_http_request_duration_seconds',
+    help: 'Time to answer HTTP requests, by method, route pattern and status.',
+    labelNames,
+    registers: [registry],
+  });
 
-  app.addHook('onResponse', quickHook((request, reply) => {
-    const labels = { method: request.method, route: request.routeOptions.url ?? UNMATCHED, status: String(reply.statusCode) };
-    requests.inc(labels);
-    duration.observe(labels, reply.elapsedTime / 1000);
-  }));
+  app.addHook(
+    'onResponse',
+    quickHook((request, reply) => {
+      const labels = { method: request.method, route: request.routeOptions.url ?? UNMATCHED, status: String(reply.statusCode) };
+      requests.inc(labels);
+      duration.observe(labels, reply.elapsedTime / 1000);
+    }),
+  );
 
   registerStoreGauges(registry, store);
   new Gauge({
@@ -50,7 +63,14 @@ export function registerMetrics(app: FastifyInstance, store: Store, clock: Clock
 
 function registerStoreGauges(registry: Registry, store: Store): void {
   const gauge = (name: string, help: string, read: (stats: StoreStats) => number) =>
-    new Gauge({ name, help, registers: [registry], collect() { this.set(read(store.stats())); } });
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(read(store.stats()));
+      },
+    });
   const sqlite = (stats: StoreStats) => (stats.dialect === 'sqlite' ? stats : undefined);
   const postgres = (stats: StoreStats) => (stats.dialect === 'postgres' ? stats : undefined);
 
@@ -58,7 +78,7 @@ function registerStoreGauges(registry: Registry, store: Store): void {
     gauge('edgeplane_store_transactions_open', 'SQLite transactions running or waiting for the write lock.', (s) => sqlite(s)?.openTransactions ?? 0);
     gauge('edgeplane_store_locked', '1 while a SQLite transaction holds the write lock.', (s) => Number(sqlite(s)?.locked ?? false));
   } else {
-    gauge('edgeplane_store_pool_connections', 'PostgreSQL connections open in this instance\'s pool.', (s) => postgres(s)?.poolTotal ?? 0);
+    gauge('edgeplane_store_pool_connections', "PostgreSQL connections open in this instance's pool.", (s) => postgres(s)?.poolTotal ?? 0);
     gauge('edgeplane_store_pool_idle_connections', 'PostgreSQL connections open but idle.', (s) => postgres(s)?.poolIdle ?? 0);
     gauge('edgeplane_store_pool_waiting_clients', 'Callers waiting for a PostgreSQL connection.', (s) => postgres(s)?.poolWaiting ?? 0);
   }

@@ -46,15 +46,21 @@ export function registerRateLimits(app: FastifyInstance, options: RateLimitOptio
 
   if (options.authFailureLimit > 0) {
     const failures = new FailureWindows(options.authFailureLimit, AUTH_FAILURE_WINDOW_MS, now);
-    app.addHook('onRequest', quickHook((request, reply) => {
-      if (presentedCredential(request) === undefined) return;
-      const verdict = failures.check(request.ip);
-      if (!verdict.allowed) throw refusal(reply, verdict, 'Too many failed authentication attempts from this address; retry later.');
-    }));
-    app.addHook('onResponse', quickHook((request, reply) => {
-      const credential = presentedCredential(request);
-      if (reply.statusCode === 401 && credential !== undefined) failures.recordFailure(request.ip, credential);
-    }));
+    app.addHook(
+      'onRequest',
+      quickHook((request, reply) => {
+        if (presentedCredential(request) === undefined) return;
+        const verdict = failures.check(request.ip);
+        if (!verdict.allowed) throw refusal(reply, verdict, 'Too many failed authentication attempts from this address; retry later.');
+      }),
+    );
+    app.addHook(
+      'onResponse',
+      quickHook((request, reply) => {
+        const credential = presentedCredential(request);
+        if (reply.statusCode === 401 && credential !== undefined) failures.recordFailure(request.ip, credential);
+      }),
+    );
   }
 
   if (options.perKeyPerSecond > 0) {

@@ -50,16 +50,19 @@ export class ResetGate {
 const PASS = Symbol('reset-gate-pass');
 
 export function registerResetGate(app: FastifyInstance, gate: ResetGate): void {
-  app.addHook('onRequest', quickHook((request) => {
-    if (request.url.startsWith('/_edgeplane/') || request.headers['x-edgeplane-internal'] === gate.internalToken) return;
-    // The pass is marked as taken once it is: a request aborted while waiting has none to give back.
-    const take = () => {
-      (request as unknown as Record<symbol, boolean>)[PASS] = true;
-    };
-    const waiting = gate.enter();
-    if (waiting) return waiting.then(take);
-    take();
-  }));
+  app.addHook(
+    'onRequest',
+    quickHook((request) => {
+      if (request.url.startsWith('/_edgeplane/') || request.headers['x-edgeplane-internal'] === gate.internalToken) return;
+      // The pass is marked as taken once it is: a request aborted while waiting has none to give back.
+      const take = () => {
+        (request as unknown as Record<symbol, boolean>)[PASS] = true;
+      };
+      const waiting = gate.enter();
+      if (waiting) return waiting.then(take);
+      take();
+    }),
+  );
   const leave = (request: object) => {
     const r = request as Record<symbol, boolean>;
     if (r[PASS]) {
@@ -67,6 +70,9 @@ export function registerResetGate(app: FastifyInstance, gate: ResetGate): void {
       gate.leave();
     }
   };
-  app.addHook('onResponse', quickHook((request) => leave(request)));
+  app.addHook(
+    'onResponse',
+    quickHook((request) => leave(request)),
+  );
   app.addHook('onRequestAbort', async (request) => leave(request));
 }

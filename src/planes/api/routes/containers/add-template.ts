@@ -13,7 +13,6 @@ export default function addTemplate(app: Api) {
       body: ContainerTemplateRequest,
       response: { 201: ContainerTemplate, ...errorResponses },
     },
-    handler: async (req, reply) =>
-      reply.code(201).send(await app.services.containerApps.containers.add(req.principal, req.params.appId, req.body)),
+    handler: async (req, reply) => reply.code(201).send(await app.services.containerApps.containers.add(req.principal, req.params.appId, req.body)),
   });
 }

@@ -27,13 +27,32 @@ import updateEndpoint from './update-endpoint.js';
 export default function containerAppRoutes(app: Api) {
   for (const register of [
     // Applications
-    createApp, listApps, getApp, replaceApp, patchApp, deleteApp, deployApp, undeployApp, restartApp,
+    createApp,
+    listApps,
+    getApp,
+    replaceApp,
+    patchApp,
+    deleteApp,
+    deployApp,
+    undeployApp,
+    restartApp,
     // Containers
-    addTemplate, getContainer, patchContainer, deleteContainer, setContainerEnv,
+    addTemplate,
+    getContainer,
+    patchContainer,
+    deleteContainer,
+    setContainerEnv,
     // Endpoints
-    listEndpoints, addEndpoint, updateEndpoint, deleteEndpoint,
+    listEndpoints,
+    addEndpoint,
+    updateEndpoint,
+    deleteEndpoint,
     // Settings
-    getRegionSettings, setRegionSettings, getAutoscaling, setAutoscaling, listVolumes,
+    getRegionSettings,
+    setRegionSettings,
+    getAutoscaling,
+    setAutoscaling,
+    listVolumes,
   ]) {
     register(app);
   }

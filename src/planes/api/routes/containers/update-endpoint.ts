@@ -17,7 +17,6 @@ export default function updateEndpoint(app: Api) {
       body: EndpointUpdateRequest,
       response: { 200: EndpointUpdateResponse, ...errorResponses },
     },
-    handler: (req) =>
-      app.services.containerApps.endpoints.update(req.principal, req.params.appId, req.params.endpointId, req.body),
+    handler: (req) => app.services.containerApps.endpoints.update(req.principal, req.params.appId, req.params.endpointId, req.body),
   });
 }

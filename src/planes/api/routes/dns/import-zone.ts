@@ -9,7 +9,7 @@ const DnsZoneImportResult = Type.Object(
   {
     RecordsSuccessful: Int32({ description: 'Records added to the zone.' }),
     RecordsFailed: Int32({ description: 'Records that could not be added: invalid data, a type the platform cannot serve, a name outside the zone.' }),
-    RecordsSkipped: Int32({ description: 'Records left out on purpose: the SOA, NS records of the zone\'s own name servers, records the zone already has.' }),
+    RecordsSkipped: Int32({ description: "Records left out on purpose: the SOA, NS records of the zone's own name servers, records the zone already has." }),
   },
   { additionalProperties: false, description: 'What an import did.' },
 );
@@ -20,9 +20,10 @@ export default function importDnsZone(app: Api) {
     schema: {
       operationId: 'importDnsZone',
       summary: 'Add the records of a zone file to a DNS zone',
-      description: 'The body is a zone file (RFC 1035) sent as text/plain, such as the export of another zone. Names '
-        + 'are relative to the zone unless $ORIGIN says otherwise. A file that cannot be read is a 400 naming the line, '
-        + 'and adds nothing; otherwise every record that can be added is, and the answer counts what happened.',
+      description:
+        'The body is a zone file (RFC 1035) sent as text/plain, such as the export of another zone. Names ' +
+        'are relative to the zone unless $ORIGIN says otherwise. A file that cannot be read is a 400 naming the line, ' +
+        'and adds nothing; otherwise every record that can be added is, and the answer counts what happened.',
       tags: ['DNS zones'],
       consumes: ['text/plain'],
       params: DnsZoneRecordsParams,

@@ -32,7 +32,8 @@ export default function dnsRoutes(app: Api) {
     textScope.removeAllContentTypeParsers();
     textScope.addContentTypeParser('text/plain', { parseAs: 'string' }, (_req, body, done) => done(null, body));
     textScope.addContentTypeParser('*', (_req, _payload, done) =>
-      done(new AppError('unsupported_media_type', 'Send the zone file as text/plain.', 'unsupported_media_type')));
+      done(new AppError('unsupported_media_type', 'Send the zone file as text/plain.', 'unsupported_media_type')),
+    );
     importDnsZone(textScope as unknown as Api);
   });
 }

@@ -14,7 +14,12 @@ export default function listDnsZones(app: Api) {
       tags: ['DNS zones'],
       querystring: Type.Object({
         ...dnsPaging,
-        view: Type.Unsafe<0 | 1>({ type: 'integer', enum: [0, 1], default: 0, description: 'How much of each zone to send: 0 = Full, 1 = Lite (without records).' }),
+        view: Type.Unsafe<0 | 1>({
+          type: 'integer',
+          enum: [0, 1],
+          default: 0,
+          description: 'How much of each zone to send: 0 = Full, 1 = Lite (without records).',
+        }),
       }),
       response: { 200: Paged(DnsZone, 'DNS zones'), ...errorResponses },
     },

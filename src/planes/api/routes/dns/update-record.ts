@@ -9,8 +9,9 @@ export default function updateDnsRecord(app: Api) {
     schema: {
       operationId: 'updateDnsRecord',
       summary: 'Change a record of a DNS zone',
-      description: 'Fields left out or null keep their value; the changed record must pass the same checks as a new one '
-        + '(changing Type to MX needs a host name in Value, …).',
+      description:
+        'Fields left out or null keep their value; the changed record must pass the same checks as a new one ' +
+        '(changing Type to MX needs a host name in Value, …).',
       tags: ['DNS zones'],
       params: DnsRecordParams,
       body: DnsRecordUpdateRequest,

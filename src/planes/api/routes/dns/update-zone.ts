@@ -8,8 +8,9 @@ export default function updateDnsZone(app: Api) {
     schema: {
       operationId: 'updateDnsZone',
       summary: 'Change the settings of a DNS zone',
-      description: 'Fields left out or null keep their value. Nameserver1/Nameserver2 can name other servers only with '
-        + 'CustomNameserversEnabled; turning it off restores the platform\'s name servers. The answer is the whole zone.',
+      description:
+        'Fields left out or null keep their value. Nameserver1/Nameserver2 can name other servers only with ' +
+        "CustomNameserversEnabled; turning it off restores the platform's name servers. The answer is the whole zone.",
       tags: ['DNS zones'],
       params: DnsZoneIdParams,
       body: DnsZoneUpdateRequest,

@@ -9,7 +9,9 @@ const tags = ['Operator'];
 export default function operatorAccountRoutes(app: Api) {
   app.post('/accounts', {
     schema: {
-      operationId: 'operatorCreateAccount', summary: 'Create an account with a full-access personal API key', tags,
+      operationId: 'operatorCreateAccount',
+      summary: 'Create an account with a full-access personal API key',
+      tags,
       body: OperatorAccountCreate,
       response: { 201: OperatorAccountCreated, ...errorResponses },
     },
@@ -26,7 +28,9 @@ export default function operatorAccountRoutes(app: Api) {
 
   app.post('/accounts/:id/balance', {
     schema: {
-      operationId: 'operatorSetBalance', summary: 'Set the funds of an account (0 or less stops its pull zones)', tags,
+      operationId: 'operatorSetBalance',
+      summary: 'Set the funds of an account (0 or less stops its pull zones)',
+      tags,
       params: Type.Object({ id: Int64({ minimum: 1, description: 'Account id.' }) }),
       body: OperatorBalance,
       response: { 200: OperatorAccount, ...errorResponses },

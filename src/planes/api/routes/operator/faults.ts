@@ -14,14 +14,22 @@ export default function operatorFaultRoutes(app: Api) {
 
   app.put('/faults', {
     schema: {
-      operationId: 'operatorSetFaults', summary: 'Replace the fault injection rules', tags,
-      body: FaultRules, response: { 200: FaultRules, ...errorResponses },
+      operationId: 'operatorSetFaults',
+      summary: 'Replace the fault injection rules',
+      tags,
+      body: FaultRules,
+      response: { 200: FaultRules, ...errorResponses },
     },
     handler: (req) => ({ rules: app.services.faults.replace(req.body.rules) }),
   });
 
   app.delete('/faults', {
-    schema: { operationId: 'operatorClearFaults', summary: 'Remove every fault injection rule', tags, response: { 204: Type.Null({ description: 'Rules removed.' }), ...errorResponses } },
+    schema: {
+      operationId: 'operatorClearFaults',
+      summary: 'Remove every fault injection rule',
+      tags,
+      response: { 204: Type.Null({ description: 'Rules removed.' }), ...errorResponses },
+    },
     handler: async (_req, reply) => {
       app.services.faults.clear();
       return reply.code(204).send(null);

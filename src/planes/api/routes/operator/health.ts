@@ -6,7 +6,13 @@ import { VERSION } from '../../../../version.js';
 /** Unauthenticated, so load balancers and test setups can poll it. */
 export default function healthRoute(app: Api) {
   app.get('/_edgeplane/health', {
-    schema: { operationId: 'health', summary: 'Readiness: 200 once the server can serve, 503 while the store is unreachable', tags: ['Operator'], security: [], response: { 200: Health } },
+    schema: {
+      operationId: 'health',
+      summary: 'Readiness: 200 once the server can serve, 503 while the store is unreachable',
+      tags: ['Operator'],
+      security: [],
+      response: { 200: Health },
+    },
     handler: async (req, reply) => {
       const ok = await app.services.health();
       if (!ok) return sendError(req, reply, 503, 'The store is unreachable.', 'unavailable');

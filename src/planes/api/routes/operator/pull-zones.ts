@@ -11,18 +11,27 @@ const params = Type.Object({ id: Int64({ minimum: 1, description: 'Pull zone id 
 export default function operatorPullZoneRoutes(app: Api) {
   app.post('/pullzones/:id/usage', {
     schema: {
-      operationId: 'operatorAddUsage', summary: 'Record bandwidth served by a pull zone (adds to MonthlyBandwidthUsed)', tags,
-      params, body: OperatorUsage, response: { 200: PullZone, ...errorResponses },
+      operationId: 'operatorAddUsage',
+      summary: 'Record bandwidth served by a pull zone (adds to MonthlyBandwidthUsed)',
+      tags,
+      params,
+      body: OperatorUsage,
+      response: { 200: PullZone, ...errorResponses },
     },
     handler: (req) => app.services.operator.addUsage(req.params.id, req.body.Bytes),
   });
 
-  for (const [path, suspended] of [['suspend', true], ['unsuspend', false]] as const) {
+  for (const [path, suspended] of [
+    ['suspend', true],
+    ['unsuspend', false],
+  ] as const) {
     app.post(`/pullzones/:id/${path}`, {
       schema: {
         operationId: suspended ? 'operatorSuspendPullZone' : 'operatorUnsuspendPullZone',
-        summary: suspended ? 'Suspend a pull zone' : 'Lift a pull zone\'s suspension', tags,
-        params, response: { 200: PullZone, ...errorResponses },
+        summary: suspended ? 'Suspend a pull zone' : "Lift a pull zone's suspension",
+        tags,
+        params,
+        response: { 200: PullZone, ...errorResponses },
       },
       handler: (req) => app.services.operator.setSuspended(req.params.id, suspended),
     });

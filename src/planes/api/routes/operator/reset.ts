@@ -8,7 +8,8 @@ export default function resetRoute(app: Api) {
     schema: {
       operationId: 'operatorReset',
       summary: 'Empty the store, or put it back to the seed, atomically',
-      description: 'With `{"to": "empty"}` (default) every account and resource is deleted; the bootstrap account (EDGEPLANE_BOOTSTRAP_KEY) is created again if configured. With `{"to": "seed"}` the seed file is applied after that. Concurrent requests see the state before or after, never half.',
+      description:
+        'With `{"to": "empty"}` (default) every account and resource is deleted; the bootstrap account (EDGEPLANE_BOOTSTRAP_KEY) is created again if configured. With `{"to": "seed"}` the seed file is applied after that. Concurrent requests see the state before or after, never half.',
       tags: ['Operator'],
       body: Type.Optional(
         Type.Object(

@@ -28,16 +28,14 @@ const OPERATIONS: readonly Operation[] = [
   { path: 'removeBlockedIp', list: 'BlockedIps', add: false, what: 'a blocked IP address or range', body: BlockedIpBody },
 ];
 
-const valueOf = (body: { Hostname: string } | { BlockedIp: string }) => ('Hostname' in body ? body.Hostname : body.BlockedIp);
+const listedValue = (body: { Hostname: string } | { BlockedIp: string }) => ('Hostname' in body ? body.Hostname : body.BlockedIp);
 
 export default function accessListRoutes(app: Api) {
   for (const op of OPERATIONS) {
     app.post(`/pullzone/:id/${op.path}`, {
       schema: {
         operationId: `${op.path}PullZone`,
-        summary: op.add
-          ? `Add ${op.what} to a pull zone (already listed: no change)`
-          : `Remove ${op.what} from a pull zone (not listed: no change)`,
+        summary: op.add ? `Add ${op.what} to a pull zone (already listed: no change)` : `Remove ${op.what} from a pull zone (not listed: no change)`,
         tags: ['Pull zones'],
         params: IdParams('pull zone'),
         body: op.body,
@@ -45,7 +43,7 @@ export default function accessListRoutes(app: Api) {
       },
       handler: async (req, reply) => {
         const lists = app.services.pullZones.accessLists;
-        const value = valueOf(req.body);
+        const value = listedValue(req.body);
         if (op.add) await lists.add(req.principal, req.params.id, op.list, value);
         else await lists.remove(req.principal, req.params.id, op.list, value);
         return reply.code(204).send(null);

@@ -24,8 +24,14 @@ export const ForceSslBody = Type.Object(
 export const AddCertificateBody = Type.Object(
   {
     Hostname: HostnameField('The hostname of the zone the certificate is for.'),
-    Certificate: Type.String({ minLength: 1, description: 'The certificate file, Base64-encoded (PEM text is accepted as is); a chain may follow the certificate.' }),
-    CertificateKey: Type.String({ minLength: 1, description: 'The unencrypted private key file of the certificate, Base64-encoded (or PEM text). A credential.' }),
+    Certificate: Type.String({
+      minLength: 1,
+      description: 'The certificate file, Base64-encoded (PEM text is accepted as is); a chain may follow the certificate.',
+    }),
+    CertificateKey: Type.String({
+      minLength: 1,
+      description: 'The unencrypted private key file of the certificate, Base64-encoded (or PEM text). A credential.',
+    }),
   },
   closed,
 );
@@ -38,9 +44,7 @@ export const BlockedIpBody = Type.Object(
 export const ResetSecurityKeyBody = Nullable(
   Type.Object(
     {
-      SecurityKey: Type.Optional(
-        Nullable(Type.String({ minLength: 8, maxLength: 36 }), { description: 'The new key; a random one when left out or null.' }),
-      ),
+      SecurityKey: Type.Optional(Nullable(Type.String({ minLength: 8, maxLength: 36 }), { description: 'The new key; a random one when left out or null.' })),
     },
     closed,
   ),
@@ -48,22 +52,13 @@ export const ResetSecurityKeyBody = Nullable(
 );
 
 export const PurgeCacheBody = Nullable(
-  Type.Object(
-    { CacheTag: Type.Optional(Nullable(Type.String(), { description: 'Purge only files carrying this cache tag.' })) },
-    closed,
-  ),
+  Type.Object({ CacheTag: Type.Optional(Nullable(Type.String(), { description: 'Purge only files carrying this cache tag.' })) }, closed),
   { description: 'Optional: restricts the purge to one cache tag.' },
 );
 
-export const AvailabilityBody = Type.Object(
-  { Name: Type.String({ minLength: 1, description: 'The pull zone name to check.' }) },
-  closed,
-);
+export const AvailabilityBody = Type.Object({ Name: Type.String({ minLength: 1, description: 'The pull zone name to check.' }) }, closed);
 
-export const Availability = Type.Object(
-  { Available: Type.Boolean({ description: 'True when no pull zone of any account has the name.' }) },
-  closed,
-);
+export const Availability = Type.Object({ Available: Type.Boolean({ description: 'True when no pull zone of any account has the name.' }) }, closed);
 
 export const PullZoneCount = Type.Object({ Count: Int32({ description: 'Number of pull zones of the account.' }) }, closed);
 

@@ -8,13 +8,12 @@ export default function addOrUpdateEdgeRule(app: Api) {
     schema: {
       operationId: 'addOrUpdateEdgeRule',
       summary: 'Add an edge rule to a pull zone, or change the rule with the Guid sent',
-      description: 'Answers 201 with the rule as stored (the platform answers an empty 201), so a new rule\'s generated Guid is known.',
+      description: "Answers 201 with the rule as stored (the platform answers an empty 201), so a new rule's generated Guid is known.",
       tags: ['Pull zones'],
       params: PullZoneIdParams,
       body: EdgeRuleRequest,
       response: { 201: EdgeRule, ...errorResponses },
     },
-    handler: async (req, reply) =>
-      reply.code(201).send(await app.services.pullZones.edgeRules.addOrUpdate(req.principal, req.params.pullZoneId, req.body)),
+    handler: async (req, reply) => reply.code(201).send(await app.services.pullZones.edgeRules.addOrUpdate(req.principal, req.params.pullZoneId, req.body)),
   });
 }

@@ -16,7 +16,10 @@ export default function deleteStorageZone(app: Api) {
           description: 'Also delete the pull zones that use this zone as their origin; when false and there are some, nothing is deleted (400).',
         }),
       }),
-      response: { 204: Type.Null({ description: 'Deleted; the zone remains listed with `Deleted: true` when deleted zones are asked for.' }), ...errorResponses },
+      response: {
+        204: Type.Null({ description: 'Deleted; the zone remains listed with `Deleted: true` when deleted zones are asked for.' }),
+        ...errorResponses,
+      },
     },
     handler: async (req, reply) => {
       await app.services.storageZones.delete(req.principal, req.params.id, req.query.deleteLinkedPullZones);

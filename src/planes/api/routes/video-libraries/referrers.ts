@@ -25,7 +25,10 @@ export default function videoLibraryReferrers(app: Api) {
         tags: ['Video libraries'],
         params: IdParams('video library'),
         body: ReferrerRequest,
-        response: { 200: Type.Null({ description: 'Done. The platform defines no content here; the body is JSON `null`, which every JSON client can parse.' }), ...errorResponses },
+        response: {
+          200: Type.Null({ description: 'Done. The platform defines no content here; the body is JSON `null`, which every JSON client can parse.' }),
+          ...errorResponses,
+        },
       },
       handler: async (req, reply) => {
         const libraries = app.services.videoLibraries;
