@@ -14,6 +14,7 @@ import { buildServices } from './domain/services.js';
 import { JobRunner } from './jobs/runner.js';
 import { resolveMasterKey } from './security/master-key.js';
 import { Secrets } from './security/secrets.js';
+import { PlaneListenError } from './planes/plane.js';
 import { applySeed, readSeed, SeedError } from './seed/apply.js';
 import { serve } from './serve.js';
 import { openStore } from './store/open.js';
@@ -239,6 +240,7 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     error instanceof UsageError ||
     error instanceof ConfigError ||
     error instanceof SeedError ||
+    error instanceof PlaneListenError ||
     error instanceof AppError ||
     (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
   ) {

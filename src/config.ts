@@ -7,9 +7,19 @@ import { Value } from 'typebox/value';
 import { ruleProblem } from './domain/faults/injector.js';
 import { FaultRules } from './schemas/faults.js';
 
+/** A plane's port: a number (0 lets the system pick a free one) or `off`, which turns the plane off. */
+function Port(defaultPort: number, description: string) {
+  return Type.Union([Type.Integer({ minimum: 0, maximum: 65535 }), Type.Literal('off')], { default: defaultPort, description });
+}
+
+/** Whether a property takes integers (alone or beside words such as `off`): its text is then read as a number. */
+function takesIntegers(schema: { type?: string; anyOf?: { type?: string }[] }): boolean {
+  return schema.type === 'integer' || (schema.anyOf ?? []).some((option) => option.type === 'integer');
+}
+
 export const ConfigSchema = Type.Object({
   host: Type.String({ default: '127.0.0.1', description: 'Address the HTTP server binds to.' }),
-  port: Type.Integer({ minimum: 0, maximum: 65535, default: 8080, description: 'TCP port (0 picks a free one).' }),
+  port: Port(8080, 'TCP port of the management API (0 picks a free one; `off` turns it off).'),
   databaseUrl: Type.String({
     default: 'sqlite:./data/edgeplane.db',
     pattern: '^(sqlite:.+|postgres(ql)?://.+)$',
@@ -91,7 +101,7 @@ export const ConfigSchema = Type.Object({
     maximum: 1000000,
     default: 6000,
     description:
-      "How many pull zones' serialized answers (about 5 KB each) are kept in memory for repeated `GET /pullzone/{id}`; a write drops its zone's answer at once. SQLite only (with PostgreSQL other instances write too, so nothing is cached). 0 turns it off.",
+      "How many pull zones' serialized answers (about 5 KB each) are kept in memory for repeated `GET /pullzone/{id}`; a write drops its zone's answer at once, on every instance (the store's change feed). 0 turns it off.",
   }),
 });
 export type Config = Static<typeof ConfigSchema>;
@@ -129,8 +139,8 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   for (const [key, variable] of Object.entries(ENV_VARS) as [keyof Config, string][]) {
     const value = env[variable];
     if (value === undefined || value === '') continue;
-    const prop = ConfigSchema.properties[key] as { type?: string };
-    raw[key] = prop.type === 'integer' && /^-?\d+$/.test(value) ? Number(value) : prop.type === 'object' ? parseJson(variable, value) : value;
+    const prop = ConfigSchema.properties[key] as { type?: string; anyOf?: { type?: string }[] };
+    raw[key] = takesIntegers(prop) && /^-?\d+$/.test(value) ? Number(value) : prop.type === 'object' ? parseJson(variable, value) : value;
   }
   const merged = Value.Default(ConfigSchema, { ...raw, ...overrides }) as Record<string, unknown>;
   if (!Value.Check(ConfigSchema, merged)) {

@@ -1,14 +1,20 @@
 /**
- * The server's life: opens the store, creates the first account on an empty store, serves, and
- * shuts down cleanly on SIGTERM/SIGINT (in-flight requests finish first). Started by `npm start`
- * (server.ts) and by `edgeplane serve`.
+ * The server's life: opens the store, creates the first account on an empty store, starts every
+ * plane that is not `off` on its own port, and shuts them all down cleanly on SIGTERM/SIGINT
+ * (listeners stop accepting, requests in flight finish, the process exits within 10 s). Started by
+ * `npm start` (server.ts) and by `edgeplane serve`.
  */
 import type { LoggerOptions } from 'pino';
-import { buildApp } from './planes/api/app.js';
 import type { Config } from './config.js';
+import { buildApp } from './planes/api/app.js';
+import { listenApi } from './planes/api/listen.js';
+import type { RunningPlane } from './planes/plane.js';
 import { resolveMasterKey } from './security/master-key.js';
 import { prepareStore } from './seed/prepare.js';
 import { openStore } from './store/open.js';
+
+/** A graceful close that takes longer than this ends the connections still open. */
+const GRACE_MS = 8_000;
 
 /**
  * Structured JSON logs, one object per line, every line of a request carrying its `reqId`; readable
@@ -45,12 +51,7 @@ function errorForLog(error: unknown, depth = 0): Record<string, unknown> {
 export async function serve(config: Config): Promise<void> {
   const masterKey = resolveMasterKey(config);
   const store = await openStore(config);
-  const app = await buildApp({
-    config,
-    store,
-    masterKey,
-    logger: loggerOptions(config),
-  });
+  const app = await buildApp({ config, store, masterKey, logger: loggerOptions(config) });
 
   const boot = await prepareStore(app, config, app.resetGate);
   if (boot.generatedKey) {
@@ -58,19 +59,38 @@ export async function serve(config: Config): Promise<void> {
     process.stdout.write(`edgeplane: created the first account; its API key (shown once): ${boot.generatedKey}\n`);
   }
 
-  let closing = false;
+  const running: RunningPlane[] = [];
+  let closing: Promise<void> | undefined;
+  const closeAll = () =>
+    (closing ??= (async () => {
+      const force = setTimeout(() => {
+        for (const plane of running) plane.forceClose();
+      }, GRACE_MS);
+      force.unref();
+      // The API plane's app owns the background jobs: closing it last stops them after the other planes.
+      await Promise.allSettled(running.filter((p) => p.name !== 'api').map((p) => p.close()));
+      await (running.find((p) => p.name === 'api') ?? app).close();
+      clearTimeout(force);
+      await store.close();
+    })());
   const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
     app.log.info({ signal }, 'shutting down');
-    await app.close();
-    await store.close();
+    await closeAll();
     process.exit(0);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
 
-  const address = await app.listen({ host: config.host, port: config.port });
-  // Always said, whatever the log level: scripts wait for this line.
-  process.stdout.write(`edgeplane: listening on ${address} (store: ${store.dialect})\n`);
+  try {
+    if (config.port !== 'off') running.push(await listenApi(app, config.host, config.port));
+    else await app.ready();
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+  for (const plane of running) app.planes.set(plane.name, 'ok');
+  // Always said, whatever the log level: scripts wait for these lines, and the last one means every plane listens.
+  for (const plane of running) process.stdout.write(`edgeplane: ${plane.name} listening on ${plane.url}\n`);
+  const api = running.find((p) => p.name === 'api');
+  if (api) process.stdout.write(`edgeplane: listening on ${api.url} (store: ${store.dialect})\n`);
 }

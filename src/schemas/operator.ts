@@ -34,4 +34,8 @@ export const Health = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')], { description: '`ok` once the server can serve.' }),
   version: Type.String({ description: 'edgeplane version.' }),
   store: Type.String({ description: 'The store in use: sqlite or postgres.' }),
+  planes: Type.Record(Type.String(), Type.Union([Type.Literal('ok'), Type.Literal('off')]), {
+    description:
+      'Each plane of this process (`api`, and the data planes as they are built) and whether it serves (`ok`) or was turned off with its port variable (`off`).',
+  }),
 });

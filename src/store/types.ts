@@ -223,7 +223,7 @@ export type DumpRecord =
 export type StoreChange =
   | { type: 'doc'; kind: ResourceKind; accountId: number; id: string }
   | { type: 'apiKey'; accountId: number; id: number }
-  /** Anything may have changed: a wipe, a load, or a write by another process. */
+  /** Anything may have changed: a wipe, a load, a write by another process, or announcements missed. */
   | { type: 'all' };
 
 /**
@@ -232,9 +232,10 @@ export type StoreChange =
  * reads the generation before it computes a value and stores the value only if the generation has
  * not moved since, so a write that raced the computation can never leave a stale entry behind.
  *
- * Only a store that sees every writer offers it: SQLite (writes from other processes, such as an
- * `edgeplane keys revoke` next to the server, are noticed through SQLite's data version). With
- * PostgreSQL other instances write too, so it is absent there and nothing is cached.
+ * Every store offers one, and it also tells the data planes what to reload (a revoked password, a
+ * new DNS record). Writes by other processes are noticed too: on SQLite through its data version
+ * (an `edgeplane keys revoke` next to the server), on PostgreSQL through announcements on commit
+ * that every instance listens to — where a lost connection counts as "everything changed".
  */
 export interface ChangeFeed {
   /** The current generation; reading it first notices writes committed by other processes. */
@@ -245,8 +246,8 @@ export interface ChangeFeed {
 export interface Store extends StoreTx {
   readonly dialect: 'sqlite' | 'postgres';
   readonly idempotency: IdempotencyKeys;
-  /** Present when in-process caches can be kept correct (see ChangeFeed). */
-  readonly changes?: ChangeFeed;
+  /** What changed, so in-process caches stay correct (see ChangeFeed). */
+  readonly changes: ChangeFeed;
   /** Runs `work` atomically: all of its writes commit together, or none do. */
   transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T>;
   migrate(): Promise<void>;

@@ -21,7 +21,8 @@ export interface TestStoreLocation {
   schema?: string;
 }
 
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+/** Runs `work` on a connection of its own to the test PostgreSQL server, as its administrator. */
+export async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: inject('pgUrl') });
   await client.connect();
   try {

@@ -32,21 +32,20 @@ export class ApiKeyService {
     private readonly secrets: Secrets,
     private readonly clock: Clock,
   ) {
-    store.changes?.subscribe((change) => {
+    store.changes.subscribe((change) => {
       if (change.type !== 'doc') this.principals.clear();
     });
   }
 
   /**
    * Every request calls this, so a key seen before is answered from memory — but only while the
-   * store can say that no key was revoked since (its ChangeFeed); without one, every call asks
-   * the store. Unknown keys are never cached: a key issued later must work at once.
+   * store can say that no key was revoked since (its ChangeFeed, which on PostgreSQL hears other
+   * instances too). Unknown keys are never cached: a key issued later must work at once.
    */
   async authenticate(presented: string): Promise<Principal | undefined> {
     const hit = this.cached(presented);
     if (hit) return hit;
     const changes = this.store.changes;
-    if (!changes) return this.lookup(presented);
     const generation = changes.generation();
     const principal = await this.lookup(presented);
     if (principal && changes.generation() === generation) this.principals.set(presented, principal);
@@ -56,7 +55,6 @@ export class ApiKeyService {
   /** The principal of a key authenticated before, while the store vouches nothing revoked it; no I/O. */
   cached(presented: string): Principal | undefined {
     const changes = this.store.changes;
-    if (!changes) return undefined;
     // First: it notices a revocation by another process, which empties the cache.
     changes.generation();
     return this.principals.get(presented);

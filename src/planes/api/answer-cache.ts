@@ -4,8 +4,8 @@
  * credentials, and serializing ~170 fields — which is most of the cost of `GET /pullzone/{id}`.
  *
  * Correctness comes from the store's ChangeFeed: an entry is dropped the moment its document is
- * written, and filled only if no write happened while its answer was computed. Without a feed
- * (PostgreSQL: other instances write too) nothing is cached and every read goes to the store.
+ * written (here, by another process, or — on PostgreSQL — by another instance), and filled only if
+ * no write happened while its answer was computed.
  * Entries are keyed by account as well as id, so one account can never be served another's bytes.
  */
 import type { FastifyReply } from 'fastify';
@@ -25,6 +25,7 @@ export interface AnswerKey {
 export class AnswerCache {
   /** Per document, its answers by variant: a write drops them all at once. */
   private readonly docs: BoundedMap<string, Map<string, Buffer>>;
+  /** Undefined when the cache is off (size 0, or no feed to keep it correct). */
   private readonly changes: ChangeFeed | undefined;
 
   /** `maxDocs`: a pull zone serializes to ~5 KB, so the default 6,000 hold ~30 MB (twice that if read both with and without certificates). */

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, Raw
 import type { Config } from '../../config.js';
 import type { Services } from '../../domain/services.js';
 import type { ResetGate } from './plugins/reset-gate.js';
+import type { PlaneStates } from '../plane.js';
 import type { AnswerCache } from './answer-cache.js';
 
 declare module 'fastify' {
@@ -12,6 +13,8 @@ declare module 'fastify' {
     config: Config;
     resetGate: ResetGate;
     answers: AnswerCache;
+    /** Which planes of this process serve, for the health answer. */
+    planes: PlaneStates;
   }
 }
 

@@ -7,6 +7,7 @@ import type { Config } from '../../config.js';
 import { systemClock, type Clock } from '../../domain/principal.js';
 import { buildServices } from '../../domain/services.js';
 import { AnswerCache } from './answer-cache.js';
+import { PlaneStates } from '../plane.js';
 import type { Api } from './api.js';
 import { JobRunner } from '../../jobs/runner.js';
 import { registerAuth } from './plugins/auth.js';
@@ -101,6 +102,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerFaults(app, app.services.faults);
   registerJournal(app, config.journalSize, clock);
   app.decorate('config', config);
+  // Answering at all means the API plane serves; `serve` marks the other planes as they listen.
+  app.decorate('planes', new PlaneStates({ api: 'ok' }));
   const resetGate = new ResetGate();
   app.decorate('resetGate', resetGate);
   registerResetGate(app, resetGate);

@@ -86,6 +86,8 @@ export async function loadPostgres(pool: pg.Pool, sequences: PgSequences, record
   let n = 0;
   try {
     await client.query('BEGIN');
+    // One announcement of everything at the end instead of one per row (migration 0004).
+    await client.query("SET LOCAL edgeplane.bulk = 'on'");
     const { rows } = await client.query<{ n: number }>('SELECT (SELECT count(*) FROM accounts) + (SELECT count(*) FROM resources) AS n');
     if (rows[0]!.n > 0) throw new Error('the target store is not empty');
     for await (const r of records) {
@@ -129,6 +131,7 @@ export async function loadPostgres(pool: pg.Pool, sequences: PgSequences, record
         `SELECT setval(pg_get_serial_sequence('${table}', 'id'), GREATEST((SELECT max(id) FROM ${table}), 1), (SELECT max(id) FROM ${table}) IS NOT NULL)`,
       );
     }
+    await client.query("SELECT pg_notify('edgeplane_' || md5(current_schema()), coalesce(current_setting('edgeplane.instance', true), '') || '|all')");
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK');

@@ -8,6 +8,7 @@ import pg from 'pg';
 import { errors } from '../../domain/errors.js';
 import { loadMigrations } from '../migrations.js';
 import type { Accounts, ApiKeys, Documents, DumpRecord, IdempotencyKeys, Jobs, Store, StoreStats, StoreTx } from '../types.js';
+import { channelOf, newInstanceId, PgChangeFeed, TransactionChanges } from './changes.js';
 import { dumpPostgres, loadPostgres } from './dump.js';
 import { PgIdempotencyKeys } from './idempotency.js';
 import { PgAccounts, PgApiKeys, PgDocuments, PgJobs, PgSequences, type Queryable } from './repositories.js';
@@ -86,17 +87,20 @@ export class PostgresStore implements Store {
   private constructor(
     private readonly pool: pg.Pool,
     connectOne: () => Promise<pg.Client>,
+    readonly changes: PgChangeFeed,
   ) {
     this.accounts = guard(new PgAccounts(pool as Queryable));
-    this.apiKeys = guard(new PgApiKeys(pool as Queryable));
-    this.docs = guard(new PgDocuments(pool as Queryable, false));
+    this.apiKeys = guard(new PgApiKeys(pool as Queryable, changes));
+    this.docs = guard(new PgDocuments(pool as Queryable, false, changes));
     this.jobs = guard(new PgJobs(pool as Queryable));
     this.idempotency = guard(new PgIdempotencyKeys(pool as Queryable));
     this.sequences = new PgSequences(connectOne as () => Promise<Queryable & { end(): Promise<void> }>);
   }
 
   static async open(options: PostgresOptions): Promise<PostgresStore> {
-    const settings = [`-c statement_timeout=${options.statementTimeoutMs ?? 5000}`];
+    const instance = newInstanceId();
+    // `edgeplane.instance` names this instance's writes in the change announcements (migration 0004).
+    const settings = [`-c statement_timeout=${options.statementTimeoutMs ?? 5000}`, `-c edgeplane.instance=${instance}`];
     // Keep server options given in the URL (`?options=-c search_path=...`): ours would replace them.
     const fromUrl = new URL(options.url).searchParams.get('options');
     if (fromUrl) settings.push(fromUrl);
@@ -116,8 +120,28 @@ export class PostgresStore implements Store {
       await client.connect();
       return client;
     };
-    const store = new PostgresStore(pool, connectOne);
-    await store.migrate();
+    const listenerConnection = async () => {
+      const client = new pg.Client({ ...connection, keepAlive: true, application_name: `edgeplane-feed-${instance}` });
+      client.on('error', () => {});
+      await client.connect();
+      return client;
+    };
+    let schema = options.schema;
+    try {
+      schema ??= (await pool.query<{ schema: string }>('SELECT current_schema() AS schema')).rows[0]!.schema;
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
+    const changes = new PgChangeFeed(listenerConnection, channelOf(schema), instance);
+    const store = new PostgresStore(pool, connectOne, changes);
+    try {
+      await store.migrate();
+      await changes.start();
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
     return store;
   }
 
@@ -144,10 +168,11 @@ export class PostgresStore implements Store {
       let broken = false;
       try {
         await client.query('BEGIN');
+        const changes = new TransactionChanges(this.changes);
         const tx: StoreTx = {
           accounts: new PgAccounts(client as Queryable),
-          apiKeys: new PgApiKeys(client as Queryable),
-          docs: new PgDocuments(client as Queryable, true),
+          apiKeys: new PgApiKeys(client as Queryable, changes),
+          docs: new PgDocuments(client as Queryable, true, changes),
           jobs: new PgJobs(client as Queryable),
           nextId: (name) => this.sequences.next(client as Queryable, name),
           lock: async (name) => {
@@ -156,6 +181,7 @@ export class PostgresStore implements Store {
         };
         const result = await work(tx);
         await client.query('COMMIT');
+        changes.committed();
         return result;
       } catch (error) {
         await client.query('ROLLBACK').catch(() => (broken = true));
@@ -219,6 +245,7 @@ export class PostgresStore implements Store {
       );
       for (const s of seqs.rows) await client.query(`ALTER SEQUENCE ${s.sequencename} RESTART`);
       await client.query('COMMIT');
+      this.changes.emit({ type: 'all' });
     } catch (error) {
       await client.query('ROLLBACK');
       throw error;
@@ -231,8 +258,10 @@ export class PostgresStore implements Store {
     return dumpPostgres(this.pool);
   }
 
-  load(records: AsyncIterable<DumpRecord>): Promise<number> {
-    return loadPostgres(this.pool, this.sequences, records);
+  async load(records: AsyncIterable<DumpRecord>): Promise<number> {
+    const n = await loadPostgres(this.pool, this.sequences, records);
+    this.changes.emit({ type: 'all' });
+    return n;
   }
 
   stats(): StoreStats {
@@ -240,6 +269,7 @@ export class PostgresStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.changes.close();
     await this.pool.end();
   }
 }

@@ -22,6 +22,7 @@ import {
   type ResourceKind,
   type StoredDoc,
 } from '../types.js';
+import type { ChangeSink } from './changes.js';
 
 export interface Queryable {
   query<R extends QueryResultRow>(text: string, values?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
@@ -83,7 +84,10 @@ const toKey = (r: KeyRow): ApiKeyRecord => ({
 });
 
 export class PgApiKeys implements ApiKeys {
-  constructor(private readonly db: Queryable) {}
+  constructor(
+    private readonly db: Queryable,
+    private readonly changes: ChangeSink,
+  ) {}
   async create(k: Parameters<ApiKeys['create']>[0]): Promise<ApiKeyRecord> {
     const [row] = await run<KeyRow>(
       this.db,
@@ -113,6 +117,7 @@ export class PgApiKeys implements ApiKeys {
       id,
       accountId,
     ]);
+    if (res.rowCount === 1) this.changes.emit({ type: 'apiKey', accountId, id });
     return res.rowCount === 1;
   }
 }
@@ -132,6 +137,7 @@ export class PgDocuments implements Documents {
   constructor(
     private readonly db: Queryable,
     private readonly lock: boolean,
+    private readonly changes: ChangeSink,
   ) {}
 
   async get<T>(kind: ResourceKind, accountId: number, id: string): Promise<StoredDoc<T> | undefined> {
@@ -191,6 +197,7 @@ export class PgDocuments implements Documents {
         d.linkId ?? null,
         JSON.stringify(d.doc),
       ]);
+      this.changes.emit({ type: 'doc', kind, accountId: d.accountId, id: d.id });
     } catch (error) {
       if (isUniqueViolation(error) && d.name) throw new NameTakenError(kind, d.name);
       throw error;
@@ -204,6 +211,7 @@ export class PgDocuments implements Documents {
          WHERE kind = $5 AND account_id = $6 AND id = $7 AND version = $8`,
         [c.name ?? null, c.parentId ?? null, c.linkId ?? null, JSON.stringify(c.doc), kind, accountId, c.id, c.version],
       );
+      if (res.rowCount === 1) this.changes.emit({ type: 'doc', kind, accountId, id: c.id });
       return res.rowCount === 1;
     } catch (error) {
       if (isUniqueViolation(error) && c.name) throw new NameTakenError(kind, c.name);
@@ -212,7 +220,9 @@ export class PgDocuments implements Documents {
   }
 
   async delete(kind: ResourceKind, accountId: number, id: string): Promise<boolean> {
-    return (await this.db.query('DELETE FROM resources WHERE kind = $1 AND account_id = $2 AND id = $3', [kind, accountId, id])).rowCount === 1;
+    const deleted = (await this.db.query('DELETE FROM resources WHERE kind = $1 AND account_id = $2 AND id = $3', [kind, accountId, id])).rowCount === 1;
+    if (deleted) this.changes.emit({ type: 'doc', kind, accountId, id });
+    return deleted;
   }
 }
 

@@ -1,0 +1,86 @@
+/**
+ * The listener contract scripts depend on: one line per listening plane with its real port, the
+ * health answer's `planes`, a port in use named by its variable, and a graceful stop on SIGTERM.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readConfig } from '../../src/config.js';
+import { startServer } from '../helpers/server-process.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'edgeplane-planes-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const KEY = 'bootstrap-key-0123456789';
+
+describe('planes: listeners', () => {
+  it('prints one line per listening plane with the bound port, then the line scripts wait for', async () => {
+    const server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, EDGEPLANE_BOOTSTRAP_KEY: KEY });
+    try {
+      const lines = server.stdout().trim().split('\n');
+      const api = /^edgeplane: api listening on (http:\/\/127\.0\.0\.1:(\d+))$/.exec(lines.find((l) => l.includes('api listening')) ?? '');
+      expect(api).not.toBeNull();
+      expect(Number(api![2])).toBeGreaterThan(0);
+      expect(api![1]).toBe(server.base);
+      expect(lines.at(-1)).toBe(`edgeplane: listening on ${server.base} (store: sqlite)`);
+      const health = await (await fetch(`${server.base}/_edgeplane/health`)).json();
+      expect(health).toMatchObject({ status: 'ok', store: 'sqlite', planes: { api: 'ok' } });
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+
+  it('reads `off` and `0` for a port, and refuses other words naming the variable', () => {
+    expect(readConfig({ PORT: 'off' }).port).toBe('off');
+    expect(readConfig({ PORT: '0' }).port).toBe(0);
+    expect(() => readConfig({ PORT: 'none' })).toThrow(/PORT/);
+    expect(() => readConfig({ PORT: '70000' })).toThrow(/PORT/);
+  });
+
+  it('ends with a non-zero exit and a message naming the variable when a port is in use', async () => {
+    const taken: Server = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const failure = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, PORT: String(port) }).catch(
+        (e: { code: number; stderr: string }) => e,
+      );
+      expect(failure).toMatchObject({ code: 1 });
+      expect((failure as { stderr: string }).stderr).toContain(`edgeplane: PORT: port ${port} on 127.0.0.1 is already in use`);
+    } finally {
+      taken.close();
+    }
+  });
+
+  it('on SIGTERM lets a request in flight finish, refuses new connections, and exits within 10 s', async () => {
+    // The operator's fault injection holds this one route for 1.5 s: a request reliably in flight.
+    const faults = JSON.stringify({ rules: [{ path: '/pullzone/count', latencyMs: 1500 }] });
+    const server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, EDGEPLANE_BOOTSTRAP_KEY: KEY, EDGEPLANE_FAULTS: faults });
+    const inFlight = fetch(`${server.base}/pullzone/count`, { headers: { AccessKey: KEY } });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = Date.now();
+    server.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const refused = await fetch(`${server.base}/pullzone/count`, { headers: { AccessKey: KEY, connection: 'close' } }).then(
+      (r) => r.status,
+      (e: Error) => e.message,
+    );
+    const answer = await inFlight;
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ Count: 0 });
+    expect(refused).not.toBe(200);
+    const code = await new Promise<number | null>((resolve) => {
+      if (server.child.exitCode !== null) resolve(server.child.exitCode);
+      else server.child.once('exit', (c) => resolve(c));
+    });
+    expect(code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});
