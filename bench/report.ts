@@ -71,6 +71,17 @@ export function checkTargets(report: Report): Target[] {
     const disk = report.diskSyncsPerSecond === null ? '' : ` (disk: ${int(report.diskSyncsPerSecond)} syncs/s)`;
     targets.push({ target: `${w.label} >= 3,000 writes/s`, measured: `${int(w.rps)}/s${disk}`, met: w.rps >= 3000 });
   }
+  const pgGet = report.workloads.find((w) => w.name === 'pg-get-pullzone');
+  if (pgGet) {
+    const share = pgGet.rps / baseline.rps;
+    targets.push({
+      target: 'GET /pullzone/{id} on PostgreSQL >= 50% of ceiling req/s',
+      measured: `${pct(share)} (${int(pgGet.rps)} of ${int(baseline.rps)})`,
+      met: share >= 0.5,
+    });
+  }
+  const pgCreate = report.workloads.find((w) => w.name === 'pg-create-storage-zone');
+  if (pgCreate) targets.push({ target: 'POST /storagezone on PostgreSQL >= 1,500 writes/s', measured: `${int(pgCreate.rps)}/s`, met: pgCreate.rps >= 1500 });
   const drop = scalingDrop(report.scaling);
   const largest = report.scaling.at(-1);
   if (drop !== undefined && largest) {

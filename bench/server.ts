@@ -50,6 +50,8 @@ function newestMtime(dir: string): number {
 
 export interface EdgeplaneOptions {
   dbFile: string;
+  /** A PostgreSQL store instead of the SQLite file (with its master key, which PostgreSQL requires). */
+  postgres?: { url: string; masterKey: string };
   bootstrapKey: string;
   /** When set, the server writes a V8 CPU profile there on exit. */
   cpuProfDir?: string | undefined;
@@ -66,7 +68,8 @@ export function startEdgeplane(options: EdgeplaneOptions): Promise<Child> {
     HOST: '127.0.0.1',
     // 0: the kernel picks a free port, which the server prints.
     PORT: '0',
-    DATABASE_URL: `sqlite:${options.dbFile}`,
+    DATABASE_URL: options.postgres ? options.postgres.url : `sqlite:${options.dbFile}`,
+    ...(options.postgres ? { EDGEPLANE_MASTER_KEY: options.postgres.masterKey } : {}),
     EDGEPLANE_BOOTSTRAP_KEY: options.bootstrapKey,
     // The per-key limit (200/s by default) would cap every workload, all of which use one key.
     EDGEPLANE_RATE_LIMIT_PER_SECOND: '0',

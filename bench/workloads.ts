@@ -58,6 +58,11 @@ export function addDnsRecord(fx: Fixture): Load {
   return { name: 'add-dns-record', label: 'PUT /dnszone/{id}/records', connections: CONNECTIONS, requests: [dnsRecordWrite(fx)] };
 }
 
+/** The same load against another store: `pg-` names, labels that say which store. */
+export function onPostgres(load: Load): Load {
+  return { ...load, name: `pg-${load.name}`, label: `${load.label}, on PostgreSQL` };
+}
+
 export function createStorageZone(fx: Fixture): Load {
   return {
     name: 'create-storage-zone',
