@@ -27,6 +27,7 @@ export default defineConfig({
           exclude: ['test/postgres/**'],
           env: { TEST_STORE: 'sqlite' },
           globalSetup: ['test/setup/chromium.ts'],
+          setupFiles: ['test/setup/reference-responses.ts'],
         },
       },
       {
@@ -38,6 +39,7 @@ export default defineConfig({
           exclude: ['test/store/sqlite-*.test.ts'],
           env: { TEST_STORE: 'postgres' },
           globalSetup: ['test/setup/postgres.ts'],
+          setupFiles: ['test/setup/reference-responses.ts'],
         },
       },
     ],

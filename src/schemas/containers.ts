@@ -21,6 +21,8 @@ export const ANYCAST_IP_VERSIONS = ['iPv4'] as const;
 export const APPLICATION_STATUSES = ['unknown', 'active', 'progressing', 'inactive', 'failing', 'suspended'] as const;
 export const APPLICATION_RUNTIME_TYPES = ['shared', 'reserved'] as const;
 export const REGION_PROVISIONING_TYPES = ['static', 'dynamic'] as const;
+/** Cookie of sticky sessions set up without one: the platform's answer names a cookie whenever it shows sticky sessions. */
+export const DEFAULT_STICKY_COOKIE = 'sticky-session';
 /** Names an HTTP probe may expect as the answer's status. */
 export const HTTP_STATUS_NAMES = [
   'continue',
@@ -237,7 +239,7 @@ export const StickySessionSettings = Type.Object(
   {
     enabled: Type.Optional(Type.Boolean({ description: 'Send a client back to the same instance.' })),
     sessionHeaders: Type.Array(Type.String(), { minItems: 1, maxItems: 3, description: 'Request headers that identify a session (1 to 3).' }),
-    cookieName: Type.Optional(Type.String({ description: 'Cookie that carries the session affinity.' })),
+    cookieName: Type.Optional(Type.String({ description: `Cookie that carries the session affinity; \`${DEFAULT_STICKY_COOKIE}\` when left out or empty.` })),
   },
   { ...closed, description: 'Session affinity of a delivery endpoint.' },
 );
@@ -336,9 +338,9 @@ export const EndpointStickySession = Type.Object(
   {
     enabled: Type.Boolean({ description: 'True when clients are sent back to the same instance.' }),
     sessionHeaders: Type.Array(Type.String(), { description: 'Request headers that identify a session.' }),
-    cookieName: Type.String({ description: 'Cookie that carries the session affinity.' }),
+    cookieName: Type.String({ minLength: 1, description: 'Cookie that carries the session affinity.' }),
   },
-  { ...closed, description: 'Session affinity settings.' },
+  { ...closed, description: 'Session affinity settings; left out for an endpoint without sticky sessions.' },
 );
 
 export const EndpointIpAddress = Type.Object(
@@ -358,7 +360,7 @@ export const ContainerEndpointResponse = Type.Object(
     isSslEnabled: Type.Boolean({ description: 'True when served over HTTPS.' }),
     pullZoneId: Nullable(Type.String(), { description: 'Id of the pull zone in front of the endpoint, as a string; null for endpoints without one.' }),
     portMappings: Type.Array(EndpointPortMapping, { description: 'Ports forwarded to the container.' }),
-    stickySessions: Nullable(EndpointStickySession, { description: 'Session affinity; null when the endpoint has none.' }),
+    stickySessions: Type.Optional(EndpointStickySession),
     internalIpAddresses: Nullable(Type.Array(EndpointIpAddress), { description: 'Addresses reachable from inside the platform.' }),
     publicIpAddresses: Nullable(Type.Array(EndpointIpAddress), { description: 'Addresses reachable from the internet.' }),
   },
@@ -511,7 +513,7 @@ export const DisplayEndpoint = Type.Object(
     address: Type.String({ minLength: 1, description: 'Address to show for the application.' }),
     type: StringEnum(ENDPOINT_TYPES, { description: 'Kind of endpoint.' }),
   },
-  { ...closed, description: "The endpoint shown as the application's address." },
+  { ...closed, description: "The endpoint shown as the application's address; left out while the application has none." },
 );
 
 export const NetworkLimits = Type.Object(
@@ -527,7 +529,7 @@ export const Application = Type.Object(
   {
     id: Type.String({ minLength: 1, description: 'Identifier of the application.' }),
     name: Type.String({ minLength: 1, description: 'Name of the application.' }),
-    displayEndpoint: Nullable(DisplayEndpoint, { description: 'Address to show for the application; null while it has no endpoint.' }),
+    displayEndpoint: Type.Optional(DisplayEndpoint),
     status: StringEnum(APPLICATION_STATUSES, { description: 'Overall state of the application.' }),
     runtimeType: StringEnum(APPLICATION_RUNTIME_TYPES, { description: 'Shared or reserved capacity.' }),
     regionSettings: RegionSettings,
@@ -536,7 +538,7 @@ export const Application = Type.Object(
     volumes: Type.Array(VolumeTemplate, { description: 'Persistent volumes.' }),
     autoScaling: AutoScaling,
     networkSettings: NetworkLimits,
-    repositorySettings: Nullable(RepositorySettings, { description: 'Linked source repository; null when none.' }),
+    repositorySettings: Type.Optional(RepositorySettings),
     terminationGracePeriodSeconds: Nullable(Int64(), { description: 'Seconds a stopping container gets to exit; null when never set.' }),
   },
   { ...closed, description: 'A container application.' },
@@ -602,7 +604,7 @@ export const AppListItem = Type.Object(
     id: Type.String({ minLength: 1, description: 'Identifier of the application.' }),
     name: Type.String({ minLength: 1, description: 'Name of the application.' }),
     description: Type.String({ description: 'Free-text description; the API offers no way to set one, so it is empty.' }),
-    displayEndpoint: Nullable(DisplayEndpoint, { description: 'Address to show for the application; null while it has no endpoint.' }),
+    displayEndpoint: Type.Optional(DisplayEndpoint),
     status: StringEnum(APPLICATION_STATUSES, { description: 'Overall state of the application.' }),
   },
   { ...closed, description: 'An application in a list.' },
@@ -765,6 +767,7 @@ export type ContainerTemplateT = Static<typeof ContainerTemplate>;
 export type AutoScalingT = Static<typeof AutoScaling>;
 export type RegionSettingsRequestT = Static<typeof RegionSettingsRequest>;
 export type RegionSettingsT = Static<typeof RegionSettings>;
+export type RepositorySettingsT = Static<typeof RepositorySettings>;
 export type ApplicationCreateRequestT = Static<typeof ApplicationCreateRequest>;
 export type ApplicationReplaceRequestT = Static<typeof ApplicationReplaceRequest>;
 export type ApplicationT = Static<typeof Application>;

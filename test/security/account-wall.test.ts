@@ -72,9 +72,16 @@ function idFor(op: Operation, param: { name: string; in: 'path' | 'query'; requi
 
 const namesAResource = (op: Operation) => op.params.some((p) => (p.in === 'path' || p.required) && resourceOf(op, p) !== undefined);
 
+/** Bodies the domain needs beyond what their schema requires: the DNS check's `Name` is optional in its schema, yet must be a domain. */
+const DOMAIN_BODIES: Record<string, () => unknown> = {
+  checkDnsZoneAvailability: () => ({ Name: 'free.example' }),
+};
+
 /** A body that passes the route's validation, so the request reaches the ownership check. */
 function validBody(op: Operation): unknown {
   if (!op.body) return undefined;
+  const given = DOMAIN_BODIES[op.operationId];
+  if (given) return given();
   if (op.body.contentType !== 'application/json') return sample(doc, op.body.schema);
   const body = sample(doc, op.body.schema);
   const check = validate(op.body.schema);
@@ -165,13 +172,45 @@ describe('authentication on every route', () => {
     }
   });
 
-  it('answers 403 to a read-only key on every write, and lets it read', async () => {
+  it('declares on every operation whether it reads or writes; a GET always reads', () => {
+    for (const op of apiRoutes()) {
+      expect(op.access, `${op.method} ${op.path} (${op.operationId}): x-edgeplane-access`).toMatch(/^(read|write)$/);
+      if (op.method === 'GET') expect(op.access, `${op.method} ${op.path}`).toBe('read');
+    }
+    // What a read-only key may call is decided by what an operation does, not by its method.
+    const reads = apiRoutes().filter((o) => !isWrite(o) && o.method !== 'GET');
+    expect(reads.map((o) => `${o.method} ${o.path}`).sort()).toEqual([
+      'POST /dnszone/checkavailability',
+      'POST /pullzone/checkavailability',
+      'POST /storagezone/checkavailability',
+    ]);
+  });
+
+  it('lets a read-only key call every read operation, whatever its method, and answers 403 to every write', async () => {
+    const checked = { read: 0, write: 0 };
     for (const op of apiRoutes()) {
       const url = urlOf(op, (p) => idFor(op, p, a));
       const res = await send(op, url, validBody(op), readOnlyKey);
-      if (isWrite(op)) expectErrorBody(res, 403, url.split('?')[0]);
-      else expect(res.status, `${label(op, url)}: ${JSON.stringify(res.body)}`).toBe(200);
+      if (isWrite(op)) {
+        expectErrorBody(res, 403, url.split('?')[0]);
+        expect(res.body.detail, label(op, url)).toMatch(/read-only/);
+        checked.write++;
+      } else {
+        expect(res.status, `${label(op, url)}: ${JSON.stringify(res.body)}`).toBe(200);
+        checked.read++;
+      }
     }
+    expect(checked.read).toBeGreaterThanOrEqual(30);
+    expect(checked.write).toBeGreaterThanOrEqual(40);
+  });
+
+  it('changes nothing on an operation declared a read, even called with a full-access key', async () => {
+    const start = await snapshotOf(a, t.key);
+    for (const op of apiRoutes().filter((o) => !isWrite(o) && !o.mirror)) {
+      const url = urlOf(op, (p) => idFor(op, p, a));
+      expect((await send(op, url, validBody(op), t.key)).status, label(op, url)).toBe(200);
+    }
+    expect(await snapshotOf(a, t.key)).toEqual(start);
   });
 
   it('answers 403 to an account key on every container route, prefixed or not', async () => {

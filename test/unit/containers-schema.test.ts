@@ -131,7 +131,7 @@ const application: ApplicationT = {
   volumes: [{ name: 'data', size: 5 }],
   autoScaling: { min: 1, max: 2 },
   networkSettings: { ingressBandwidthLimit: 1000, egressBandwidthLimit: 2000 },
-  repositorySettings: null,
+  repositorySettings: { templateRepository: null, repositoryName: null, owner: null },
   terminationGracePeriodSeconds: 30,
 };
 

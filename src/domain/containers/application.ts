@@ -11,6 +11,7 @@ import type {
   ContainerTemplateT,
   RegionSettingsRequestT,
   RegionSettingsT,
+  RepositorySettingsT,
 } from '../../schemas/containers.js';
 import { newContainerId } from './ids.js';
 import type { AppState, Lifecycle } from './lifecycle.js';
@@ -34,7 +35,7 @@ export interface ContainerAppDoc {
   autoScaling: ApplicationT['autoScaling'];
   regionSettings: RegionSettingsT;
   terminationGracePeriodSeconds: number | null;
-  repositorySettings: ApplicationT['repositorySettings'];
+  repositorySettings: RepositorySettingsT | null;
   volumes: StoredVolume[];
   containerTemplates: ContainerTemplateT[];
   /** Groups of containers, one per instance of the application (`autoScaling.min`). */
@@ -120,11 +121,11 @@ export function applicationDoc(
 export const withPods = (templates: readonly ContainerTemplateT[], min: number, previous: readonly Pod[]) =>
   templates.length === 0 ? [] : podsFor(min, previous);
 
-/** The endpoint shown as the application's address: its first CDN endpoint, else its first one. */
+/** The endpoint shown as the application's address: its first CDN endpoint, else its first one, else none. */
 function displayEndpointOf(doc: ContainerAppDoc): ApplicationT['displayEndpoint'] {
   const endpoints = doc.containerTemplates.flatMap((t) => t.endpoints);
   const shown = endpoints.find((e) => e.type === 'cdn') ?? endpoints[0];
-  return shown ? { id: shown.id, address: shown.publicHost, type: shown.type } : null;
+  return shown && { id: shown.id, address: shown.publicHost, type: shown.type };
 }
 
 export function applicationView(id: string, doc: ContainerAppDoc, state: AppState): ApplicationT {
@@ -143,7 +144,8 @@ export function applicationView(id: string, doc: ContainerAppDoc, state: AppStat
     volumes: doc.volumes.map((v) => ({ name: v.name, size: v.size })),
     autoScaling: doc.autoScaling,
     networkSettings: { ...NETWORK_LIMITS },
-    repositorySettings: doc.repositorySettings,
+    // The platform's model has no null form: an application without a repository leaves it out.
+    repositorySettings: doc.repositorySettings ?? undefined,
     terminationGracePeriodSeconds: doc.terminationGracePeriodSeconds,
   };
 }

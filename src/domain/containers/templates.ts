@@ -5,6 +5,7 @@
  * randomness: no I/O, no framework.
  */
 import {
+  DEFAULT_STICKY_COOKIE,
   PROBE_DEFAULTS,
   type ContainerEndpointResponseT,
   type ContainerProbeT,
@@ -27,9 +28,6 @@ export interface EndpointContext {
 }
 
 const DEFAULT_PROTOCOLS = ['tcp'] as const;
-
-/** Sticky sessions of an endpoint that was given none. */
-export const NO_STICKY_SESSIONS = { enabled: false, sessionHeaders: [] as string[], cookieName: '' } as const;
 
 export const endpointTypeOf = (e: Pick<EndpointRequestT, 'anycast'>): EndpointType => (e.anycast ? 'anycast' : 'cdn');
 
@@ -59,10 +57,11 @@ export function buildEndpoint(input: EndpointRequestT, previous: ContainerEndpoi
     isSslEnabled: input.cdn?.isSslEnabled ?? false,
     pullZoneId: input.cdn?.pullZoneId != null ? String(input.cdn.pullZoneId) : null,
     portMappings: portMappings(input.cdn?.portMappings ?? input.anycast?.portMappings),
-    // Sending the settings is taken as asking for sticky sessions unless `enabled` says otherwise.
+    // Sending the settings is taken as asking for sticky sessions unless `enabled` says otherwise;
+    // an endpoint given none shows none (the platform's model has no empty form of them).
     stickySessions: sticky
-      ? { enabled: sticky.enabled ?? true, sessionHeaders: [...sticky.sessionHeaders], cookieName: sticky.cookieName ?? '' }
-      : { ...NO_STICKY_SESSIONS, sessionHeaders: [] },
+      ? { enabled: sticky.enabled ?? true, sessionHeaders: [...sticky.sessionHeaders], cookieName: sticky.cookieName || DEFAULT_STICKY_COOKIE }
+      : undefined,
     internalIpAddresses: internalAddresses(ctx.regions, previous?.internalIpAddresses),
     publicIpAddresses:
       type === 'anycast'

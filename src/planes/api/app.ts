@@ -15,6 +15,7 @@ import { ResetGate, registerResetGate } from './plugins/reset-gate.js';
 import { registerOperatorAuth } from './plugins/operator-auth.js';
 import healthRoute from './routes/operator/health.js';
 import operatorRoutes from './routes/operator/index.js';
+import { registerBodyParsers } from './plugins/body-parsers.js';
 import { bindCaseInsensitively } from './plugins/case-insensitive-body.js';
 import { finishOpenApiDocument, registerDocs } from './plugins/docs.js';
 import { frameworkErrors, registerErrorHandling } from './plugins/errors.js';
@@ -71,11 +72,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.removeContentTypeParser('text/plain');
-  // The container API also accepts text/json and application/*+json, with the same JSON parser.
-  const jsonParser = app.getDefaultJsonParser('error', 'ignore');
-  app.addContentTypeParser('text/json', { parseAs: 'string' }, jsonParser);
-  app.addContentTypeParser(/^application\/[\w.+-]+\+json(?:\s*;.*)?$/, { parseAs: 'string' }, jsonParser);
+  registerBodyParsers(app);
 
   app.addHook(
     'onSend',

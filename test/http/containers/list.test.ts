@@ -45,7 +45,7 @@ describe('GET /mc/apps', () => {
     const endpoint = (await t.get(`/mc/apps/${web}`)).body.containerTemplates[0].endpoints[0];
     expect(await list()).toEqual({
       items: [
-        { id: plain, name: 'plain', description: '', displayEndpoint: null, status: 'inactive' },
+        { id: plain, name: 'plain', description: '', status: 'inactive' },
         { id: web, name: 'web', description: '', displayEndpoint: { id: endpoint.id, address: endpoint.publicHost, type: 'cdn' }, status: 'progressing' },
       ],
       meta: { totalItems: 2 },

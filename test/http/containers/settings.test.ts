@@ -90,7 +90,9 @@ describe('GET/PUT /mc/apps/{appId}/autoscaling', () => {
     [{ min: 1, max: 1001 }, 400, ['max']],
     [{ min: 3, max: 2 }, 400, ['min']],
     [{ min: 1 }, 400, ['max']],
-    [{ min: '1', max: 2 }, 400, ['min']],
+    [{ min: '2', max: '3' }, 200, []],
+    [{ min: '1.5', max: 2 }, 400, ['min']],
+    [{ min: 'one', max: 2 }, 400, ['min']],
   ])('%j → %i', async (body, status, fields) => {
     const appId = await createApp(t);
     const res = await t.put(`/mc/apps/${appId}/autoscaling`, body);

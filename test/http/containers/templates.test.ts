@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ContainerTemplate, PROBE_DEFAULTS } from '../../../src/schemas/containers.js';
+import { ContainerTemplate, DEFAULT_STICKY_COOKIE, PROBE_DEFAULTS } from '../../../src/schemas/containers.js';
 import { createTestApp, expectErrorBody, type TestContext } from '../../helpers/app.js';
 import { anycastEndpoint, cdnEndpoint, createApp, digest, expectSchema, fields400, fullTemplate, ID, minimalTemplate, seedPullZone } from './fixtures.js';
 
@@ -72,7 +72,6 @@ describe('POST /mc/apps/{appId}/containers', () => {
           isSslEnabled: false,
           pullZoneId: null,
           portMappings: [{ containerPort: 53, exposedPort: 53, protocols: ['udp', 'tcp'] }],
-          stickySessions: { enabled: false, sessionHeaders: [], cookieName: '' },
           internalIpAddresses: [ip, ip],
           publicIpAddresses: [ip, ip],
         },
@@ -114,11 +113,26 @@ describe('POST /mc/apps/{appId}/containers', () => {
           isSslEnabled: false,
           pullZoneId: null,
           portMappings: [{ containerPort: 3000, exposedPort: 3000, protocols: ['tcp'] }],
-          stickySessions: { enabled: false, sessionHeaders: [], cookieName: '' },
         },
       ],
     });
+    expect(res.body.endpoints[0]).not.toHaveProperty('stickySessions');
     expect(res.body.endpoints[0].publicHost).toMatch(/^only-port-/);
+  });
+
+  it('names a cookie for sticky sessions asked for without one', async () => {
+    const res = await add({
+      ...minimalTemplate(),
+      endpoints: [
+        cdnEndpoint('a', { stickySessions: { sessionHeaders: ['X-A'] } }),
+        cdnEndpoint('b', { stickySessions: { sessionHeaders: ['X-B'], cookieName: '' } }),
+      ],
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.endpoints.map((e: { stickySessions: unknown }) => e.stickySessions)).toEqual([
+      { enabled: true, sessionHeaders: ['X-A'], cookieName: DEFAULT_STICKY_COOKIE },
+      { enabled: true, sessionHeaders: ['X-B'], cookieName: DEFAULT_STICKY_COOKIE },
+    ]);
   });
 
   it('derives the image reference with its digest when none is sent', async () => {

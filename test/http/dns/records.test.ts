@@ -155,7 +155,7 @@ describe('PUT /dnszone/{zoneId}/records', () => {
     expect(res.body.Ttl).toBe(ttl);
   });
 
-  it.each([-1, 2147483648, 1.5, '300'])('rejects Ttl %j', async (ttl) => {
+  it.each([-1, 2147483648, 1.5, ' 300', '300.0'])('rejects Ttl %j', async (ttl) => {
     await expectRejected({ Type: 3, Value: 'x', Ttl: ttl }, ['Ttl']);
   });
 

@@ -14,12 +14,12 @@ afterEach(async () => {
 });
 
 const text = { 'content-type': 'text/plain' };
-/** Every DNS operation; a POST that only reads (checkavailability) is still refused to read-only keys, as all POSTs are. */
+/** Every DNS operation; `writes` is what it does, not its method: checkavailability is a POST that only reads. */
 const operations = () =>
   [
     { method: 'GET', url: '/dnszone', body: undefined, writes: false },
     { method: 'POST', url: '/dnszone', body: { Domain: 'other.com' }, writes: true },
-    { method: 'POST', url: '/dnszone/checkavailability', body: { Name: 'free.com' }, writes: true },
+    { method: 'POST', url: '/dnszone/checkavailability', body: { Name: 'free.com' }, writes: false },
     { method: 'GET', url: `/dnszone/${zoneId}`, body: undefined, writes: false },
     { method: 'POST', url: `/dnszone/${zoneId}`, body: { LoggingEnabled: true }, writes: true },
     { method: 'GET', url: `/dnszone/${zoneId}/export`, body: undefined, writes: false },
@@ -52,7 +52,7 @@ describe('DNS operations: access', () => {
     await expectUnchanged();
   });
 
-  it('let a read-only key read but not write (403)', async () => {
+  it('let a read-only key read, availability checks included, but not write (403)', async () => {
     const ro = (await t.post('/apikey', { Roles: ['ReadOnly'] })).body.Key as string;
     for (const op of operations()) {
       const res = await send(op, ro);

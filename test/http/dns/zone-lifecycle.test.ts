@@ -198,6 +198,14 @@ describe('POST /dnszone/checkavailability', () => {
     expect((await t.post('/dnszone/checkavailability', { name: 'taken.com' })).body).toEqual({ Available: false });
   });
 
+  it('answers a read-only key too: checking a domain changes nothing, though it is a POST', async () => {
+    await addZone('taken.com');
+    const readOnly = (await t.post('/apikey', { Roles: ['ReadOnly'] })).body.Key as string;
+    expect(await t.post('/dnszone/checkavailability', { Name: 'taken.com' }, readOnly)).toMatchObject({ status: 200, body: { Available: false } });
+    expect(await t.post('/dnszone/checkavailability', { Name: 'free.com' }, readOnly)).toMatchObject({ status: 200, body: { Available: true } });
+    expectErrorBody(await t.post('/dnszone', { Domain: 'free.com' }, readOnly), 403);
+  });
+
   it('requires a domain name in Name', async () => {
     for (const body of [{}, { Name: null }, { Name: '' }, { Name: 'com' }, { Name: 'not a domain' }]) {
       const res = await t.post('/dnszone/checkavailability', body);

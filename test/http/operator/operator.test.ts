@@ -39,7 +39,8 @@ describe('operator credential', () => {
   it('health needs no credential', async () => {
     const res = await t.get('/_edgeplane/health', null);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ok', version: expect.stringMatching(/^\d+\.\d+\.\d+/), store: testStoreKind() });
+    // `planes` was added by the planes issue; the rest is as before.
+    expect(res.body).toEqual({ status: 'ok', version: expect.stringMatching(/^\d+\.\d+\.\d+/), store: testStoreKind(), planes: { api: 'ok' } });
   });
 });
 

@@ -107,4 +107,12 @@ describe('POST /pullzone/checkavailability', () => {
     expectErrorBody(await check({ Name: 'fresh' }, null), 401);
     expectErrorBody(await check({ Name: 'fresh' }, 'wrong'), 401);
   });
+
+  it('answers a read-only key too: checking a name changes nothing, though it is a POST', async () => {
+    await createZone(t, 'mine');
+    const readOnly = await readOnlyKey(t);
+    expect(await check({ Name: 'mine' }, readOnly)).toMatchObject({ status: 200, body: { Available: false } });
+    expect(await check({ Name: 'fresh' }, readOnly)).toMatchObject({ status: 200, body: { Available: true } });
+    expectErrorBody(await t.post('/pullzone', { Name: 'fresh', OriginUrl: 'https://origin.example.com' }, readOnly), 403);
+  });
 });

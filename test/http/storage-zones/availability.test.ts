@@ -30,6 +30,14 @@ describe('POST /storagezone/checkavailability', () => {
     expect((await check({ Name: 'recycled' })).body.Available).toBe(true);
   });
 
+  it('answers a read-only key too: checking a name changes nothing, though it is a POST', async () => {
+    expect((await t.post('/storagezone', { Name: 'taken', Region: 'DE' })).status).toBe(201);
+    const readOnly = (await t.post('/apikey', { Roles: ['ReadOnly'] })).body.Key as string;
+    expect(await check({ Name: 'taken' }, readOnly)).toMatchObject({ status: 200, body: { Available: false } });
+    expect(await check({ Name: 'fresh-name' }, readOnly)).toMatchObject({ status: 200, body: { Available: true } });
+    expectErrorBody(await t.post('/storagezone', { Name: 'fresh-name', Region: 'DE' }, readOnly), 403);
+  });
+
   it.each([[{}], [{ Name: '' }], [{ Name: null }], [{ Name: 'has space' }], [{ Name: 'a'.repeat(65) }]])('answers 400 naming Name for %j', async (body) => {
     const res = await check(body);
     expectErrorBody(res, 400, '/storagezone/checkavailability');

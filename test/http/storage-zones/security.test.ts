@@ -11,7 +11,7 @@ afterEach(async () => {
   await t.close();
 });
 
-/** `own`: the operation names the zone, so another account must get a 404. */
+/** `own`: the operation names the zone, so another account must get a 404. `writes`: what it does, not its method. */
 const operations = () =>
   [
     { method: 'POST', url: '/storagezone', body: { Name: 'another', Region: 'DE' }, writes: true, own: false },
@@ -21,7 +21,7 @@ const operations = () =>
     { method: 'POST', url: `/storagezone/${zoneId}`, body: { Rewrite404To200: true }, writes: true, own: true },
     { method: 'POST', url: `/storagezone/${zoneId}/resetPassword`, body: undefined, writes: true, own: true },
     { method: 'POST', url: `/storagezone/resetReadOnlyPassword?id=${zoneId}`, body: undefined, writes: true, own: true },
-    { method: 'POST', url: '/storagezone/checkavailability', body: { Name: 'free' }, writes: true, own: false },
+    { method: 'POST', url: '/storagezone/checkavailability', body: { Name: 'free' }, writes: false, own: false },
     { method: 'DELETE', url: `/storagezone/${zoneId}`, body: undefined, writes: true, own: true },
   ] as const;
 
@@ -41,7 +41,7 @@ describe('storage zone operations: access', () => {
     expect(await snapshot()).toEqual(before);
   });
 
-  it('let a read-only key read but change nothing (403); every POST counts as a change', async () => {
+  it('let a read-only key read, and check a name (a POST that changes nothing), but change nothing (403)', async () => {
     const before = await snapshot();
     const ro = (await t.post('/apikey', { Roles: ['ReadOnly'] })).body.Key as string;
     for (const op of operations()) {

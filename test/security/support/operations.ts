@@ -30,6 +30,8 @@ export interface Operation {
   container: boolean;
   /** The unprefixed copy of a container operation. */
   mirror: boolean;
+  /** What the operation declares (`x-edgeplane-access`): whether a read-only key may call it. Operator routes declare none. */
+  access?: string;
 }
 
 export interface ApiDocument {
@@ -58,6 +60,7 @@ export function operationsOf(doc: ApiDocument): Operation[] {
         container: path.startsWith('/mc/'),
         mirror: false,
       };
+      if (op['x-edgeplane-access'] !== undefined) operation.access = String(op['x-edgeplane-access']);
       if (contentType && media) operation.body = { schema: media.schema, contentType, required: content?.required === true };
       out.push(operation);
       if (operation.container) out.push({ ...operation, path: path.slice('/mc'.length), mirror: true });
@@ -66,7 +69,8 @@ export function operationsOf(doc: ApiDocument): Operation[] {
   return out;
 }
 
-export const isWrite = (op: Operation) => !['GET', 'HEAD', 'OPTIONS'].includes(op.method);
+/** Anything not declared a read counts as a write, so a missing declaration can only make a test stricter. */
+export const isWrite = (op: Operation) => op.access !== 'read';
 
 /** `/pullzone/{id}` with `{id: 5}` → `/pullzone/5`; required query ids are added. */
 export function urlOf(op: Operation, value: (param: Param) => string | undefined): string {

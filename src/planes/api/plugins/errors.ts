@@ -78,11 +78,17 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, status: 
     .send(errorBody(request, status, detail, key, problems));
 }
 
+/** An operation that needs a body got none (an empty body counts as none; see body-parsers.ts). */
+const ABSENT_BODY = 'A non-empty request body is required.';
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
       const status = statusOf(error.code);
       return sendError(request, reply, status, error.message, error.key, error.fields);
+    }
+    if (error.validation && error.validationContext === 'body' && request.body === undefined) {
+      return sendError(request, reply, 400, ABSENT_BODY, 'validation_error', [{ field: 'body', message: ABSENT_BODY }]);
     }
     if (error.validation) {
       const problems = fieldProblems(error.validation as never, error.validationContext ?? 'body');
@@ -127,8 +133,6 @@ function clientMessage(error: FastifyError): [detail: string, key: string] {
       return ['Unsupported content type: send the body as application/json.', 'unsupported_media_type'];
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return ['The request body is too large.', 'payload_too_large'];
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return ['The request body is empty but the content type says JSON.', 'invalid_json'];
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case undefined:
       return error.statusCode === 400 ? ['The request body is not valid JSON.', 'invalid_json'] : [error.message, 'bad_request'];

@@ -1,6 +1,8 @@
 /**
- * Request validation. Bodies are validated strictly (no type coercion: `"5"` is not a number in
- * JSON), while path and query values arrive as text and are coerced. Unknown body fields are
+ * Request validation. Bodies are validated without the validator's type coercion (`"true"` is not
+ * a boolean in JSON); only a string holding a number, in a numeric field, is read as that number,
+ * as the platform reads it (numbers-from-strings.ts). Path and query values arrive as text and are
+ * coerced, after query-binding.ts has bound them as the platform does. Unknown body fields are
  * dropped, as the platform ignores them, so clients written against newer versions keep working.
  *
  * Validators are compiled on a route's first request, not when the app starts: compiling the ~400
@@ -10,6 +12,8 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { readNumbersFromStrings } from './numbers-from-strings.js';
+import { queryBinder } from './query-binding.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -37,10 +41,14 @@ interface Validate {
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   let compiled: ValidateFunction | undefined;
+  let bindQuery: ((query: unknown) => void) | undefined;
   // Fastify reads `errors` off the function it was given after a failed call, so mirror them here.
   const validate: Validate = (data) => {
     compiled ??= (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
-    const valid = compiled(data);
+    if (httpPart === 'querystring') (bindQuery ??= queryBinder(schema))(data);
+    let valid = compiled(data);
+    // A valid body costs nothing more; a failed one is looked at once for numbers sent as strings.
+    if (!valid && httpPart === 'body' && compiled.errors && readNumbersFromStrings(data, compiled.errors)) valid = compiled(data);
     validate.errors = compiled.errors;
     return valid;
   };

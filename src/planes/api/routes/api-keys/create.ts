@@ -4,6 +4,7 @@ import { ApiKey, ApiKeyCreateRequest } from '../../../../schemas/api-key.js';
 
 export default function createApiKey(app: Api) {
   app.post('/apikey', {
+    config: { access: 'write' },
     schema: {
       operationId: 'createApiKey',
       summary: 'Issue a new personal API key for the account (edgeplane extension)',

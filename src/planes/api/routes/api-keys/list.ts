@@ -4,6 +4,7 @@ import { ApiKeyListQuery, ApiKeyPage } from '../../../../schemas/api-key.js';
 
 export default function listApiKeys(app: Api) {
   app.get('/apikey', {
+    config: { access: 'read' },
     schema: {
       operationId: 'listApiKeys',
       summary: 'List the API keys of the account, one page at a time',

@@ -5,6 +5,7 @@ import { ApiKeyIdParams } from '../../../../schemas/api-key.js';
 
 export default function revokeApiKey(app: Api) {
   app.delete('/apikey/:id', {
+    config: { access: 'write' },
     schema: {
       operationId: 'revokeApiKey',
       summary: 'Revoke an API key of the account (edgeplane extension); it stops working at once',

@@ -4,6 +4,7 @@ import { ContainerParams, EndpointRequest, EndpointUpdateResponse } from '../../
 
 export default function addEndpoint(app: Api) {
   app.post('/apps/:appId/containers/:containerId/endpoints', {
+    config: { access: 'write' },
     schema: {
       operationId: 'addApplicationEndpoint',
       summary: 'Add a CDN or anycast endpoint to a container',

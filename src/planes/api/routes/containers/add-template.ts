@@ -5,6 +5,7 @@ import { ContainerTemplate, ContainerTemplateRequest } from '../../../../schemas
 
 export default function addTemplate(app: Api) {
   app.post('/apps/:appId/containers', {
+    config: { access: 'write' },
     schema: {
       operationId: 'addContainerTemplate',
       summary: 'Add a container template to an application',

@@ -4,6 +4,7 @@ import { ApplicationCreateRequest, IdResponse } from '../../../../schemas/contai
 
 export default function createApp(app: Api) {
   app.post('/apps', {
+    config: { access: 'write' },
     schema: {
       operationId: 'addApplication',
       summary: 'Create a container application, optionally with its containers',

@@ -4,6 +4,7 @@ import { AppParams, NoContent } from '../../../../schemas/containers.js';
 
 export default function deleteApp(app: Api) {
   app.delete('/apps/:appId', {
+    config: { access: 'write' },
     schema: {
       operationId: 'deleteApplication',
       summary: 'Delete an application with its containers; pull zones in front of it are released',

@@ -4,6 +4,7 @@ import { ContainerParams, NoContent } from '../../../../schemas/containers.js';
 
 export default function deleteContainer(app: Api) {
   app.delete('/apps/:appId/containers/:containerId', {
+    config: { access: 'write' },
     schema: {
       operationId: 'deleteApplicationContainerTemplate',
       summary: 'Delete a container template; an application keeps at least one',

@@ -4,6 +4,7 @@ import { EndpointParams, NoContent } from '../../../../schemas/containers.js';
 
 export default function deleteEndpoint(app: Api) {
   app.delete('/apps/:appId/endpoints/:endpointId', {
+    config: { access: 'write' },
     schema: {
       operationId: 'deleteApplicationEndpoint',
       summary: 'Delete an endpoint of an application; a pull zone in front of it is released',

@@ -4,6 +4,7 @@ import { AppParams, NoContent } from '../../../../schemas/containers.js';
 
 export default function deployApp(app: Api) {
   app.post('/apps/:appId/deploy', {
+    config: { access: 'write' },
     schema: {
       operationId: 'deployApplication',
       summary: 'Run an application: its status goes to progressing, then active',

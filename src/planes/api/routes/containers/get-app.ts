@@ -5,6 +5,7 @@ import { Application } from '../../../../schemas/containers.js';
 
 export default function getApp(app: Api) {
   app.get('/apps/:appId', {
+    config: { access: 'read' },
     schema: {
       operationId: 'getApplication',
       summary: 'Read a container application with its containers and endpoints',

@@ -4,6 +4,7 @@ import { AppParams, AutoScaling } from '../../../../schemas/containers.js';
 
 export default function getAutoscaling(app: Api) {
   app.get('/apps/:appId/autoscaling', {
+    config: { access: 'read' },
     schema: {
       operationId: 'getApplicationAutoscaling',
       summary: 'Read the instance count bounds of an application',

@@ -4,6 +4,7 @@ import { ContainerParams, ContainerTemplate } from '../../../../schemas/containe
 
 export default function getContainer(app: Api) {
   app.get('/apps/:appId/containers/:containerId', {
+    config: { access: 'read' },
     schema: {
       operationId: 'getApplicationContainerTemplate',
       summary: 'Read one container template of an application',

@@ -4,6 +4,7 @@ import { AppParams, RegionSettings } from '../../../../schemas/containers.js';
 
 export default function getRegionSettings(app: Api) {
   app.get('/apps/:appId/region-settings', {
+    config: { access: 'read' },
     schema: {
       operationId: 'getApplicationRegionSettings',
       summary: 'Read where an application runs',

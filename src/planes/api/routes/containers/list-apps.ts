@@ -4,6 +4,7 @@ import { ListApplicationsQuery, ListApplicationsResponse } from '../../../../sch
 
 export default function listApps(app: Api) {
   app.get('/apps', {
+    config: { access: 'read' },
     schema: {
       operationId: 'listApplications',
       summary: 'List the applications of the account with their status, a page at a time',

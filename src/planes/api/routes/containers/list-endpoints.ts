@@ -4,6 +4,7 @@ import { AppParams, ListEndpointsResponse } from '../../../../schemas/containers
 
 export default function listEndpoints(app: Api) {
   app.get('/apps/:appId/endpoints', {
+    config: { access: 'read' },
     schema: {
       operationId: 'listApplicationEndpoints',
       summary: 'List the endpoints of every container of an application',

@@ -4,6 +4,7 @@ import { AppParams, ListVolumesResponse } from '../../../../schemas/containers.j
 
 export default function listVolumes(app: Api) {
   app.get('/apps/:appId/volumes', {
+    config: { access: 'read' },
     schema: {
       operationId: 'listApplicationVolumes',
       summary: 'List the persistent volumes of an application with their instances',

@@ -4,6 +4,7 @@ import { AppParams, ApplicationPatchRequest, IdResponse } from '../../../../sche
 
 export default function patchApp(app: Api) {
   app.patch('/apps/:appId', {
+    config: { access: 'write' },
     schema: {
       operationId: 'patchApplication',
       summary: 'Change some settings of an application',

@@ -4,6 +4,7 @@ import { ContainerParams, ContainerPatchRequest, ContainerTemplate } from '../..
 
 export default function patchContainer(app: Api) {
   app.patch('/apps/:appId/containers/:containerId', {
+    config: { access: 'write' },
     schema: {
       operationId: 'patchApplicationContainerTemplate',
       summary: 'Change some settings of a container template',

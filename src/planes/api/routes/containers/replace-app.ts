@@ -5,6 +5,7 @@ import { ApplicationReplaceRequest, IdResponse } from '../../../../schemas/conta
 
 export default function replaceApp(app: Api) {
   app.put('/apps/:appId', {
+    config: { access: 'write' },
     schema: {
       operationId: 'updateApplication',
       summary: 'Replace the whole configuration of an application',

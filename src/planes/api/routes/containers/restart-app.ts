@@ -4,6 +4,7 @@ import { AppParams, NoContent } from '../../../../schemas/containers.js';
 
 export default function restartApp(app: Api) {
   app.post('/apps/:appId/restart', {
+    config: { access: 'write' },
     schema: {
       operationId: 'restartApplication',
       summary: 'Replace every pod of a deployed application; its status stays as it is',

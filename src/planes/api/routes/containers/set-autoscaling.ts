@@ -4,6 +4,7 @@ import { AppParams, AutoScaling, NoContent } from '../../../../schemas/container
 
 export default function setAutoscaling(app: Api) {
   app.put('/apps/:appId/autoscaling', {
+    config: { access: 'write' },
     schema: {
       operationId: 'updateApplicationAutoscaling',
       summary: 'Set the instance count bounds of an application',

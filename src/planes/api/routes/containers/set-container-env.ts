@@ -4,6 +4,7 @@ import { ContainerParams, ContainerTemplate, EnvironmentVariablesRequest } from 
 
 export default function setContainerEnv(app: Api) {
   app.put('/apps/:appId/containers/:containerId/env', {
+    config: { access: 'write' },
     schema: {
       operationId: 'setContainerEnvironmentVariables',
       summary: 'Replace every environment variable of a container template',

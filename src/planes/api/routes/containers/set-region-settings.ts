@@ -4,6 +4,7 @@ import { AppParams, NoContent, RegionSettingsRequest } from '../../../../schemas
 
 export default function setRegionSettings(app: Api) {
   app.put('/apps/:appId/region-settings', {
+    config: { access: 'write' },
     schema: {
       operationId: 'updateApplicationRegionSettings',
       summary: 'Replace the region settings of an application',

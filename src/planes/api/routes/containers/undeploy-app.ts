@@ -4,6 +4,7 @@ import { AppParams, NoContent } from '../../../../schemas/containers.js';
 
 export default function undeployApp(app: Api) {
   app.post('/apps/:appId/undeploy', {
+    config: { access: 'write' },
     schema: {
       operationId: 'undeployApplication',
       summary: 'Stop every instance of an application: its status goes to progressing, then inactive',

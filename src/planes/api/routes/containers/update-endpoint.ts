@@ -5,6 +5,7 @@ import { EndpointUpdateRequest, EndpointUpdateResponse } from '../../../../schem
 
 export default function updateEndpoint(app: Api) {
   app.put('/apps/:appId/endpoints/:endpointId', {
+    config: { access: 'write' },
     schema: {
       operationId: 'updateApplicationEndpoint',
       summary: 'Replace the settings of one endpoint of an application',

@@ -4,6 +4,7 @@ import { DnsRecord, DnsRecordRequest, DnsZoneRecordsParams } from '../../../../s
 
 export default function addDnsRecord(app: Api) {
   app.put('/dnszone/:zoneId/records', {
+    config: { access: 'write' },
     schema: {
       operationId: 'addDnsRecord',
       summary: 'Add a record to a DNS zone',

@@ -5,6 +5,7 @@ import { Nullable } from '../../../../schemas/common.js';
 
 export default function checkDnsZoneAvailability(app: Api) {
   app.post('/dnszone/checkavailability', {
+    config: { access: 'read' },
     schema: {
       operationId: 'checkDnsZoneAvailability',
       summary: 'Tell whether a domain can be added as a DNS zone',

@@ -4,6 +4,7 @@ import { DnsZone, DnsZoneAddRequest } from '../../../../schemas/dns.js';
 
 export default function createDnsZone(app: Api) {
   app.post('/dnszone', {
+    config: { access: 'write' },
     schema: {
       operationId: 'createDnsZone',
       summary: 'Add a DNS zone for a domain, optionally with its first records',

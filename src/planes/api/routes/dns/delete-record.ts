@@ -5,6 +5,7 @@ import { DnsRecordParams, writeResponses } from './params.js';
 
 export default function deleteDnsRecord(app: Api) {
   app.delete('/dnszone/:zoneId/records/:id', {
+    config: { access: 'write' },
     schema: {
       operationId: 'deleteDnsRecord',
       summary: 'Delete a record of a DNS zone',

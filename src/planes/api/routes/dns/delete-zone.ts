@@ -5,6 +5,7 @@ import { DnsZoneIdParams } from '../../../../schemas/dns.js';
 
 export default function deleteDnsZone(app: Api) {
   app.delete('/dnszone/:id', {
+    config: { access: 'write' },
     schema: {
       operationId: 'deleteDnsZone',
       summary: 'Delete a DNS zone with all of its records',

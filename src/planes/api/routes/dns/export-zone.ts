@@ -5,6 +5,7 @@ import { DnsZoneIdParams } from '../../../../schemas/dns.js';
 
 export default function exportDnsZone(app: Api) {
   app.get('/dnszone/:id/export', {
+    config: { access: 'read' },
     schema: {
       operationId: 'exportDnsZone',
       summary: 'Download a DNS zone as a zone file',

@@ -4,6 +4,7 @@ import { DnsZone, DnsZoneIdParams } from '../../../../schemas/dns.js';
 
 export default function getDnsZone(app: Api) {
   app.get('/dnszone/:id', {
+    config: { access: 'read' },
     schema: {
       operationId: 'getDnsZone',
       summary: 'Read a DNS zone with all of its records',

@@ -17,6 +17,7 @@ const DnsZoneImportResult = Type.Object(
 /** Registered in a scope of its own that reads text bodies (see index.ts). */
 export default function importDnsZone(app: Api) {
   app.post('/dnszone/:zoneId/import', {
+    config: { access: 'write' },
     schema: {
       operationId: 'importDnsZone',
       summary: 'Add the records of a zone file to a DNS zone',

@@ -1,5 +1,6 @@
 import { AppError } from '../../../../domain/errors.js';
 import type { Api } from '../../api.js';
+import { emptyBodyOr } from '../../plugins/body-parsers.js';
 import addDnsRecord from './add-record.js';
 import checkDnsZoneAvailability from './check-availability.js';
 import createDnsZone from './create-zone.js';
@@ -31,8 +32,9 @@ export default function dnsRoutes(app: Api) {
   void app.register(async (textScope) => {
     textScope.removeAllContentTypeParsers();
     textScope.addContentTypeParser('text/plain', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-    textScope.addContentTypeParser('*', (_req, _payload, done) =>
-      done(new AppError('unsupported_media_type', 'Send the zone file as text/plain.', 'unsupported_media_type')),
+    textScope.addContentTypeParser(
+      '*',
+      emptyBodyOr(() => new AppError('unsupported_media_type', 'Send the zone file as text/plain.', 'unsupported_media_type')),
     );
     importDnsZone(textScope as unknown as Api);
   });

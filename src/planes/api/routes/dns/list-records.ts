@@ -10,6 +10,7 @@ const recordTypes = DNS_RECORD_TYPES.map((_, i) => i as DnsRecordType);
 
 export default function listDnsRecords(app: Api) {
   app.get('/dnszone/:zoneId/records', {
+    config: { access: 'read' },
     schema: {
       operationId: 'listDnsRecords',
       summary: 'List the records of a DNS zone, one page at a time',

@@ -7,6 +7,7 @@ import { dnsPaging } from './params.js';
 
 export default function listDnsZones(app: Api) {
   app.get('/dnszone', {
+    config: { access: 'read' },
     schema: {
       operationId: 'listDnsZones',
       summary: 'List the DNS zones of the account, one page at a time',

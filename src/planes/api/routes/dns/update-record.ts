@@ -6,6 +6,7 @@ import { DnsRecordParams, writeResponses } from './params.js';
 
 export default function updateDnsRecord(app: Api) {
   app.post('/dnszone/:zoneId/records/:id', {
+    config: { access: 'write' },
     schema: {
       operationId: 'updateDnsRecord',
       summary: 'Change a record of a DNS zone',

@@ -5,6 +5,7 @@ import { writeResponses } from './params.js';
 
 export default function updateDnsZone(app: Api) {
   app.post('/dnszone/:id', {
+    config: { access: 'write' },
     schema: {
       operationId: 'updateDnsZone',
       summary: 'Change the settings of a DNS zone',

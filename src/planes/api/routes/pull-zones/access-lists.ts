@@ -33,6 +33,7 @@ const listedValue = (body: { Hostname: string } | { BlockedIp: string }) => ('Ho
 export default function accessListRoutes(app: Api) {
   for (const op of OPERATIONS) {
     app.post(`/pullzone/:id/${op.path}`, {
+      config: { access: 'write' },
       schema: {
         operationId: `${op.path}PullZone`,
         summary: op.add ? `Add ${op.what} to a pull zone (already listed: no change)` : `Remove ${op.what} from a pull zone (not listed: no change)`,

@@ -6,6 +6,7 @@ import { AddCertificateBody } from './bodies.js';
 
 export default function addPullZoneCertificate(app: Api) {
   app.post('/pullzone/:id/addCertificate', {
+    config: { access: 'write' },
     schema: {
       operationId: 'addPullZoneCertificate',
       summary: 'Install a custom TLS certificate and its key on a custom hostname of a pull zone',

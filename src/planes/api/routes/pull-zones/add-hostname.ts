@@ -6,6 +6,7 @@ import { HostnameBody } from './bodies.js';
 
 export default function addPullZoneHostname(app: Api) {
   app.post('/pullzone/:id/addHostname', {
+    config: { access: 'write' },
     schema: {
       operationId: 'addPullZoneHostname',
       summary: 'Add a custom hostname to a pull zone; a hostname belongs to one zone across the platform',

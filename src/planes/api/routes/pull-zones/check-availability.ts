@@ -4,6 +4,7 @@ import { Availability, AvailabilityBody } from './bodies.js';
 
 export default function checkPullZoneNameAvailability(app: Api) {
   app.post('/pullzone/checkavailability', {
+    config: { access: 'read' },
     schema: {
       operationId: 'checkPullZoneNameAvailability',
       summary: 'Tell whether a pull zone name is free; names are unique across all accounts',

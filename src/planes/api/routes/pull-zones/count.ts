@@ -4,6 +4,7 @@ import { PullZoneCount } from './bodies.js';
 
 export default function countPullZones(app: Api) {
   app.get('/pullzone/count', {
+    config: { access: 'read' },
     schema: {
       operationId: 'countPullZones',
       summary: 'Count the pull zones of the account',

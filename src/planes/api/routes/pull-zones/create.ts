@@ -4,6 +4,7 @@ import { PullZone, PullZoneAddRequest } from '../../../../schemas/pull-zone.js';
 
 export default function createPullZone(app: Api) {
   app.post('/pullzone', {
+    config: { access: 'write' },
     schema: {
       operationId: 'createPullZone',
       summary: 'Create a pull zone; it gets a system hostname `<name>.<cdn domain>`',

@@ -5,6 +5,7 @@ import { IdParams } from '../../../../schemas/ids.js';
 
 export default function deletePullZone(app: Api) {
   app.delete('/pullzone/:id', {
+    config: { access: 'write' },
     schema: {
       operationId: 'deletePullZone',
       summary: 'Delete a pull zone with its hostnames; a zone of a video library goes with its library only (400)',

@@ -5,6 +5,7 @@ import { EdgeRuleRequest, PullZoneIdParams } from './bodies.js';
 
 export default function addOrUpdateEdgeRule(app: Api) {
   app.post('/pullzone/:pullZoneId/edgerules/addOrUpdate', {
+    config: { access: 'write' },
     schema: {
       operationId: 'addOrUpdateEdgeRule',
       summary: 'Add an edge rule to a pull zone, or change the rule with the Guid sent',

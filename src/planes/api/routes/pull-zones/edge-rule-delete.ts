@@ -5,6 +5,7 @@ import { EdgeRuleParams } from './bodies.js';
 
 export default function deleteEdgeRule(app: Api) {
   app.delete('/pullzone/:pullZoneId/edgerules/:edgeRuleId', {
+    config: { access: 'write' },
     schema: {
       operationId: 'deleteEdgeRule',
       summary: 'Delete an edge rule of a pull zone',

@@ -5,6 +5,7 @@ import { EdgeRuleParams, ToggleBody } from './bodies.js';
 
 export default function setEdgeRuleEnabled(app: Api) {
   app.post('/pullzone/:pullZoneId/edgerules/:edgeRuleId/setEdgeRuleEnabled', {
+    config: { access: 'write' },
     schema: {
       operationId: 'setEdgeRuleEnabled',
       summary: 'Enable or disable an edge rule of a pull zone',

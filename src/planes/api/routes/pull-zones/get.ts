@@ -6,6 +6,7 @@ import { PullZone } from '../../../../schemas/pull-zone.js';
 
 export default function getPullZone(app: Api) {
   app.get('/pullzone/:id', {
+    config: { access: 'read' },
     schema: {
       operationId: 'getPullZone',
       summary: 'Read a pull zone with all its settings',

@@ -8,6 +8,7 @@ import { PullZone } from '../../../../schemas/pull-zone.js';
 
 export default function listPullZones(app: Api) {
   app.get('/pullzone', {
+    config: { access: 'read' },
     schema: {
       operationId: 'listPullZones',
       summary: 'List the pull zones of the account, oldest first',

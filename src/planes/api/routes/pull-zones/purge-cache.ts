@@ -6,6 +6,7 @@ import { PurgeCacheBody } from './bodies.js';
 
 export default function purgePullZoneCache(app: Api) {
   app.post('/pullzone/:id/purgeCache', {
+    config: { access: 'write' },
     schema: {
       operationId: 'purgePullZoneCache',
       summary: 'Purge the cache of a pull zone; each purge raises CacheVersion by one',

@@ -6,6 +6,7 @@ import { HostnameBody } from './bodies.js';
 
 export default function removePullZoneCertificate(app: Api) {
   app.delete('/pullzone/:id/removeCertificate', {
+    config: { access: 'write' },
     schema: {
       operationId: 'removePullZoneCertificate',
       summary: 'Remove the custom certificate of a hostname of a pull zone (404 when it has none)',

@@ -6,6 +6,7 @@ import { HostnameBody } from './bodies.js';
 
 export default function removePullZoneHostname(app: Api) {
   app.delete('/pullzone/:id/removeHostname', {
+    config: { access: 'write' },
     schema: {
       operationId: 'removePullZoneHostname',
       summary: 'Remove a custom hostname (and its certificate) from a pull zone; the system hostname stays (400)',

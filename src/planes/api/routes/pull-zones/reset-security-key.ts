@@ -6,6 +6,7 @@ import { ResetSecurityKeyBody } from './bodies.js';
 
 export default function resetPullZoneSecurityKey(app: Api) {
   app.post('/pullzone/:id/resetSecurityKey', {
+    config: { access: 'write' },
     schema: {
       operationId: 'resetPullZoneSecurityKey',
       summary: 'Replace the token-authentication key of a pull zone; URLs signed with the old key stop working',

@@ -6,6 +6,7 @@ import { ForceSslBody } from './bodies.js';
 
 export default function setPullZoneForceSsl(app: Api) {
   app.post('/pullzone/:id/setForceSSL', {
+    config: { access: 'write' },
     schema: {
       operationId: 'setPullZoneForceSsl',
       summary: 'Turn HTTPS redirection on or off for one hostname of a pull zone',

@@ -5,6 +5,7 @@ import { PullZone, PullZoneUpdateRequest } from '../../../../schemas/pull-zone.j
 
 export default function updatePullZone(app: Api) {
   app.post('/pullzone/:id', {
+    config: { access: 'write' },
     schema: {
       operationId: 'updatePullZone',
       summary: 'Change settings of a pull zone; fields left out or null keep their value',

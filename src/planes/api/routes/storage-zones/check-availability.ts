@@ -13,6 +13,7 @@ const ZoneAvailability = Type.Object({
 
 export default function checkStorageZoneAvailability(app: Api) {
   app.post('/storagezone/checkavailability', {
+    config: { access: 'read' },
     schema: {
       operationId: 'checkStorageZoneAvailability',
       summary: 'Tell whether a storage zone name is still free (names are unique platform-wide)',

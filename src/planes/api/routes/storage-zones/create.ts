@@ -4,6 +4,7 @@ import { StorageZone, StorageZoneAddRequest } from '../../../../schemas/storage-
 
 export default function createStorageZone(app: Api) {
   app.post('/storagezone', {
+    config: { access: 'write' },
     schema: {
       operationId: 'createStorageZone',
       summary: 'Create a storage zone in a main region, optionally replicated to others',

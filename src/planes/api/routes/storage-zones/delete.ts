@@ -5,6 +5,7 @@ import { IdParams } from '../../../../schemas/ids.js';
 
 export default function deleteStorageZone(app: Api) {
   app.delete('/storagezone/:id', {
+    config: { access: 'write' },
     schema: {
       operationId: 'deleteStorageZone',
       summary: 'Delete a storage zone and, unless told otherwise, the pull zones that use it',

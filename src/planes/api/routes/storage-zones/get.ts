@@ -5,6 +5,7 @@ import { StorageZone } from '../../../../schemas/storage-zone.js';
 
 export default function getStorageZone(app: Api) {
   app.get('/storagezone/:id', {
+    config: { access: 'read' },
     schema: {
       operationId: 'getStorageZone',
       summary: 'Read a storage zone, with the pull zones that use it',

@@ -14,6 +14,7 @@ const StorageZoneList = ArrayOrPaged(StorageZone, 'storage zones');
 
 export default function listStorageZones(app: Api) {
   app.get('/storagezone', {
+    config: { access: 'read' },
     schema: {
       operationId: 'listStorageZones',
       summary: 'List the storage zones of the account: all of them as an array, or one page when `page` is set',

@@ -5,6 +5,7 @@ import { IdParams } from '../../../../schemas/ids.js';
 
 export default function resetStorageZonePassword(app: Api) {
   app.post('/storagezone/:id/resetPassword', {
+    config: { access: 'write' },
     schema: {
       operationId: 'resetStorageZonePassword',
       summary: 'Replace the read-write password of a storage zone; the old one stops working',

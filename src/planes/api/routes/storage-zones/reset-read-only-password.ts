@@ -6,6 +6,7 @@ import { IdParams } from '../../../../schemas/ids.js';
 export default function resetStorageZoneReadOnlyPassword(app: Api) {
   // The platform takes this zone's id from the query string, unlike its sibling operation.
   app.post('/storagezone/resetReadOnlyPassword', {
+    config: { access: 'write' },
     schema: {
       operationId: 'resetStorageZoneReadOnlyPassword',
       summary: 'Replace the read-only password of a storage zone; the old one stops working',

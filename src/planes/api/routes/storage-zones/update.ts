@@ -6,6 +6,7 @@ import { StorageZoneUpdateRequest } from '../../../../schemas/storage-zone.js';
 
 export default function updateStorageZone(app: Api) {
   app.post('/storagezone/:id', {
+    config: { access: 'write' },
     schema: {
       operationId: 'updateStorageZone',
       summary: 'Change a storage zone: add replication regions (never removed), origin and 404 handling',

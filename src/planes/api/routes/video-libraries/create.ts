@@ -4,6 +4,7 @@ import { VideoLibrary, VideoLibraryAddRequest } from '../../../../schemas/video-
 
 export default function createVideoLibrary(app: Api) {
   app.post('/videolibrary', {
+    config: { access: 'write' },
     schema: {
       operationId: 'createVideoLibrary',
       summary: 'Create a video library, with its own storage zone and pull zone',

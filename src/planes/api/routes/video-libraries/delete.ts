@@ -5,6 +5,7 @@ import { IdParams } from '../../../../schemas/ids.js';
 
 export default function deleteVideoLibrary(app: Api) {
   app.delete('/videolibrary/:id', {
+    config: { access: 'write' },
     schema: {
       operationId: 'deleteVideoLibrary',
       summary: 'Delete a video library together with its pull zone and storage zone',

@@ -5,6 +5,7 @@ import { VideoLibrary } from '../../../../schemas/video-library.js';
 
 export default function getVideoLibrary(app: Api) {
   app.get('/videolibrary/:id', {
+    config: { access: 'read' },
     schema: {
       operationId: 'getVideoLibrary',
       summary: 'Read a video library with all its settings',

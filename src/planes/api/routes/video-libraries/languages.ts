@@ -7,6 +7,7 @@ const LanguageList = Type.Array(VideoLibraryLanguage, { description: 'Every lang
 
 export default function listVideoLibraryLanguages(app: Api) {
   app.get('/videolibrary/languages', {
+    config: { access: 'read' },
     schema: {
       operationId: 'listVideoLibraryLanguages',
       summary: 'List the languages of the player interface and of automatic captions',

@@ -16,6 +16,7 @@ const VideoLibraryPage = Paged(VideoLibrary, 'video libraries');
 
 export default function listVideoLibraries(app: Api) {
   app.get('/videolibrary', {
+    config: { access: 'read' },
     schema: {
       operationId: 'listVideoLibraries',
       summary: 'List the video libraries of the account, one page at a time',

@@ -19,6 +19,7 @@ const OPERATIONS = [
 export default function videoLibraryReferrers(app: Api) {
   for (const op of OPERATIONS) {
     app.post(`/videolibrary/:id/${op.path}`, {
+      config: { access: 'write' },
       schema: {
         operationId: op.operationId,
         summary: `${op.change === 'add' ? 'Add a host name to' : 'Remove a host name from'} the ${op.list === 'AllowedReferrers' ? 'allowed' : 'blocked'} referrers of a video library`,

@@ -11,6 +11,7 @@ const RESETS = [
 export default function resetVideoLibraryKeys(app: Api) {
   for (const reset of RESETS) {
     app.post(`/videolibrary/:id/${reset.path}`, {
+      config: { access: 'write' },
       schema: {
         operationId: reset.operationId,
         summary: `Replace the ${reset.what} API key of a video library; the old one stops working`,

@@ -5,6 +5,7 @@ import { VideoLibrary, VideoLibraryUpdateRequest } from '../../../../schemas/vid
 
 export default function updateVideoLibrary(app: Api) {
   app.post('/videolibrary/:id', {
+    config: { access: 'write' },
     schema: {
       operationId: 'updateVideoLibrary',
       summary: 'Change some settings of a video library; the answer is the whole library',
