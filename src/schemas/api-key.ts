@@ -7,7 +7,10 @@ export type Role = (typeof ROLES)[number];
 
 export const ApiKey = Type.Object({
   Id: Int64({ description: 'Identifier of the key.' }),
-  Key: Type.String({ description: 'The key value, sent in the `AccessKey` header. A credential: keep it secret.' }),
+  Key: Nullable(Type.String(), {
+    description:
+      'The key value, sent in the `AccessKey` header. A credential: keep it secret. Null in a list read with a read-only key for keys that can write, so a read-only key never leads to one that can.',
+  }),
   Roles: Type.Array(Type.String(), { description: 'What the key may do: `FullAccess` or `ReadOnly`.' }),
 });
 

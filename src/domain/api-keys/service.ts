@@ -1,6 +1,6 @@
 /** API keys: issuing, listing (values shown again, as the platform does), revoking, authenticating. */
 import { errors } from '../errors.js';
-import type { Clock, Principal, Role } from '../principal.js';
+import { canWrite, type Clock, type Principal, type Role } from '../principal.js';
 import { newCredential, type Secrets } from '../../security/secrets.js';
 import type { ApiKeyRecord, KeyKind, Store, StoreTx } from '../../store/types.js';
 import { BoundedMap } from '../bounded-map.js';
@@ -12,9 +12,13 @@ const MAX_OPENED_KEYS = 20_000;
 
 export interface ApiKeyView {
   Id: number;
-  Key: string;
+  /** Null when the caller may not see it: a read-only key is never shown a key that can write. */
+  Key: string | null;
   Roles: string[];
 }
+
+/** A key just issued: its value is always shown, once, to whoever issued it. */
+export type IssuedApiKey = ApiKeyView & { Key: string };
 
 export interface ApiKeyPage {
   Items: ApiKeyView[];
@@ -70,14 +74,14 @@ export class ApiKeyService {
     const offset = (page - 1) * perPage;
     const result = await this.store.apiKeys.list(principal.accountId, offset, perPage);
     return {
-      Items: result.items.map((k) => this.view(k)),
+      Items: result.items.map((k) => (canWrite(principal) || !k.roles.includes('FullAccess') ? this.view(k) : { Id: k.id, Key: null, Roles: k.roles })),
       CurrentPage: page,
       TotalItems: result.total,
       HasMoreItems: offset + result.items.length < result.total,
     };
   }
 
-  async create(principal: Principal, roles: Role[]): Promise<ApiKeyView> {
+  async create(principal: Principal, roles: Role[]): Promise<IssuedApiKey> {
     return this.issue(this.store, principal.accountId, 'personal', roles.length > 0 ? [...new Set(roles)] : ['FullAccess']);
   }
 
@@ -94,7 +98,7 @@ export class ApiKeyService {
   }
 
   /** Issues a key; `presetValue` lets the operator choose the bootstrap key. */
-  async issue(tx: StoreTx, accountId: number, kind: KeyKind, roles: string[], presetValue?: string): Promise<ApiKeyView> {
+  async issue(tx: StoreTx, accountId: number, kind: KeyKind, roles: string[], presetValue?: string): Promise<IssuedApiKey> {
     const value = presetValue ?? newCredential();
     const record = await tx.apiKeys.create({
       accountId,
@@ -107,7 +111,7 @@ export class ApiKeyService {
     return { Id: record.id, Key: value, Roles: record.roles };
   }
 
-  private view(record: ApiKeyRecord): ApiKeyView {
+  private view(record: ApiKeyRecord): IssuedApiKey {
     // A sealed value always opens to the same key, so the cache needs no invalidation.
     let key = this.openedKeys.get(record.sealedKey);
     if (key === undefined) {

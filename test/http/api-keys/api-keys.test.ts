@@ -25,6 +25,19 @@ describe('GET /apikey', () => {
     });
   });
 
+  it('shows a read-only key no value of a key that can write (it would lead to it), and read-only values as they are', async () => {
+    const readOnly = (await t.post('/apikey', { Roles: ['ReadOnly'] })).body as { Id: number; Key: string };
+    const res = await t.get('/apikey', readOnly.Key);
+    expect(res.status).toBe(200);
+    expect(res.body.Items).toEqual([
+      { Id: expect.any(Number), Key: null, Roles: ['FullAccess'] },
+      { Id: readOnly.Id, Key: readOnly.Key, Roles: ['ReadOnly'] },
+    ]);
+    expect(JSON.stringify(res.body)).not.toContain(t.key);
+    // A full-access key still sees every value.
+    expect((await t.get('/apikey')).body.Items.map((k: { Key: string }) => k.Key)).toEqual([t.key, readOnly.Key]);
+  });
+
   it('pages exactly: CurrentPage, TotalItems and HasMoreItems on every page, stable order', async () => {
     await createKeys(11); // 12 keys in all
     const seen: number[] = [];
