@@ -11,7 +11,10 @@ const storeTests = [
   'test/store/**/*.test.ts',
   'test/postgres/**/*.test.ts',
   'test/security/**/*.test.ts',
+  'test/planes/**/*.test.ts',
 ];
+/** Under test/planes/ but about protocol mechanics alone (no store): run once. */
+const storelessPlaneTests = ['test/planes/storage/request-framer.test.ts', 'test/planes/storage/extension-methods.test.ts'];
 
 export default defineConfig({
   test: {
@@ -36,7 +39,7 @@ export default defineConfig({
         test: {
           name: 'postgres',
           include: storeTests,
-          exclude: ['test/store/sqlite-*.test.ts'],
+          exclude: ['test/store/sqlite-*.test.ts', ...storelessPlaneTests],
           env: { TEST_STORE: 'postgres' },
           globalSetup: ['test/setup/postgres.ts'],
           setupFiles: ['test/setup/reference-responses.ts'],

@@ -14,6 +14,13 @@ export interface ScalingPoint {
   result: LoadResult;
 }
 
+/** A file read through the storage plane beside the same read from a bare server, same run. */
+export interface FileRun {
+  size: number;
+  ceiling: LoadResult;
+  edgeplane: LoadResult;
+}
+
 export interface Report {
   mode: 'full' | 'quick';
   machine: Machine;
@@ -22,6 +29,8 @@ export interface Report {
   baseline: LoadResult;
   workloads: LoadResult[];
   scaling: ScalingPoint[];
+  files?: FileRun[];
+  filePuts?: LoadResult | undefined;
 }
 
 export interface Machine {
@@ -82,6 +91,16 @@ export function checkTargets(report: Report): Target[] {
   }
   const pgCreate = report.workloads.find((w) => w.name === 'pg-create-storage-zone');
   if (pgCreate) targets.push({ target: 'POST /storagezone on PostgreSQL >= 1,500 writes/s', measured: `${int(pgCreate.rps)}/s`, met: pgCreate.rps >= 1500 });
+  for (const f of report.files ?? []) {
+    const share = f.edgeplane.rps / f.ceiling.rps;
+    targets.push({
+      target: `${f.edgeplane.label} >= 60% of its ceiling`,
+      measured: `${pct(share)} (${int(f.edgeplane.rps)} of ${int(f.ceiling.rps)})`,
+      met: share >= 0.6,
+    });
+  }
+  if (report.filePuts)
+    targets.push({ target: `${report.filePuts.label} >= 2,000/s`, measured: `${int(report.filePuts.rps)}/s`, met: report.filePuts.rps >= 2000 });
   const drop = scalingDrop(report.scaling);
   const largest = report.scaling.at(-1);
   if (drop !== undefined && largest) {
@@ -104,7 +123,12 @@ export function scalingDrop(scaling: ScalingPoint[]): number | undefined {
 }
 
 export const failuresOf = (r: LoadResult) => r.errors + r.non2xx + r.warmupFailures;
-const allRuns = (report: Report) => [report.baseline, ...report.workloads, ...report.scaling.map((s) => s.result)];
+const allRuns = (report: Report) => [
+  report.baseline,
+  ...report.workloads,
+  ...report.scaling.map((s) => s.result),
+  ...(report.files ?? []).map((f) => f.ceiling),
+];
 
 /** Runs that failed a request, for the exit code and the message that explains it. */
 export function failedRuns(report: Report): LoadResult[] {
@@ -154,6 +178,39 @@ export function render(report: Report): string {
     r.loadAverage.toFixed(1),
   ];
   lines.push(table(head, [row({ ...baseline, label: 'ceiling: bare node:http, same bytes' }), ...report.workloads.map(row)]));
+
+  if (report.files && report.files.length > 0) {
+    lines.push('', 'Files: GET through the storage plane beside a bare node:http server streaming the same file from the same disk (same run)');
+    const fileHead = [
+      'read',
+      'req/s',
+      'MB/s',
+      'x its ceiling',
+      'p50 ms',
+      'p99 ms',
+      'ceiling req/s',
+      'ceiling MB/s',
+      'errors',
+      'non-2xx',
+      'srv CPU',
+      'srv peak RSS',
+    ];
+    const fileRow = (f: FileRun) => [
+      f.edgeplane.label,
+      int(f.edgeplane.rps),
+      int((f.edgeplane.rps * f.size) / 1e6),
+      ratio(f.edgeplane.rps / f.ceiling.rps),
+      ms(f.edgeplane.latencyMs.p50),
+      ms(f.edgeplane.latencyMs.p99),
+      int(f.ceiling.rps),
+      int((f.ceiling.rps * f.size) / 1e6),
+      errorsCell(f.edgeplane),
+      String(f.edgeplane.non2xx),
+      f.edgeplane.server?.cpuPercent == null ? '-' : `${Math.round(f.edgeplane.server.cpuPercent)}%`,
+      f.edgeplane.server?.peakRssMb == null ? '-' : `${int(f.edgeplane.server.peakRssMb)} MB`,
+    ];
+    lines.push(table(fileHead, report.files.map(fileRow)));
+  }
 
   if (report.scaling.length > 0) {
     lines.push('', 'Scaling: GET /pullzone/{random id} by number of stored pull zones (answer cache off: every read goes to the store)');

@@ -7,20 +7,21 @@
  * if any request failed. Progress goes to stderr, the table to stdout.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startBaseline } from './baseline.js';
 import { syncsPerSecond } from './proc.js';
-import { checkTargets, describeMachine, failedRuns, failuresOf, render, scalingDrop, type Report, type ScalingPoint } from './report.js';
+import { startFileBaseline } from './file-baseline.js';
+import { checkTargets, describeMachine, failedRuns, failuresOf, type FileRun, render, scalingDrop, type Report, type ScalingPoint } from './report.js';
 import { Client, createDnsZones, createPullZones, seedApiKeys, seedPullZonesDirect } from './seed.js';
 import { ownPostgres } from '../test/helpers/own-postgres.js';
 import { ensureBuilt, killAll, startEdgeplane, type Child } from './server.js';
 import * as w from './workloads.js';
 
 const USAGE = 'usage: npm run bench -- [--quick] [--json <file>] [--only <names>] [--cpu-prof <dir>] [--no-build]';
-const ALL = ['get-pullzone', 'list-apikeys', 'add-dns-record', 'create-storage-zone', 'mixed', 'postgres', 'scaling'];
+const ALL = ['get-pullzone', 'list-apikeys', 'add-dns-record', 'create-storage-zone', 'mixed', 'files', 'postgres', 'scaling'];
 
 function usageError(message: string): never {
   process.stderr.write(`bench: ${message}\n${USAGE}\n`);
@@ -114,6 +115,14 @@ async function main(): Promise<Report> {
     if (only.includes('add-dns-record')) await measure(w.addDnsRecord(fx));
     if (only.includes('create-storage-zone')) await measure(w.createStorageZone(fx));
     if (only.includes('mixed')) await measure(w.mixed(fx));
+    const files: FileRun[] = [];
+    let filePuts: w.LoadResult | undefined;
+    if (only.includes('files')) {
+      const measured = await measureFiles(server, client, fx);
+      files.push(...measured.reads);
+      filePuts = measured.puts;
+      workloads.push(...measured.reads.map((r) => r.edgeplane), measured.puts);
+    }
     if (only.includes('postgres')) await measurePostgres(measure, tag);
 
     const scaling: ScalingPoint[] = [];
@@ -144,7 +153,7 @@ async function main(): Promise<Report> {
         scaling.push({ storedPullZones: stored.length, seedSeconds, result, storeBytes: fileBytes(dbFile) + fileBytes(`${dbFile}-wal`) });
       }
     }
-    return { mode: quick ? 'quick' : 'full', machine, diskSyncsPerSecond, baseline, workloads, scaling };
+    return { mode: quick ? 'quick' : 'full', machine, diskSyncsPerSecond, baseline, workloads, scaling, files, filePuts };
   } finally {
     await server.stop();
   }
@@ -167,6 +176,48 @@ try {
   process.exitCode = 1;
 } finally {
   cleanUp();
+}
+
+/**
+ * The storage plane: reads of a 4 KiB and a 1 MiB file against a bare node:http server streaming
+ * the same bytes from the same disk (in its own process, measured in the same run), and durable
+ * uploads of 4 KiB files.
+ */
+async function measureFiles(server: Child, client: Client, fx: w.Fixture): Promise<{ reads: FileRun[]; puts: w.LoadResult }> {
+  const storage = server.planes['storage'];
+  if (!storage) throw new Error('the storage plane is not listening');
+  const zone = await client.call<{ Name: string; Password: string }>('POST', '/storagezone', 201, { Name: `${fx.tag}-files`, Region: 'DE' });
+  const dir = join(workDir, 'file-baseline');
+  mkdirSync(dir, { recursive: true });
+  const reads: FileRun[] = [];
+  for (const size of [4 * 1024, 1024 * 1024]) {
+    const bytes = randomBytes(size);
+    const name = `f${size}.bin`;
+    writeFileSync(join(dir, name), bytes);
+    const put = await fetch(`${storage}/${zone.Name}/${name}`, { method: 'PUT', headers: { AccessKey: zone.Password }, body: bytes });
+    if (put.status !== 201) throw new Error(`upload of ${name}: ${put.status}`);
+    const label = size >= 1024 * 1024 ? '1 MiB' : '4 KiB';
+    const ceiling = await startFileBaseline(dir);
+    log(`file ceiling: bare node:http streaming the ${label} file from disk`);
+    const bare = await w.runLoad(
+      ceiling.url,
+      w.getFile(`file-ceiling-${size}`, `ceiling: bare node:http, ${label} file from disk`, `/${name}`, undefined),
+      timing,
+      ceiling.pid,
+    );
+    await ceiling.stop();
+    log(`GET of a ${label} file through the storage plane`);
+    const ours = await w.runLoad(
+      storage,
+      w.getFile(`get-file-${size}`, `GET of a ${label} file (file API)`, `/${zone.Name}/${name}`, zone.Password),
+      timing,
+      server.pid,
+    );
+    reads.push({ size, ceiling: bare, edgeplane: ours });
+  }
+  log('durable PUT of 4 KiB files');
+  const puts = await w.runLoad(storage, w.putFile(fx, zone, randomBytes(4096)), timing, server.pid);
+  return { reads, puts };
 }
 
 /**

@@ -18,6 +18,8 @@ export interface Child {
   name: string;
   pid: number;
   url: string;
+  /** The planes' URLs from their start-up lines (`storage` → `http://127.0.0.1:…`), for edgeplane. */
+  planes: Record<string, string>;
   /** SIGTERM, then SIGKILL if it has not exited in time. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -68,6 +70,7 @@ export function startEdgeplane(options: EdgeplaneOptions): Promise<Child> {
     HOST: '127.0.0.1',
     // 0: the kernel picks a free port, which the server prints.
     PORT: '0',
+    EDGEPLANE_STORAGE_PORT: '0',
     DATABASE_URL: options.postgres ? options.postgres.url : `sqlite:${options.dbFile}`,
     ...(options.postgres ? { EDGEPLANE_MASTER_KEY: options.postgres.masterKey } : {}),
     EDGEPLANE_BOOTSTRAP_KEY: options.bootstrapKey,
@@ -118,7 +121,8 @@ export function startChild(name: string, args: string[], readyLine: RegExp, env:
       ready = true;
       clearTimeout(timer);
       child.stdout.off('data', onData);
-      resolve({ name, pid: child.pid!, url, stop });
+      const planes = Object.fromEntries([...output.matchAll(/^edgeplane: ([a-z-]+) listening on (\S+)$/gm)].map((m) => [m[1]!, m[2]!]));
+      resolve({ name, pid: child.pid!, url, planes, stop });
     };
     child.stdout.on('data', onData);
     void exited.then(() => {

@@ -58,6 +58,27 @@ export function addDnsRecord(fx: Fixture): Load {
   return { name: 'add-dns-record', label: 'PUT /dnszone/{id}/records', connections: CONNECTIONS, requests: [dnsRecordWrite(fx)] };
 }
 
+/** Reads of one stored file through the file API (`url` decides the server: edgeplane or the bare one). */
+export function getFile(name: string, label: string, path: string, key: string | undefined): Load {
+  return { name, label, connections: CONNECTIONS, requests: [{ method: 'GET', path, headers: key ? { AccessKey: key } : {} }] };
+}
+
+/** Durable uploads of `bytes`-sized files, each to a path no other request used. */
+export function putFile(fx: Fixture, zone: { Name: string; Password: string }, body: Buffer): Load {
+  return {
+    name: 'put-file',
+    label: `PUT of a ${body.length / 1024} KiB file (durable)`,
+    connections: CONNECTIONS,
+    requests: [
+      {
+        method: 'PUT',
+        headers: { AccessKey: zone.Password, 'content-type': 'application/octet-stream' },
+        setupRequest: (request) => ({ ...request, path: `/${zone.Name}/put/${fx.unique()}.bin`, body }),
+      },
+    ],
+  };
+}
+
 /** The same load against another store: `pg-` names, labels that say which store. */
 export function onPostgres(load: Load): Load {
   return { ...load, name: `pg-${load.name}`, label: `${load.label}, on PostgreSQL` };

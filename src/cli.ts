@@ -11,6 +11,7 @@ import { ConfigError, ENV_VARS, readConfig, type Config } from './config.js';
 import { AppError } from './domain/errors.js';
 import { ROLES } from './domain/principal.js';
 import { buildServices } from './domain/services.js';
+import { openFilesBackendLazily } from './files/location.js';
 import { JobRunner } from './jobs/runner.js';
 import { resolveMasterKey } from './security/master-key.js';
 import { Secrets } from './security/secrets.js';
@@ -90,7 +91,8 @@ async function withStore<T>(config: Config, work: (store: Store) => Promise<T>):
 
 function servicesFor(store: Store, config: Config) {
   const clock = () => new Date();
-  return buildServices({ store, secrets: new Secrets(resolveMasterKey(config)), clock, config, jobs: new JobRunner(store, clock) });
+  const blobs = openFilesBackendLazily(config);
+  return buildServices({ store, secrets: new Secrets(resolveMasterKey(config)), clock, config, jobs: new JobRunner(store, clock), blobs });
 }
 
 const accountId = (values: Record<string, unknown>) => {

@@ -20,6 +20,7 @@ function takesIntegers(schema: { type?: string; anyOf?: { type?: string }[] }): 
 export const ConfigSchema = Type.Object({
   host: Type.String({ default: '127.0.0.1', description: 'Address the HTTP server binds to.' }),
   port: Port(8080, 'TCP port of the management API (0 picks a free one; `off` turns it off).'),
+  storagePort: Port(8081, 'TCP port of the storage plane: the file API of every storage zone (0 picks a free one; `off` turns it off).'),
   databaseUrl: Type.String({
     default: 'sqlite:./data/edgeplane.db',
     pattern: '^(sqlite:.+|postgres(ql)?://.+)$',
@@ -69,6 +70,19 @@ export const ConfigSchema = Type.Object({
     ],
     { default: 'info', description: 'Log level.' },
   ),
+  filesUrl: Type.Optional(
+    Type.String({
+      pattern: '^(file:.+|s3://.+)$',
+      description:
+        'Where the bytes of stored files live: `file:<dir>`, or `s3://<bucket>[/<prefix>]?endpoint=<url>&region=<r>&forcePathStyle=true` for any S3-compatible store (credentials from the standard AWS variables). Default: `files/` beside the SQLite database (a temporary directory for `sqlite::memory:`); with PostgreSQL it must be set, to a backend every instance shares.',
+    }),
+  ),
+  maxFileBytes: Type.Integer({
+    minimum: 1,
+    default: 5368709120,
+    description:
+      'Largest file the storage plane accepts, in bytes (default 5 GiB, the largest single upload S3 takes); over it: 413 before the bytes are kept.',
+  }),
   bodyLimit: Type.Integer({ minimum: 1024, default: 1048576, description: 'Largest accepted request body, in bytes.' }),
   rateLimitPerSecond: Type.Integer({
     minimum: 0,
@@ -110,6 +124,7 @@ export type Config = Static<typeof ConfigSchema>;
 export const ENV_VARS: Record<keyof Config, string> = {
   host: 'HOST',
   port: 'PORT',
+  storagePort: 'EDGEPLANE_STORAGE_PORT',
   databaseUrl: 'DATABASE_URL',
   dbPoolMax: 'EDGEPLANE_DB_POOL_MAX',
   dbStatementTimeoutMs: 'EDGEPLANE_DB_STATEMENT_TIMEOUT_MS',
@@ -123,6 +138,8 @@ export const ENV_VARS: Record<keyof Config, string> = {
   jobDelayMs: 'EDGEPLANE_JOB_DELAY_MS',
   monitorIntervalMs: 'EDGEPLANE_MONITOR_INTERVAL_MS',
   logLevel: 'LOG_LEVEL',
+  filesUrl: 'EDGEPLANE_FILES_URL',
+  maxFileBytes: 'EDGEPLANE_MAX_FILE_BYTES',
   bodyLimit: 'EDGEPLANE_BODY_LIMIT',
   rateLimitPerSecond: 'EDGEPLANE_RATE_LIMIT_PER_SECOND',
   authFailureLimit: 'EDGEPLANE_AUTH_FAILURE_LIMIT',

@@ -6,8 +6,10 @@
  */
 import type { LoggerOptions } from 'pino';
 import type { Config } from './config.js';
+import { openFilesBackend } from './files/location.js';
 import { buildApp } from './planes/api/app.js';
 import { listenApi } from './planes/api/listen.js';
+import { listenStorage } from './planes/storage/listen.js';
 import type { RunningPlane } from './planes/plane.js';
 import { resolveMasterKey } from './security/master-key.js';
 import { prepareStore } from './seed/prepare.js';
@@ -50,8 +52,11 @@ function errorForLog(error: unknown, depth = 0): Record<string, unknown> {
 
 export async function serve(config: Config): Promise<void> {
   const masterKey = resolveMasterKey(config);
+  // Before the store: a configuration the files cannot work with is refused without touching the database.
+  const blobs = openFilesBackend(config);
   const store = await openStore(config);
-  const app = await buildApp({ config, store, masterKey, logger: loggerOptions(config) });
+  const app = await buildApp({ config, store, masterKey, blobs, logger: loggerOptions(config) });
+  app.addHook('onClose', () => blobs.close());
 
   const boot = await prepareStore(app, config, app.resetGate);
   if (boot.generatedKey) {
@@ -81,9 +86,11 @@ export async function serve(config: Config): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
 
+  const logPlaneError = (plane: string) => (error: unknown) => app.log.error({ err: error, plane }, 'request failed');
   try {
     if (config.port !== 'off') running.push(await listenApi(app, config.host, config.port));
     else await app.ready();
+    if (config.storagePort !== 'off') running.push(await listenStorage(app.services, config.host, config.storagePort, logPlaneError('storage')));
   } catch (error) {
     await closeAll();
     throw error;

@@ -55,6 +55,13 @@ export class DocumentRepo<T> {
     return { total: page.total, items: page.items.map((d) => this.sealed.open(d.doc)) };
   }
 
+  /** For the data planes, which know a resource by its platform-wide name: whatever its account. */
+  async findByName(tx: StoreTx, name: string): Promise<StoredDoc<T> | undefined> {
+    const found = await tx.docs.findByName<T>(this.kind, name);
+    if (found) this.sealed.open(found.doc);
+    return found;
+  }
+
   async nameTaken(tx: StoreTx, name: string): Promise<boolean> {
     return tx.docs.nameExists(this.kind, name);
   }

@@ -44,5 +44,6 @@ export const errors = {
     return new AppError('validation', message, `${keyOf(what)}.name_taken`, [{ field, message }]);
   },
   conflict: (message: string, key = 'conflict') => new AppError('conflict', message, key),
+  payloadTooLarge: (message: string, key = 'payload_too_large') => new AppError('payload_too_large', message, key),
   unavailable: (message = 'The store is unavailable; retry shortly.') => new AppError('unavailable', message, 'unavailable'),
 };

@@ -8,12 +8,18 @@ import { ContainerAppService } from './containers/service.js';
 import { registerDnsBackground } from './dns/background.js';
 import { DnsZoneService } from './dns/service.js';
 import { FaultInjector } from './faults/injector.js';
+import { FileService } from './files/service.js';
+import { FileSweeper } from './files/sweeper.js';
+import { ZoneKeys } from './files/zone-keys.js';
+import { UsageRecorder } from './usage/recorder.js';
+import type { BlobStore } from '../files/types.js';
 import type { JobRunner } from '../jobs/runner.js';
 import { OperatorService } from './operator/service.js';
 import type { Clock } from './principal.js';
 import { PullZoneService } from './pull-zones/service.js';
 import { registerReplicationJob } from './storage-zones/replication.js';
 import { StorageZoneService } from './storage-zones/service.js';
+import { StorageZoneStatistics } from './storage-zones/statistics.js';
 import { VideoLibraryService } from './video-libraries/service.js';
 
 export interface ServiceContext {
@@ -22,6 +28,8 @@ export interface ServiceContext {
   clock: Clock;
   config: Config;
   jobs: JobRunner;
+  /** Where file bytes live (EDGEPLANE_FILES_URL). */
+  blobs: BlobStore;
 }
 
 export function buildServices(ctx: ServiceContext) {
@@ -29,6 +37,9 @@ export function buildServices(ctx: ServiceContext) {
   const pullZones = new PullZoneService(ctx.store, ctx.secrets, ctx.config.cdnDomain);
   const storageZones = new StorageZoneService(ctx.store, ctx.secrets, ctx.clock, ctx.config.storageDomain, pullZones);
   registerReplicationJob(storageZones, ctx.jobs, ctx.store, ctx.clock, ctx.config.jobDelayMs);
+  const files = new FileService(ctx.store, ctx.blobs, new ZoneKeys(ctx.store, storageZones.zones), ctx.clock, ctx.config.maxFileBytes);
+  storageZones.onDelete.push((tx, accountId, id) => files.removeZone(tx, String(id), accountId));
+  const usage = new UsageRecorder(ctx.store, ctx.clock);
   const accounts = new AccountService(ctx.store, apiKeys, ctx.clock);
   const containerApps = new ContainerAppService(ctx.store, ctx.secrets, ctx.clock, ctx.config);
   pullZones.onDelete.push((tx, accountId, id) => containerApps.unlinkPullZone(tx, accountId, id));
@@ -57,6 +68,10 @@ export function buildServices(ctx: ServiceContext) {
       ),
     containerApps,
     dnsZones,
+    files,
+    fileSweeper: new FileSweeper(ctx.store, ctx.blobs, ctx.clock),
+    usage,
+    storageZoneStatistics: new StorageZoneStatistics(storageZones, files, usage, ctx.clock),
     faults: new FaultInjector(ctx.config.faults?.rules),
     pullZones,
     storageZones,

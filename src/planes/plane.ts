@@ -5,7 +5,7 @@
  */
 
 /** Every plane edgeplane can run, in the order they start. Only built planes are listed. */
-export const PLANES = ['api'] as const;
+export const PLANES = ['api', 'storage'] as const;
 export type PlaneName = (typeof PLANES)[number];
 
 export type PlaneState = 'ok' | 'off';
@@ -55,4 +55,9 @@ export function listenError(error: unknown, variable: string, host: string, port
   if (code === 'EACCES') return new PlaneListenError(variable, `no permission to listen on port ${port} on ${host}.`);
   if (code === 'EADDRNOTAVAIL') return new PlaneListenError(variable, `address ${host} is not available on this machine (HOST).`);
   return error;
+}
+
+/** `http://127.0.0.1:8081`, `http://[::1]:8081`: a listener's address as the start-up line shows it. */
+export function httpUrl(scheme: 'http' | 'https', host: string, port: number): string {
+  return `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }

@@ -109,6 +109,13 @@ export interface Documents {
   list<T>(kind: ResourceKind, accountId: number, query: ListQuery): Promise<Page<StoredDoc<T>>>;
   /** Whether any account uses the name: names of these kinds are platform-wide. */
   nameExists(kind: ResourceKind, name: string): Promise<boolean>;
+  /**
+   * Whether the document exists and holds its name (a tombstone gives its name up). Inside a
+   * transaction it also keeps a concurrent delete of the document waiting until the end.
+   */
+  holdsName(kind: ResourceKind, id: string): Promise<boolean>;
+  /** The document holding a platform-wide name (case-insensitive), whichever account owns it: for the data planes, which know a zone by name. */
+  findByName<T>(kind: ResourceKind, name: string): Promise<StoredDoc<T> | undefined>;
   insert<T>(kind: ResourceKind, doc: NewDoc<T>): Promise<void>;
   update<T>(kind: ResourceKind, accountId: number, change: DocChange<T>): Promise<boolean>;
   delete(kind: ResourceKind, accountId: number, id: string): Promise<boolean>;
@@ -139,12 +146,114 @@ export interface Jobs {
   cancel(kind: string, matches: (payload: unknown) => boolean): Promise<number>;
 }
 
+/** One stretch of a file's bytes in the files backend; a file is its segments in order. */
+export interface BlobSegment {
+  key: string;
+  size: number;
+}
+
+/**
+ * A file or directory of a storage zone. Paths are relative to the zone's root, without a leading
+ * slash; a directory's path ends with `/` (`images/2024/`), a file's does not (`images/2024/a.jpg`).
+ */
+export interface FileRecord {
+  zoneId: string;
+  accountId: number;
+  path: string;
+  /** The directory holding it: `images/2024/`, or `` at the root. */
+  parent: string;
+  isDirectory: boolean;
+  size: number;
+  /** Lowercase hex; null for directories. */
+  sha256: string | null;
+  md5: string | null;
+  contentType: string | null;
+  /** Stable identity of this version of the object (the platform's `Guid`). */
+  guid: string;
+  blobs: BlobSegment[];
+  /** User metadata (S3 `x-amz-meta-*`), lowercase names. */
+  metadata: Record<string, string> | null;
+  createdAt: string;
+  changedAt: string;
+}
+
+export interface FileUsage {
+  files: number;
+  bytes: number;
+}
+
+export interface FileRange {
+  /** Only paths that start with this. */
+  prefix: string;
+  /** Only paths after this one (exclusive), in byte order. */
+  after?: string;
+  limit: number;
+  /** Leave directory entries out. */
+  filesOnly?: boolean;
+}
+
+/** File metadata of storage zones; the bytes are in the files backend (src/files/). */
+export interface Files {
+  get(zoneId: string, path: string): Promise<FileRecord | undefined>;
+  /** The entries directly inside `parent`, in name order. */
+  children(zoneId: string, parent: string): Promise<FileRecord[]>;
+  /** Entries in path order (byte order), for paged listings. */
+  range(zoneId: string, range: FileRange): Promise<FileRecord[]>;
+  /** The entries at these paths that exist, in no particular order. */
+  getMany(zoneId: string, paths: string[]): Promise<FileRecord[]>;
+  /** Whether an entry of the zone has this guid (blob keys carry it: see the files sweeper). */
+  guidExists(zoneId: string, guid: string): Promise<boolean>;
+  /** Creates or replaces the entry at `record.path`. */
+  put(record: FileRecord): Promise<void>;
+  /** Adds the directory entries that are missing (each path ends with `/`); answers how many. */
+  ensureDirectories(zoneId: string, accountId: number, paths: string[], now: string): Promise<number>;
+  remove(zoneId: string, path: string): Promise<FileRecord | undefined>;
+  /** Removes up to `limit` entries whose path starts with `prefix` (`` = the whole zone); answers them. */
+  removeUnder(zoneId: string, prefix: string, limit: number): Promise<FileRecord[]>;
+  usage(zoneIds: string[]): Promise<Map<string, FileUsage>>;
+  /** Adds to a zone's counters, and records the day's closing figures for its statistics. */
+  changeUsage(zoneId: string, accountId: number, delta: FileUsage, day: string): Promise<void>;
+  /** The closing figures of each day on which the zone changed, from `fromDay` to `toDay` (YYYY-MM-DD). */
+  dailyUsage(zoneId: string, fromDay: string, toDay: string): Promise<(FileUsage & { day: string })[]>;
+  /** The last closing figures before `day` (what a chart starts from). */
+  usageBefore(zoneId: string, day: string): Promise<FileUsage | undefined>;
+}
+
+/**
+ * Blobs no file points at any more (replaced, deleted), removed from the backend after a grace
+ * period so that reads already streaming them finish. A key ending in `/` stands for every blob under it.
+ */
+export interface DeadBlobs {
+  add(keys: string[], deadAt: number): Promise<void>;
+  due(before: number, limit: number): Promise<string[]>;
+  forget(keys: string[]): Promise<void>;
+}
+
+/** Counters the planes keep per hour (bytes served, requests, queries), added to as they happen. */
+export interface UsageCounters {
+  add(entries: UsageEntry[]): Promise<void>;
+  /** Sums per hour of `metric` for `subject`, from `fromHour` to `toHour` inclusive (epoch hours). */
+  series(subject: string, metrics: string[], fromHour: number, toHour: number): Promise<UsageEntry[]>;
+}
+
+export interface UsageEntry {
+  /** What is counted: `storageZone:12`, `pullZone:7`, `dnsZone:3`. */
+  subject: string;
+  metric: string;
+  /** Epoch hour (ms / 3,600,000, floored). */
+  hour: number;
+  value: number;
+}
+
 /** What a unit of work can touch. */
 export interface StoreTx {
   accounts: Accounts;
   apiKeys: ApiKeys;
   docs: Documents;
   jobs: Jobs;
+  files: Files;
+  deadBlobs: DeadBlobs;
+  usage: UsageCounters;
   /**
    * Holds an exclusive lock named `name` until the transaction ends, for decisions that span rows
    * ("is the store empty?"). SQLite transactions are already serialized, so there it is free.
@@ -217,7 +326,12 @@ export type DumpRecord =
       doc: string;
     }
   | { type: 'sequence'; name: string; last: number }
-  | { type: 'job'; kind: string; payload: string; runAt: number; attempts: number };
+  | { type: 'job'; kind: string; payload: string; runAt: number; attempts: number }
+  | ({ type: 'file' } & FileRecord)
+  | { type: 'storageUsage'; zoneId: string; accountId: number; files: number; bytes: number }
+  | { type: 'storageUsageDay'; zoneId: string; day: string; files: number; bytes: number }
+  | { type: 'deadBlob'; key: string; deadAt: number }
+  | ({ type: 'usage' } & UsageEntry);
 
 /** A write that can make a value cached in memory stale. */
 export type StoreChange =

@@ -7,6 +7,8 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 export interface ServerProcess {
   child: ChildProcess;
   base: string;
+  /** Where each listening plane is, from its start-up line: `{api: 'http://…', storage: 'http://…'}`. */
+  planes: Record<string, string>;
   stdout: () => string;
   stderr: () => string;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
@@ -20,7 +22,8 @@ export const BUNDLED_SERVER = ['dist/bundle/server.js'];
 export function startServer(env: Record<string, string>, entry = SOURCE_SERVER): Promise<ServerProcess> {
   const child = spawn(process.execPath, entry, {
     cwd: root,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
+    // Every plane on a free port: tests run side by side.
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', EDGEPLANE_STORAGE_PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -37,6 +40,7 @@ export function startServer(env: Record<string, string>, entry = SOURCE_SERVER):
       resolve({
         child,
         base: m[1]!,
+        planes: Object.fromEntries([...out.matchAll(/^edgeplane: ([a-z-]+) listening on (\S+)$/gm)].map((p) => [p[1]!, p[2]!])),
         stdout: () => out,
         stderr: () => err,
         stop: async (signal = 'SIGTERM') => {

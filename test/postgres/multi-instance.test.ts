@@ -4,6 +4,9 @@
  * clients 503s (never a hang, never wrong data) until the service recovers by itself.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownPostgres, type OwnPostgres } from '../helpers/own-postgres.js';
 import { startServer, type ServerProcess } from '../helpers/server-process.js';
@@ -20,6 +23,8 @@ beforeAll(async () => {
     EDGEPLANE_BOOTSTRAP_KEY: KEY,
     EDGEPLANE_MASTER_KEY: randomBytes(32).toString('hex'),
     EDGEPLANE_DB_STATEMENT_TIMEOUT_MS: '2000',
+    // One files backend both instances see, as PostgreSQL requires.
+    EDGEPLANE_FILES_URL: `file:${mkdtempSync(join(tmpdir(), 'edgeplane-multi-files-'))}`,
     LOG_LEVEL: 'warn',
   };
   // Started together: migrations and the first account must happen once.

@@ -44,6 +44,15 @@ describe('planes: listeners', () => {
     expect(() => readConfig({ PORT: '70000' })).toThrow(/PORT/);
   });
 
+  it('refuses PostgreSQL without EDGEPLANE_FILES_URL: instances must share one files backend', async () => {
+    const failure = await startServer({
+      DATABASE_URL: 'postgres://edgeplane@127.0.0.1:1/none',
+      EDGEPLANE_MASTER_KEY: 'ab'.repeat(32),
+    }).catch((e: { code: number; stderr: string }) => e);
+    expect(failure).toMatchObject({ code: 1 });
+    expect((failure as { stderr: string }).stderr).toMatch(/EDGEPLANE_FILES_URL: with PostgreSQL it must be set/);
+  });
+
   it('ends with a non-zero exit and a message naming the variable when a port is in use', async () => {
     const taken: Server = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));

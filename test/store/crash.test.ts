@@ -23,6 +23,8 @@ beforeAll(async () => {
     DATABASE_URL: location.databaseUrl,
     EDGEPLANE_BOOTSTRAP_KEY: KEY,
     EDGEPLANE_MASTER_KEY: randomBytes(32).toString('hex'),
+    // PostgreSQL has no default files backend (instances must share one); these tests store none.
+    EDGEPLANE_FILES_URL: `file:${join(dir, 'files')}`,
     LOG_LEVEL: 'warn',
     // The read-back below is one key asking as fast as it can: not what the rate limit is about.
     EDGEPLANE_RATE_LIMIT_PER_SECOND: '0',

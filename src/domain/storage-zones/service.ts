@@ -54,6 +54,8 @@ const EVERY_ZONE = Number.MAX_SAFE_INTEGER;
 export class StorageZoneService {
   readonly zones: DocumentRepo<StoredStorageZone>;
   readonly onReplicationRegionsAdded: ReplicationRegionsAddedHook[] = [];
+  /** Run in the transaction that deletes a zone (its files go with it). */
+  readonly onDelete: ((tx: StoreTx, accountId: number, zoneId: number) => Promise<void>)[] = [];
 
   constructor(
     private readonly store: Store,
@@ -107,6 +109,11 @@ export class StorageZoneService {
   async get(principal: Principal, id: number): Promise<StorageZoneT> {
     const zone = await this.live(this.store, principal.accountId, id);
     return this.view(this.store, principal.accountId, zone.doc);
+  }
+
+  /** A live zone of the account, as stored (for the zone's statistics). */
+  async stored(principal: Principal, id: number): Promise<StoredStorageZone> {
+    return (await this.live(this.store, principal.accountId, id)).doc;
   }
 
   async list(principal: Principal, query: StorageZoneListQuery): Promise<StorageZoneT[] | PagedT<StorageZoneT>> {
@@ -187,6 +194,7 @@ export class StorageZoneService {
       );
     }
     for (const pullZone of linked) await this.pullZones.deleteIn(tx, accountId, pullZone.Id, { owner: 'storageZone' });
+    for (const hook of this.onDelete) await hook(tx, accountId, id);
     await this.zones.update(tx, accountId, current, tombstoneOf(current.doc, this.clock()));
   }
 
@@ -212,7 +220,14 @@ export class StorageZoneService {
 
   private async view(tx: StoreTx, accountId: number, zone: StoredStorageZone): Promise<StorageZoneT> {
     const { VideoLibraryId: _library, OriginUrl: _origin, ...shown } = zone;
-    return { ...shown, PullZones: zone.Deleted ? [] : await this.linkedPullZones(tx, accountId, zone.Id) };
+    // Counted in the transactions that change the zone's files, so exact once a write has answered.
+    const usage = zone.Deleted ? undefined : (await tx.files.usage([String(zone.Id)])).get(String(zone.Id));
+    return {
+      ...shown,
+      FilesStored: usage?.files ?? 0,
+      StorageUsed: usage?.bytes ?? 0,
+      PullZones: zone.Deleted ? [] : await this.linkedPullZones(tx, accountId, zone.Id),
+    };
   }
 
   private async linkedPullZones(tx: StoreTx, accountId: number, id: number): Promise<PullZoneT[]> {

@@ -7,6 +7,8 @@ import type { Config } from '../../config.js';
 import { systemClock, type Clock } from '../../domain/principal.js';
 import { buildServices } from '../../domain/services.js';
 import { AnswerCache } from './answer-cache.js';
+import { openFilesBackend } from '../../files/location.js';
+import type { BlobStore } from '../../files/types.js';
 import { PlaneStates } from '../plane.js';
 import type { Api } from './api.js';
 import { JobRunner } from '../../jobs/runner.js';
@@ -52,6 +54,8 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** Poll for background jobs (default true). Tests turn it off and call `services.jobs.runDue()`. */
   runJobs?: boolean;
+  /** The files backend; default: the one the configuration names, opened here and closed with the app. */
+  blobs?: BlobStore;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -88,12 +92,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // One instance: deriving the subkeys (HKDF) is start-up work, done once.
   const secrets = new Secrets(deps.masterKey);
-  app.decorate('services', buildServices({ store, secrets, clock, config, jobs }));
+  const blobs = deps.blobs ?? openFilesBackend(config);
+  const services = buildServices({ store, secrets, clock, config, jobs, blobs });
+  app.decorate('services', services);
   app.decorate('answers', new AnswerCache(store.changes, config.answerCacheSize));
   if (deps.runJobs ?? true) {
-    app.addHook('onReady', async () => jobs.start());
+    app.addHook('onReady', async () => {
+      jobs.start();
+      services.fileSweeper.start();
+      services.usage.start();
+    });
   }
-  app.addHook('onClose', async () => jobs.stop());
+  app.addHook('onClose', async () => {
+    await jobs.stop();
+    services.fileSweeper.stop();
+    await services.usage.close();
+    if (!deps.blobs) await blobs.close();
+  });
   registerErrorHandling(app);
   registerMetrics(app, store, clock);
   registerFaults(app, app.services.faults);

@@ -23,6 +23,7 @@ interface ResourceRow {
   version: number;
   doc: string;
 }
+import { FILE_COLUMNS, type FileRow, fileFromRow, fileRowValues } from './files.js';
 import type { PgSequences } from './repositories.js';
 
 const PAGE = 1000;
@@ -34,6 +35,21 @@ async function* pages<R extends pg.QueryResultRow>(pool: pg.Pool, table: string,
     yield* rows;
     if (rows.length < PAGE) return;
     after = (rows[rows.length - 1] as Record<string, number>)[key]!;
+  }
+}
+
+/** Pages of a table ordered by a composite key, resuming after the last row's key each time. */
+async function* pagesBy<R extends pg.QueryResultRow>(pool: pg.Pool, table: string, keys: string[]): AsyncGenerator<R> {
+  let after: unknown[] | undefined;
+  const list = keys.join(', ');
+  const placeholders = keys.map((_k, i) => `$${i + 1}`).join(', ');
+  for (;;) {
+    const where = after ? `WHERE (${list}) > (${placeholders})` : '';
+    const { rows } = await pool.query<R>(`SELECT * FROM ${table} ${where} ORDER BY ${list} LIMIT ${PAGE}`, after ?? []);
+    yield* rows;
+    if (rows.length < PAGE) return;
+    const last = rows[rows.length - 1] as Record<string, unknown>;
+    after = keys.map((k) => last[k]);
   }
 }
 
@@ -78,6 +94,17 @@ export async function* dumpPostgres(pool: pg.Pool): AsyncGenerator<DumpRecord> {
   for await (const r of pages<{ id: number; kind: string; payload: string; run_at: number; attempts: number }>(pool, 'jobs', 'id')) {
     yield { type: 'job', kind: r.kind, payload: r.payload, runAt: r.run_at, attempts: r.attempts };
   }
+  for await (const r of pagesBy<FileRow>(pool, 'files', ['zone_id', 'path'])) yield { type: 'file', ...fileFromRow(r) };
+  for await (const r of pagesBy<{ zone_id: string; account_id: number; files: number; bytes: number }>(pool, 'storage_usage', ['zone_id'])) {
+    yield { type: 'storageUsage', zoneId: r.zone_id, accountId: r.account_id, files: r.files, bytes: r.bytes };
+  }
+  for await (const r of pagesBy<{ zone_id: string; day: string; files: number; bytes: number }>(pool, 'storage_usage_daily', ['zone_id', 'day'])) {
+    yield { type: 'storageUsageDay', zoneId: r.zone_id, day: r.day, files: r.files, bytes: r.bytes };
+  }
+  for await (const r of pagesBy<{ key: string; dead_at: number }>(pool, 'dead_blobs', ['key'])) yield { type: 'deadBlob', key: r.key, deadAt: r.dead_at };
+  for await (const r of pagesBy<{ subject: string; metric: string; hour: number; value: number }>(pool, 'usage_counters', ['subject', 'metric', 'hour'])) {
+    yield { type: 'usage', subject: r.subject, metric: r.metric, hour: r.hour, value: r.value };
+  }
 }
 
 export async function loadPostgres(pool: pg.Pool, sequences: PgSequences, records: AsyncIterable<DumpRecord>): Promise<number> {
@@ -121,6 +148,26 @@ export async function loadPostgres(pool: pg.Pool, sequences: PgSequences, record
           break;
         case 'job':
           await client.query('INSERT INTO jobs (kind, payload, run_at, attempts) VALUES ($1, $2, $3, $4)', [r.kind, r.payload, r.runAt, r.attempts]);
+          break;
+        case 'file':
+          await client.query(`INSERT INTO files (${FILE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`, fileRowValues(r));
+          break;
+        case 'storageUsage':
+          await client.query('INSERT INTO storage_usage (zone_id, account_id, files, bytes) VALUES ($1, $2, $3, $4)', [
+            r.zoneId,
+            r.accountId,
+            r.files,
+            r.bytes,
+          ]);
+          break;
+        case 'storageUsageDay':
+          await client.query('INSERT INTO storage_usage_daily (zone_id, day, files, bytes) VALUES ($1, $2, $3, $4)', [r.zoneId, r.day, r.files, r.bytes]);
+          break;
+        case 'deadBlob':
+          await client.query('INSERT INTO dead_blobs (key, dead_at) VALUES ($1, $2)', [r.key, r.deadAt]);
+          break;
+        case 'usage':
+          await client.query('INSERT INTO usage_counters (subject, metric, hour, value) VALUES ($1, $2, $3, $4)', [r.subject, r.metric, r.hour, r.value]);
           break;
       }
       n++;

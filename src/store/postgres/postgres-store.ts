@@ -7,9 +7,10 @@
 import pg from 'pg';
 import { errors } from '../../domain/errors.js';
 import { loadMigrations } from '../migrations.js';
-import type { Accounts, ApiKeys, Documents, DumpRecord, IdempotencyKeys, Jobs, Store, StoreStats, StoreTx } from '../types.js';
+import type { Accounts, ApiKeys, DeadBlobs, Documents, DumpRecord, Files, IdempotencyKeys, Jobs, Store, StoreStats, StoreTx, UsageCounters } from '../types.js';
 import { channelOf, newInstanceId, PgChangeFeed, TransactionChanges } from './changes.js';
 import { dumpPostgres, loadPostgres } from './dump.js';
+import { PgDeadBlobs, PgFiles, PgUsageCounters } from './files.js';
 import { PgIdempotencyKeys } from './idempotency.js';
 import { PgAccounts, PgApiKeys, PgDocuments, PgJobs, PgSequences, type Queryable } from './repositories.js';
 
@@ -81,6 +82,9 @@ export class PostgresStore implements Store {
   readonly apiKeys: ApiKeys;
   readonly docs: Documents;
   readonly jobs: Jobs;
+  readonly files: Files;
+  readonly deadBlobs: DeadBlobs;
+  readonly usage: UsageCounters;
   readonly idempotency: IdempotencyKeys;
   private readonly sequences: PgSequences;
 
@@ -93,6 +97,9 @@ export class PostgresStore implements Store {
     this.apiKeys = guard(new PgApiKeys(pool as Queryable, changes));
     this.docs = guard(new PgDocuments(pool as Queryable, false, changes));
     this.jobs = guard(new PgJobs(pool as Queryable));
+    this.files = guard(new PgFiles(pool as Queryable, false));
+    this.deadBlobs = guard(new PgDeadBlobs(pool as Queryable));
+    this.usage = guard(new PgUsageCounters(pool as Queryable));
     this.idempotency = guard(new PgIdempotencyKeys(pool as Queryable));
     this.sequences = new PgSequences(connectOne as () => Promise<Queryable & { end(): Promise<void> }>);
   }
@@ -174,6 +181,9 @@ export class PostgresStore implements Store {
           apiKeys: new PgApiKeys(client as Queryable, changes),
           docs: new PgDocuments(client as Queryable, true, changes),
           jobs: new PgJobs(client as Queryable),
+          files: new PgFiles(client as Queryable, true),
+          deadBlobs: new PgDeadBlobs(client as Queryable),
+          usage: new PgUsageCounters(client as Queryable),
           nextId: (name) => this.sequences.next(client as Queryable, name),
           lock: async (name) => {
             await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [name]);
@@ -239,7 +249,9 @@ export class PostgresStore implements Store {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      await client.query('TRUNCATE api_keys, resources, jobs, sequences, accounts RESTART IDENTITY CASCADE');
+      await client.query(
+        'TRUNCATE api_keys, resources, jobs, sequences, accounts, files, storage_usage, storage_usage_daily, usage_counters RESTART IDENTITY CASCADE',
+      );
       const seqs = await client.query<{ sequencename: string }>(
         `SELECT sequencename FROM pg_sequences WHERE schemaname = current_schema() AND sequencename LIKE 'seq\\_%'`,
       );

@@ -182,6 +182,17 @@ export class PgDocuments implements Documents {
     return { items: rows.map((r) => storedDocFrom<T>(r)), total };
   }
 
+  async holdsName(kind: ResourceKind, id: string): Promise<boolean> {
+    // FOR SHARE: a delete of the document (FOR UPDATE) waits for this transaction, and this one for it.
+    const found = await run(this.db, `SELECT 1 FROM resources WHERE kind = $1 AND id = $2 AND name IS NOT NULL${this.lock ? ' FOR SHARE' : ''}`, [kind, id]);
+    return found.length > 0;
+  }
+
+  async findByName<T>(kind: ResourceKind, name: string): Promise<StoredDoc<T> | undefined> {
+    const [row] = await run<DocRow>(this.db, 'SELECT id, account_id, version, doc FROM resources WHERE kind = $1 AND lower(name) = lower($2)', [kind, name]);
+    return row && storedDocFrom<T>(row);
+  }
+
   async nameExists(kind: ResourceKind, name: string): Promise<boolean> {
     return (await run(this.db, 'SELECT 1 FROM resources WHERE kind = $1 AND lower(name) = lower($2)', [kind, name])).length > 0;
   }

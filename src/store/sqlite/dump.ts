@@ -2,6 +2,7 @@
 import type Database from 'better-sqlite3';
 import type { DumpRecord, KeyKind, ResourceKind } from '../types.js';
 import { decodeDoc, encodeDoc } from './doc-codec.js';
+import { type FileRow, fileFromRow, fileRowValues } from './files.js';
 
 interface KeyRow {
   id: number;
@@ -69,6 +70,34 @@ export function* dumpSqlite(db: Db): Generator<DumpRecord> {
   }>) {
     yield { type: 'job', kind: r.kind, payload: r.payload, runAt: r.run_at, attempts: r.attempts };
   }
+  for (const r of db.prepare('SELECT * FROM files ORDER BY zone_id, path').iterate() as Iterable<FileRow>) yield { type: 'file', ...fileFromRow(r) };
+  for (const r of db.prepare('SELECT * FROM storage_usage ORDER BY zone_id').iterate() as Iterable<{
+    zone_id: string;
+    account_id: number;
+    files: number;
+    bytes: number;
+  }>) {
+    yield { type: 'storageUsage', zoneId: r.zone_id, accountId: r.account_id, files: r.files, bytes: r.bytes };
+  }
+  for (const r of db.prepare('SELECT * FROM storage_usage_daily ORDER BY zone_id, day').iterate() as Iterable<{
+    zone_id: string;
+    day: string;
+    files: number;
+    bytes: number;
+  }>) {
+    yield { type: 'storageUsageDay', zoneId: r.zone_id, day: r.day, files: r.files, bytes: r.bytes };
+  }
+  for (const r of db.prepare('SELECT * FROM dead_blobs ORDER BY key').iterate() as Iterable<{ key: string; dead_at: number }>) {
+    yield { type: 'deadBlob', key: r.key, deadAt: r.dead_at };
+  }
+  for (const r of db.prepare('SELECT * FROM usage_counters ORDER BY subject, metric, hour').iterate() as Iterable<{
+    subject: string;
+    metric: string;
+    hour: number;
+    value: number;
+  }>) {
+    yield { type: 'usage', subject: r.subject, metric: r.metric, hour: r.hour, value: r.value };
+  }
 }
 
 export async function loadSqlite(db: Db, records: AsyncIterable<DumpRecord>): Promise<number> {
@@ -80,6 +109,13 @@ export async function loadSqlite(db: Db, records: AsyncIterable<DumpRecord>): Pr
     resource: db.prepare('INSERT INTO resources (kind, id, account_id, name, parent_id, link_id, version, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
     sequence: db.prepare('INSERT INTO sequences (name, last) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET last = max(last, excluded.last)'),
     job: db.prepare('INSERT INTO jobs (kind, payload, run_at, attempts) VALUES (?, ?, ?, ?)'),
+    file: db.prepare(
+      'INSERT INTO files (zone_id, path, parent, account_id, is_dir, size, sha256, md5, content_type, guid, blobs, meta, created_at, changed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    ),
+    storageUsage: db.prepare('INSERT INTO storage_usage (zone_id, account_id, files, bytes) VALUES (?, ?, ?, ?)'),
+    storageUsageDay: db.prepare('INSERT INTO storage_usage_daily (zone_id, day, files, bytes) VALUES (?, ?, ?, ?)'),
+    deadBlob: db.prepare('INSERT INTO dead_blobs (key, dead_at) VALUES (?, ?)'),
+    usage: db.prepare('INSERT INTO usage_counters (subject, metric, hour, value) VALUES (?, ?, ?, ?)'),
   };
   let n = 0;
   db.exec('BEGIN IMMEDIATE');
@@ -103,6 +139,21 @@ export async function loadSqlite(db: Db, records: AsyncIterable<DumpRecord>): Pr
           break;
         case 'job':
           insert.job.run(r.kind, r.payload, r.runAt, r.attempts);
+          break;
+        case 'file':
+          insert.file.run(...fileRowValues(r));
+          break;
+        case 'storageUsage':
+          insert.storageUsage.run(r.zoneId, r.accountId, r.files, r.bytes);
+          break;
+        case 'storageUsageDay':
+          insert.storageUsageDay.run(r.zoneId, r.day, r.files, r.bytes);
+          break;
+        case 'deadBlob':
+          insert.deadBlob.run(r.key, r.deadAt);
+          break;
+        case 'usage':
+          insert.usage.run(r.subject, r.metric, r.hour, r.value);
           break;
       }
       n++;

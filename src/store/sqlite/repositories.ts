@@ -143,6 +143,8 @@ export class SqliteDocuments implements Documents {
   private readonly getStmt;
   private readonly anyStmt;
   private readonly nameStmt;
+  private readonly byNameStmt;
+  private readonly holdsNameStmt;
   private readonly insertStmt;
   private readonly updateStmt;
   private readonly deleteStmt;
@@ -155,6 +157,8 @@ export class SqliteDocuments implements Documents {
     );
     this.anyStmt = db.prepare<[string, string], DocRow>('SELECT id, account_id, version, doc FROM resources WHERE kind = ? AND id = ?');
     this.nameStmt = db.prepare<[string, string], { one: number }>('SELECT 1 AS one FROM resources WHERE kind = ? AND name = ? COLLATE NOCASE');
+    this.holdsNameStmt = db.prepare<[string, string], { one: number }>('SELECT 1 AS one FROM resources WHERE kind = ? AND id = ? AND name IS NOT NULL');
+    this.byNameStmt = db.prepare<[string, string], DocRow>('SELECT id, account_id, version, doc FROM resources WHERE kind = ? AND name = ? COLLATE NOCASE');
     this.insertStmt = db.prepare<[string, string, number, string | null, string | null, string | null, string | Buffer]>(
       'INSERT INTO resources (kind, id, account_id, name, parent_id, link_id, doc) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
@@ -211,6 +215,15 @@ export class SqliteDocuments implements Documents {
 
   async nameExists(kind: ResourceKind, name: string): Promise<boolean> {
     return this.nameStmt.get(kind, name) !== undefined;
+  }
+
+  async holdsName(kind: ResourceKind, id: string): Promise<boolean> {
+    return this.holdsNameStmt.get(kind, id) !== undefined;
+  }
+
+  async findByName<T>(kind: ResourceKind, name: string): Promise<StoredDoc<T> | undefined> {
+    const row = this.byNameStmt.get(kind, name);
+    return row && storedDocFrom<T>(row);
   }
 
   async insert<T>(kind: ResourceKind, d: NewDoc<T>): Promise<void> {

@@ -1,6 +1,9 @@
 /**
- * SQLite store on better-sqlite3. WAL journal with `synchronous = FULL`: COMMIT returns only after
- * the WAL is fsynced, so whatever it committed survives a crash or power loss.
+ * SQLite store on better-sqlite3, with a write-ahead log (WAL). A transaction is answered only once
+ * the log holding its commit is synced to disk, so whatever was acknowledged survives a crash or a
+ * power loss: batches commit with `synchronous = NORMAL` and then sync the log with fdatasync on the
+ * thread pool (the event loop goes on meanwhile); anything else commits with `synchronous = FULL`.
+ * (NORMAL still syncs around checkpoints, which is what keeps a log reused after one safe.)
  *
  * better-sqlite3 is synchronous, but the Store interface is async (PostgreSQL needs it). Transactions
  * run one at a time; while one runs, its body may await, and a lock keeps every caller outside a
@@ -13,17 +16,19 @@
  * queued behind it (a turn of the event loop later, so requests already readable join it) or when it
  * reaches its bounds, and only then are its callers answered — all of them rejected if COMMIT fails.
  * So a resolved transaction is always a durable one, and a transaction that read an earlier one's
- * writes is answered by the same COMMIT that makes them durable. The lock is held until that COMMIT:
+ * writes is answered by the same COMMIT that makes them durable. The lock is held until that COMMIT
+ * and its sync are done:
  * reads outside a transaction see only committed rows, and writes outside one (each its own commit)
  * never land inside a batch that could still be lost.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { closeSync, fdatasync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { loadMigrations } from '../migrations.js';
-import type { Accounts, ApiKeys, Documents, DumpRecord, IdempotencyKeys, Jobs, Store, StoreStats, StoreTx } from '../types.js';
+import type { Accounts, ApiKeys, DeadBlobs, Documents, DumpRecord, Files, IdempotencyKeys, Jobs, Store, StoreStats, StoreTx, UsageCounters } from '../types.js';
 import { SqliteChangeFeed } from './changes.js';
 import { dumpSqlite, loadSqlite } from './dump.js';
+import { SqliteDeadBlobs, SqliteFiles, SqliteUsageCounters } from './files.js';
 import { SqliteIdempotencyKeys } from './idempotency.js';
 import { SqliteAccounts, SqliteApiKeys, SqliteDocuments, SqliteJobs, SqliteSequences } from './repositories.js';
 
@@ -56,6 +61,9 @@ export class SqliteStore implements Store {
   readonly apiKeys: ApiKeys;
   readonly docs: Documents;
   readonly jobs: Jobs;
+  readonly files: Files;
+  readonly deadBlobs: DeadBlobs;
+  readonly usage: UsageCounters;
   readonly idempotency: IdempotencyKeys;
   readonly changes: SqliteChangeFeed;
   private readonly tx: StoreTx;
@@ -72,12 +80,22 @@ export class SqliteStore implements Store {
   /** Callers outside a transaction waiting for the lock; run the moment it is released. */
   private readonly lockWaiters: (() => void)[] = [];
   private openTransactions = 0;
+  /** A batch has committed and its log sync is running: the store stays locked until it ends. */
+  private syncing = false;
+  private walFd: number | undefined;
   private commits = 0;
   /** Every write runs these: prepared once rather than parsed by `exec` each time. */
-  private readonly control: Record<'begin' | 'savepoint' | 'release' | 'commit', Database.Statement>;
+  private readonly control: Record<'begin' | 'savepoint' | 'release' | 'commit' | 'commitWithSync' | 'commitWithoutSync', Database.Statement>;
 
-  private constructor(private readonly db: Db) {
+  private constructor(
+    private readonly db: Db,
+    private readonly path: string,
+  ) {
     this.control = {
+      // Writes outside a batch (rare: each its own commit) sync inside COMMIT, as SQLite does by
+      // default; a batch's COMMIT does not, and its log is synced afterwards (commitBatch).
+      commitWithSync: db.prepare('PRAGMA synchronous = FULL'),
+      commitWithoutSync: db.prepare('PRAGMA synchronous = NORMAL'),
       begin: db.prepare('BEGIN IMMEDIATE'),
       savepoint: db.prepare('SAVEPOINT edgeplane_tx'),
       release: db.prepare('RELEASE edgeplane_tx'),
@@ -90,6 +108,9 @@ export class SqliteStore implements Store {
       apiKeys: new SqliteApiKeys(db, this.changes),
       docs: new SqliteDocuments(db, this.changes),
       jobs: new SqliteJobs(db),
+      files: new SqliteFiles(db),
+      deadBlobs: new SqliteDeadBlobs(db),
+      usage: new SqliteUsageCounters(db),
       nextId: async (name) => this.sequences.next(name),
       lock: async () => {},
     };
@@ -99,6 +120,9 @@ export class SqliteStore implements Store {
     this.apiKeys = this.gated(this.tx.apiKeys);
     this.docs = this.gated(this.tx.docs);
     this.jobs = this.gated(this.tx.jobs);
+    this.files = this.gated(this.tx.files);
+    this.deadBlobs = this.gated(this.tx.deadBlobs);
+    this.usage = this.gated(this.tx.usage);
     this.idempotency = this.gated(new SqliteIdempotencyKeys(db));
   }
 
@@ -114,7 +138,7 @@ export class SqliteStore implements Store {
     // larger than that, and a lookup that misses the cache pays a read system call per page.
     db.pragma('cache_size = -65536');
     migrate(db);
-    return new SqliteStore(db);
+    return new SqliteStore(db, path);
   }
 
   async migrate(): Promise<void> {
@@ -144,11 +168,11 @@ export class SqliteStore implements Store {
   }
 
   private get locked(): boolean {
-    return this.running || this.batchOpen;
+    return this.running || this.batchOpen || this.syncing;
   }
 
   private takeTurn(): Promise<void> | undefined {
-    if (!this.running && this.turns.length === 0) {
+    if (!this.running && !this.syncing && this.turns.length === 0) {
       this.running = true;
       return undefined;
     }
@@ -161,6 +185,8 @@ export class SqliteStore implements Store {
       // Inside the try: a BEGIN that fails (another process holding the write lock past the busy
       // timeout) must still end this turn, or every later caller would wait forever.
       if (!this.batchOpen) {
+        // The batch's COMMIT does not sync; commitBatch syncs the log off the event loop instead.
+        this.control.commitWithoutSync.run();
         this.control.begin.run();
         this.batchOpen = true;
         this.batchStartedAt = performance.now();
@@ -211,7 +237,8 @@ export class SqliteStore implements Store {
         this.scheduleFlush();
         return;
       }
-      this.commitBatch();
+      this.commitBatch(() => this.releaseLock());
+      return;
     }
     this.releaseLock();
   }
@@ -227,12 +254,17 @@ export class SqliteStore implements Store {
       this.flushScheduled = false;
       // A transaction that joined meanwhile is still running: its end commits or reschedules.
       if (this.running || !this.batchOpen) return;
-      this.commitBatch();
-      this.releaseLock();
+      this.commitBatch(() => this.releaseLock());
     });
   }
 
-  private commitBatch(): void {
+  /**
+   * Commits the batch, then makes it durable by syncing the write-ahead log on the thread pool
+   * (fdatasync) instead of inside COMMIT, which would hold the event loop for the whole sync. Until
+   * the sync is done the store stays locked and no member is answered: a 2xx still means on disk,
+   * and nothing else reads the batch's rows before they are. `done` runs once it is all over.
+   */
+  private commitBatch(done: () => void): void {
     const members = this.batch;
     this.batch = [];
     this.batchOpen = false;
@@ -240,16 +272,47 @@ export class SqliteStore implements Store {
       // Every member failed: nothing to keep, and nothing to sync.
       if (members.length === 0) {
         this.db.exec('ROLLBACK');
+        this.control.commitWithSync.run();
+        done();
         return;
       }
       this.control.commit.run();
       this.commits++;
+      this.control.commitWithSync.run();
     } catch (error) {
       this.rollbackQuietly();
       for (const m of members) m.reject(error);
+      done();
       return;
     }
-    for (const m of members) m.resolve(m.result);
+    const log = this.writeAheadLog();
+    if (log === undefined) {
+      for (const m of members) m.resolve(m.result);
+      done();
+      return;
+    }
+    this.syncing = true;
+    fdatasync(log, (error) => {
+      this.syncing = false;
+      if (error) for (const m of members) m.reject(error);
+      else for (const m of members) m.resolve(m.result);
+      done();
+    });
+  }
+
+  /** The write-ahead log's descriptor, opened once it exists; undefined for an in-memory database. */
+  private writeAheadLog(): number | undefined {
+    if (this.path === ':memory:') return undefined;
+    if (this.walFd === undefined) {
+      try {
+        this.walFd = openSync(`${this.path}-wal`, 'r');
+      } catch (error) {
+        // No log yet means nothing was written: nothing to sync.
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw error;
+      }
+    }
+    return this.walFd;
   }
 
   private abortBatch(error: unknown): void {
@@ -263,6 +326,7 @@ export class SqliteStore implements Store {
   private rollbackQuietly(): void {
     try {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      this.control.commitWithSync.run();
     } catch {
       // The error that brought us here is the one reported; SQLite may already have rolled back.
     }
@@ -311,7 +375,9 @@ export class SqliteStore implements Store {
   async wipe(): Promise<void> {
     await this.transaction(async () => {
       this.changes.emit({ type: 'all' });
+      // Files go with their zones; their blobs become garbage for the files backend's sweep.
       this.db.exec(`DELETE FROM api_keys; DELETE FROM resources; DELETE FROM jobs; DELETE FROM sequences; DELETE FROM accounts;
+        DELETE FROM files; DELETE FROM storage_usage; DELETE FROM storage_usage_daily; DELETE FROM usage_counters;
         DELETE FROM sqlite_sequence WHERE name IN ('accounts', 'api_keys', 'resources', 'jobs');`);
     });
   }
@@ -333,7 +399,11 @@ export class SqliteStore implements Store {
 
   /** Waits for the open batch to commit: its callers are owed an answer, and it must be durable. */
   async close(): Promise<void> {
-    await this.whenUnlocked(() => this.db.close());
+    await this.whenUnlocked(() => {
+      this.db.close();
+      if (this.walFd !== undefined) closeSync(this.walFd);
+      this.walFd = undefined;
+    });
   }
 }
 

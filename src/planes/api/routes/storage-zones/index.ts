@@ -6,6 +6,7 @@ import getStorageZone from './get.js';
 import listStorageZones from './list.js';
 import resetStorageZonePassword from './reset-password.js';
 import resetStorageZoneReadOnlyPassword from './reset-read-only-password.js';
+import storageZoneStatistics from './statistics.js';
 import updateStorageZone from './update.js';
 
 export default function storageZoneRoutes(app: Api) {
@@ -17,4 +18,5 @@ export default function storageZoneRoutes(app: Api) {
   resetStorageZonePassword(app);
   resetStorageZoneReadOnlyPassword(app);
   checkStorageZoneAvailability(app);
+  storageZoneStatistics(app);
 }
