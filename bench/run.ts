@@ -230,7 +230,12 @@ async function measurePostgres(measure: (load: w.Load, target: Child) => Promise
   const bootstrapKey = `bench-pg-${randomBytes(16).toString('hex')}`;
   let server: Child | undefined;
   try {
-    server = await startEdgeplane({ dbFile: '', bootstrapKey, postgres: { url: db.url, masterKey: randomBytes(32).toString('hex') } });
+    server = await startEdgeplane({
+      dbFile: '',
+      bootstrapKey,
+      postgres: { url: db.url, masterKey: randomBytes(32).toString('hex') },
+      settings: { EDGEPLANE_FILES_URL: `file:${join(workDir, 'pg-files')}` },
+    });
     log(`server on ${server.url}, store PostgreSQL ${db.url.replace(/:[^:@]*@/, ':***@')}`);
     const client = new Client(server.url, bootstrapKey);
     let counter = 0;

@@ -1,4 +1,4 @@
-import { close, fsync, open as openFile, write } from 'node:fs';
+import { close, fsync, open as openFile, read as readFile, write } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { mkdir, open, rm, unlink } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
@@ -16,6 +16,7 @@ const openFd = promisify(openFile);
 const writeFd = promisify(write);
 const fsyncFd = promisify(fsync);
 const closeFd = promisify(close);
+const readFd = promisify(readFile);
 
 /** Writes every chunk whole: a write may take fewer bytes than asked. */
 async function writeAll(fd: number, source: AsyncIterable<Buffer>): Promise<void> {
@@ -104,6 +105,29 @@ export class LocalDiskBlobStore implements BlobStore {
     }
     // Opened before returning, so a delete from now on (an unlink) no longer affects this reader.
     return file.createReadStream({ start: range?.start, end: range?.end });
+  }
+
+  async readBytes(key: string, range: ByteRange): Promise<Buffer> {
+    checkRange(range);
+    let fd: number;
+    try {
+      fd = await openFd(this.#layout.blobPath(key), 'r');
+    } catch (error) {
+      if (isMissing(error)) throw new BlobNotFoundError(key);
+      throw error;
+    }
+    try {
+      const bytes = Buffer.allocUnsafe(range.end - range.start + 1);
+      let filled = 0;
+      while (filled < bytes.length) {
+        const { bytesRead } = await readFd(fd, bytes, filled, bytes.length - filled, range.start + filled);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      return filled === bytes.length ? bytes : bytes.subarray(0, filled);
+    } finally {
+      await closeFd(fd);
+    }
   }
 
   async delete(key: string): Promise<void> {

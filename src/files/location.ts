@@ -40,6 +40,7 @@ export function openFilesBackend(config: Pick<Config, 'filesUrl' | 'databaseUrl'
     kind: blobs.kind,
     write: (key, body, options) => blobs.write(key, body, options),
     read: (key, range) => blobs.read(key, range),
+    readBytes: (key, range) => blobs.readBytes(key, range),
     delete: (key) => blobs.delete(key),
     list: (prefix) => blobs.list(prefix),
     close: async () => {
@@ -62,6 +63,7 @@ export function openFilesBackendLazily(config: Pick<Config, 'filesUrl' | 'databa
     },
     write: (key, body, options) => blobs().write(key, body, options),
     read: (key, range) => blobs().read(key, range),
+    readBytes: (key, range) => blobs().readBytes(key, range),
     delete: (key) => blobs().delete(key),
     list: (prefix) => blobs().list(prefix),
     close: async () => {

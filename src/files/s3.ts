@@ -111,6 +111,12 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
+  async readBytes(key: string, range: ByteRange): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of await this.read(key, range)) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  }
+
   async delete(key: string): Promise<void> {
     await this.#deleteObject(this.#objectKey(key));
   }

@@ -57,6 +57,11 @@ export interface BlobStore {
    * ends past the blob is cut at its end.
    */
   read(key: string, range?: ByteRange): Promise<Readable>;
+  /**
+   * The bytes of `range` of a blob, at once: for small reads, where a stream costs more than the
+   * read itself. The caller bounds the size (the plane uses it up to 64 KiB).
+   */
+  readBytes(key: string, range: ByteRange): Promise<Buffer>;
   /** Removes a blob; removing one that is not there is not an error. */
   delete(key: string): Promise<void>;
   /**

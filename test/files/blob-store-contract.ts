@@ -73,6 +73,15 @@ export function blobStoreContract(open: () => Promise<BlobStore>): void {
       expect(await readAll(await store.read(`${base}/small`))).toEqual(bytes);
     });
 
+    it('reads a range at once with readBytes, and refuses a missing blob', async () => {
+      const bytes = Buffer.from('0123456789abcdef');
+      await store.write(`${base}/bytes`, Readable.from([bytes]), { maxBytes: LIMIT });
+      expect((await store.readBytes(`${base}/bytes`, { start: 0, end: 15 })).toString()).toBe('0123456789abcdef');
+      expect((await store.readBytes(`${base}/bytes`, { start: 3, end: 5 })).toString()).toBe('345');
+      expect((await store.readBytes(`${base}/bytes`, { start: 15, end: 15 })).toString()).toBe('f');
+      await expect(store.readBytes(`${base}/absent`, { start: 0, end: 1 })).rejects.toBeInstanceOf(BlobNotFoundError);
+    });
+
     it('keeps an empty blob', async () => {
       const written = await store.write(`${base}/empty`, Readable.from([]), { maxBytes: LIMIT });
       expect(written).toEqual({

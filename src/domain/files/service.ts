@@ -138,6 +138,16 @@ export class FileService {
     return readSegments(this.blobs, file.blobs, range);
   }
 
+  /** The bytes of a small file (or range), at once; larger reads stream (see `read`). */
+  async readBytes(file: FileRecord, range: ByteRange = { start: 0, end: file.size - 1 }): Promise<Buffer> {
+    const [only] = file.blobs;
+    if (file.size === 0) return Buffer.alloc(0);
+    if (file.blobs.length === 1 && only) return this.blobs.readBytes(only.key, range);
+    const chunks: Buffer[] = [];
+    for await (const chunk of await this.read(file, range)) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  }
+
   /** The entries directly in a directory; an unknown directory has none. */
   async list(zone: Pick<ZoneAccess, 'zoneId'>, directory: string): Promise<FileRecord[]> {
     return this.store.files.children(zone.zoneId, directory);
