@@ -14,7 +14,17 @@ const storeTests = [
   'test/planes/**/*.test.ts',
 ];
 /** Under test/planes/ but about protocol mechanics alone (no store): run once. */
-const storelessPlaneTests = ['test/planes/storage/request-framer.test.ts', 'test/planes/storage/extension-methods.test.ts'];
+const storelessPlaneTests = [
+  'test/planes/storage/request-framer.test.ts',
+  'test/planes/storage/extension-methods.test.ts',
+  // The DNS transport against a fake authority: nothing of the store.
+  'test/planes/dns/answers.test.ts',
+  'test/planes/dns/limits.test.ts',
+  'test/planes/dns/fuzz.test.ts',
+  'test/planes/dns/answer-cache.test.ts',
+  'test/planes/dns/rate-limit.test.ts',
+  'test/planes/dns/dig.test.ts',
+];
 
 export default defineConfig({
   test: {

@@ -4,6 +4,7 @@
  * machine the ratio is the number that carries over from one run to the next.
  */
 import { availableParallelism, cpus, loadavg, release, totalmem } from 'node:os';
+import { type DnsReport, dnsTables, dnsTargets } from './dns-report.js';
 import type { LoadResult } from './workloads.js';
 
 export interface ScalingPoint {
@@ -31,6 +32,7 @@ export interface Report {
   scaling: ScalingPoint[];
   files?: FileRun[];
   filePuts?: LoadResult | undefined;
+  dns?: DnsReport | undefined;
 }
 
 export interface Machine {
@@ -109,6 +111,7 @@ export function checkTargets(report: Report): Target[] {
     const rss = largest.result.server?.peakRssMb ?? null;
     targets.push({ target: `${label}: server RSS < 300 MB`, measured: rss === null ? 'n/a' : `${int(rss)} MB`, met: rss !== null && rss < 300 });
   }
+  if (report.dns) targets.push(...dnsTargets(report.dns));
   const failures = allRuns(report).reduce((n, r) => n + failuresOf(r), 0);
   targets.push({ target: 'zero errors and non-2xx', measured: String(failures), met: failures === 0 });
   return targets;
@@ -253,6 +256,8 @@ export function render(report: Report): string {
       ),
     );
   }
+
+  for (const dnsTable of report.dns ? dnsTables(report.dns) : []) lines.push('', dnsTable.title, table(dnsTable.head, dnsTable.rows));
 
   lines.push('', 'Targets');
   lines.push(

@@ -15,13 +15,15 @@ import { startBaseline } from './baseline.js';
 import { syncsPerSecond } from './proc.js';
 import { startFileBaseline } from './file-baseline.js';
 import { checkTargets, describeMachine, failedRuns, failuresOf, type FileRun, render, scalingDrop, type Report, type ScalingPoint } from './report.js';
+import { measureDns } from './dns-bench.js';
+import { dnsFailures } from './dns-report.js';
 import { Client, createDnsZones, createPullZones, seedApiKeys, seedPullZonesDirect } from './seed.js';
 import { ownPostgres } from '../test/helpers/own-postgres.js';
 import { ensureBuilt, killAll, startEdgeplane, type Child } from './server.js';
 import * as w from './workloads.js';
 
 const USAGE = 'usage: npm run bench -- [--quick] [--json <file>] [--only <names>] [--cpu-prof <dir>] [--no-build]';
-const ALL = ['get-pullzone', 'list-apikeys', 'add-dns-record', 'create-storage-zone', 'mixed', 'files', 'postgres', 'scaling'];
+const ALL = ['get-pullzone', 'list-apikeys', 'add-dns-record', 'create-storage-zone', 'mixed', 'files', 'dns', 'postgres', 'scaling'];
 
 function usageError(message: string): never {
   process.stderr.write(`bench: ${message}\n${USAGE}\n`);
@@ -123,6 +125,7 @@ async function main(): Promise<Report> {
       filePuts = measured.puts;
       workloads.push(...measured.reads.map((r) => r.edgeplane), measured.puts);
     }
+    const dns = only.includes('dns') ? await measureDns(server, client, workDir, timing, log) : undefined;
     if (only.includes('postgres')) await measurePostgres(measure, tag);
 
     const scaling: ScalingPoint[] = [];
@@ -153,7 +156,7 @@ async function main(): Promise<Report> {
         scaling.push({ storedPullZones: stored.length, seedSeconds, result, storeBytes: fileBytes(dbFile) + fileBytes(`${dbFile}-wal`) });
       }
     }
-    return { mode: quick ? 'quick' : 'full', machine, diskSyncsPerSecond, baseline, workloads, scaling, files, filePuts };
+    return { mode: quick ? 'quick' : 'full', machine, diskSyncsPerSecond, baseline, workloads, scaling, files, filePuts, dns };
   } finally {
     await server.stop();
   }
@@ -169,6 +172,10 @@ try {
   const failed = failedRuns(report);
   if (failed.length > 0) {
     process.stderr.write(`bench: FAILED: requests failed in ${failed.map((r) => r.label).join(', ')}\n`);
+    process.exitCode = 1;
+  }
+  for (const failure of dnsFailures(report.dns)) {
+    process.stderr.write(`bench: FAILED: ${failure}\n`);
     process.exitCode = 1;
   }
 } catch (error) {

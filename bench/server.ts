@@ -71,11 +71,14 @@ export function startEdgeplane(options: EdgeplaneOptions): Promise<Child> {
     // 0: the kernel picks a free port, which the server prints.
     PORT: '0',
     EDGEPLANE_STORAGE_PORT: '0',
+    EDGEPLANE_DNS_PORT: '0',
     DATABASE_URL: options.postgres ? options.postgres.url : `sqlite:${options.dbFile}`,
     ...(options.postgres ? { EDGEPLANE_MASTER_KEY: options.postgres.masterKey } : {}),
     EDGEPLANE_BOOTSTRAP_KEY: options.bootstrapKey,
     // The per-key limit (200/s by default) would cap every workload, all of which use one key.
     EDGEPLANE_RATE_LIMIT_PER_SECOND: '0',
+    // Likewise the DNS plane's limit per client address: dnsperf is one address sending 100,000s a second.
+    EDGEPLANE_DNS_RATE_LIMIT_PER_SECOND: '0',
     LOG_LEVEL: 'warn',
     ...options.settings,
   });

@@ -7,13 +7,14 @@
  *
  * Left out of the bundle, loaded from node_modules at run time: the native SQLite binding, the
  * PostgreSQL driver (loaded only when DATABASE_URL names PostgreSQL), pino and its pretty printer
- * (their transports run in worker threads that load files by path), and the docs page's static
- * files (served from the package's own folder).
+ * (their transports run in worker threads that load files by path), the docs page's static
+ * files (served from the package's own folder), and pdfkit (it loads its fonts through its own
+ * package's import map, relative to its files).
  */
 import { build } from 'esbuild';
 import { chmodSync, rmSync } from 'node:fs';
 
-const EXTERNAL = ['better-sqlite3', 'pg', 'pg-native', 'pino', 'pino-pretty', 'thread-stream', '@fastify/swagger-ui'];
+const EXTERNAL = ['better-sqlite3', 'pg', 'pg-native', 'pino', 'pino-pretty', 'thread-stream', '@fastify/swagger-ui', 'pdfkit'];
 
 // Chunk names carry a content hash: without this, every build would leave the last one's behind.
 rmSync('dist/bundle', { recursive: true, force: true });

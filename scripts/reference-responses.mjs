@@ -15,10 +15,13 @@ import { join } from 'node:path';
 
 const OUT = 'test/reference/responses.json';
 
-/** The reference paths of the specification's resources; the rest of the platform is out of scope. */
+/**
+ * The reference paths of the specification's resources and of the account-wide operations edgeplane
+ * serves besides (user, billing, reference data, search); the rest of the platform is out of scope.
+ */
 const DOCUMENTS = {
-  core: { file: 'core-api.openapi.json', paths: /^\/(apikey|pullzone|storagezone|dnszone|videolibrary)(\/|$)/ },
-  containers: { file: 'containers-api.openapi.json', paths: /^\/apps(\/|$)/ },
+  core: { file: 'core-api.openapi.json', paths: /^\/(apikey|pullzone|storagezone|dnszone|videolibrary|user|billing|region|country|search|v1\/pricing)(\/|$)/ },
+  containers: { file: 'containers-api.openapi.json', paths: /^\/(apps|registries|limits|nodes|regions|log)(\/|$)/ },
 };
 
 /** The reference README's table of neutral names. */
@@ -57,6 +60,8 @@ const KEPT = new Set([
 ]);
 
 const neutral = (name) => NAMES[name] ?? WORDS.reduce((n, [word, by]) => n.replace(word, by), name);
+/** Enum values are camelCase words too: a vendor word at the start of one becomes `vendor` (`vendorRegistry`). */
+const neutralValue = (value) => (typeof value === 'string' ? neutral(value.replace(/^bunny(?=[A-Z])/, 'Bunny')).replace(/^Vendor(?=[A-Z])/, 'vendor') : value);
 
 function facts(schema) {
   if (Array.isArray(schema)) return schema.map(facts);
@@ -66,6 +71,7 @@ function facts(schema) {
     if (!KEPT.has(key)) continue;
     if (key === 'properties') out[key] = Object.fromEntries(Object.entries(value).map(([name, s]) => [neutral(name), facts(s)]));
     else if (key === 'required') out[key] = value.map(neutral);
+    else if (key === 'enum') out[key] = value.map(neutralValue);
     else if (key === '$ref') out[key] = value.replace(/[^/]+$/, neutral);
     else out[key] = facts(value);
   }

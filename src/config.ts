@@ -21,6 +21,7 @@ export const ConfigSchema = Type.Object({
   host: Type.String({ default: '127.0.0.1', description: 'Address the HTTP server binds to.' }),
   port: Port(8080, 'TCP port of the management API (0 picks a free one; `off` turns it off).'),
   storagePort: Port(8081, 'TCP port of the storage plane: the file API of every storage zone (0 picks a free one; `off` turns it off).'),
+  dnsPort: Port(8053, 'UDP and TCP port of the DNS plane: the authoritative name server of every DNS zone (0 picks a free one; `off` turns it off).'),
   databaseUrl: Type.String({
     default: 'sqlite:./data/edgeplane.db',
     pattern: '^(sqlite:.+|postgres(ql)?://.+)$',
@@ -51,6 +52,33 @@ export const ConfigSchema = Type.Object({
   ),
   cdnDomain: Type.String({ default: 'edgeplane.test', description: 'Domain of generated pull zone system hostnames (`<name>.<domain>`).' }),
   storageDomain: Type.String({ default: 'storage.edgeplane.test', description: 'Domain of generated storage zone hostnames.' }),
+  nameservers: Type.Optional(
+    Type.String({
+      pattern: '^[A-Za-z0-9.-]+(,[A-Za-z0-9.-]+)*$',
+      description:
+        "The platform's name servers, comma-separated: announced (NS, SOA) by every zone without custom name servers, and given to new zones. Default: `ns1.<cdn domain>,ns2.<cdn domain>`.",
+    }),
+  ),
+  edgeAddresses: Type.String({
+    default: '127.0.0.1,::1',
+    pattern: '^[0-9A-Fa-f:.]+(,[0-9A-Fa-f:.]+)*$',
+    description:
+      'Addresses of the edge, comma-separated: what DNS answers (A and AAAA) for `PullZone` and `Redirect` records, so their names reach the edge plane.',
+  }),
+  dnsRateLimitPerSecond: Type.Integer({
+    minimum: 0,
+    maximum: 10000000,
+    default: 1000,
+    description:
+      'UDP queries per second the DNS plane takes from one client (an IPv4 address, an IPv6 /64); beyond it queries are dropped, every second one answered truncated so real clients retry over TCP. 0 turns it off.',
+  }),
+  dnsUpstream: Type.Optional(
+    Type.String({
+      pattern: '^[^\\s]+$',
+      description:
+        'A resolver (`<ip>` or `<ip>:<port>`) the DNS plane asks for what lies outside the store: the addresses of a `Flatten` target elsewhere, and record scans. Unset: such a `Flatten` answers SERVFAIL.',
+    }),
+  ),
   containerDomain: Type.String({ default: 'containers.edgeplane.test', description: 'Domain of generated container endpoint public hosts.' }),
   jobDelayMs: Type.Integer({
     minimum: 0,
@@ -125,6 +153,7 @@ export const ENV_VARS: Record<keyof Config, string> = {
   host: 'HOST',
   port: 'PORT',
   storagePort: 'EDGEPLANE_STORAGE_PORT',
+  dnsPort: 'EDGEPLANE_DNS_PORT',
   databaseUrl: 'DATABASE_URL',
   dbPoolMax: 'EDGEPLANE_DB_POOL_MAX',
   dbStatementTimeoutMs: 'EDGEPLANE_DB_STATEMENT_TIMEOUT_MS',
@@ -134,6 +163,10 @@ export const ENV_VARS: Record<keyof Config, string> = {
   adminToken: 'EDGEPLANE_ADMIN_TOKEN',
   cdnDomain: 'EDGEPLANE_CDN_DOMAIN',
   storageDomain: 'EDGEPLANE_STORAGE_DOMAIN',
+  nameservers: 'EDGEPLANE_NAMESERVERS',
+  edgeAddresses: 'EDGEPLANE_EDGE_ADDRESSES',
+  dnsRateLimitPerSecond: 'EDGEPLANE_DNS_RATE_LIMIT_PER_SECOND',
+  dnsUpstream: 'EDGEPLANE_DNS_UPSTREAM',
   containerDomain: 'EDGEPLANE_CONTAINER_DOMAIN',
   jobDelayMs: 'EDGEPLANE_JOB_DELAY_MS',
   monitorIntervalMs: 'EDGEPLANE_MONITOR_INTERVAL_MS',

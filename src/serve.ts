@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import { openFilesBackend } from './files/location.js';
 import { buildApp } from './planes/api/app.js';
 import { listenApi } from './planes/api/listen.js';
+import { startDnsPlane } from './planes/dns/plane.js';
 import { listenStorage } from './planes/storage/listen.js';
 import type { RunningPlane } from './planes/plane.js';
 import { resolveMasterKey } from './security/master-key.js';
@@ -91,6 +92,13 @@ export async function serve(config: Config): Promise<void> {
     if (config.port !== 'off') running.push(await listenApi(app, config.host, config.port));
     else await app.ready();
     if (config.storagePort !== 'off') running.push(await listenStorage(app.services, config.host, config.storagePort, logPlaneError('storage')));
+    if (config.dnsPort !== 'off')
+      running.push(
+        await startDnsPlane(app.services, config.host, config.dnsPort, {
+          rateLimitPerSecond: config.dnsRateLimitPerSecond,
+          logError: logPlaneError('dns'),
+        }),
+      );
   } catch (error) {
     await closeAll();
     throw error;

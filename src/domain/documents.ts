@@ -50,6 +50,13 @@ export class DocumentRepo<T> {
     return found;
   }
 
+  /** Every document of the kind, all accounts, a page at a time (for the data planes' views). */
+  async scan(tx: StoreTx, offset: number, limit: number): Promise<StoredDoc<T>[]> {
+    const found = await tx.docs.scan<T>(this.kind, offset, limit);
+    for (const d of found) this.sealed.open(d.doc);
+    return found;
+  }
+
   async list(tx: StoreTx, accountId: number, query: ListQuery): Promise<Page<T>> {
     const page = await tx.docs.list<T>(this.kind, accountId, query);
     return { total: page.total, items: page.items.map((d) => this.sealed.open(d.doc)) };

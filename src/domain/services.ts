@@ -2,11 +2,23 @@
 import type { Config } from '../config.js';
 import type { Secrets } from '../security/secrets.js';
 import type { Store } from '../store/types.js';
+import { AccountClosure } from './accounts/closure.js';
 import { AccountService } from './accounts/service.js';
+import { UserService } from './accounts/users.js';
 import { ApiKeyService } from './api-keys/service.js';
+import { AuditLogService } from './audit/log.js';
+import { ChargeCalculator } from './billing/charges.js';
+import { PriceEstimator } from './billing/estimates.js';
+import { BillingService } from './billing/service.js';
 import { ContainerAppService } from './containers/service.js';
 import { registerDnsBackground } from './dns/background.js';
+import { QueryLog } from './dns/query-log.js';
+import { ServedZones } from './dns/served-zones.js';
+import { ServingAuthority } from './dns/serving/authority.js';
 import { DnsZoneService } from './dns/service.js';
+import { DnsStatistics } from './dns/statistics.js';
+import { upstreamResolver } from './dns/upstream-resolver.js';
+import { configuredNameservers } from './dns/zone-settings.js';
 import { FaultInjector } from './faults/injector.js';
 import { FileService } from './files/service.js';
 import { FileSweeper } from './files/sweeper.js';
@@ -17,10 +29,14 @@ import type { JobRunner } from '../jobs/runner.js';
 import { OperatorService } from './operator/service.js';
 import type { Clock } from './principal.js';
 import { PullZoneService } from './pull-zones/service.js';
+import { ReferenceData } from './reference-data/service.js';
+import { SearchService } from './search/service.js';
 import { registerReplicationJob } from './storage-zones/replication.js';
 import { StorageZoneService } from './storage-zones/service.js';
 import { StorageZoneStatistics } from './storage-zones/statistics.js';
+import { VideoLibraryImages } from './video-libraries/images.js';
 import { VideoLibraryService } from './video-libraries/service.js';
+import { VideoLibraryStatistics } from './video-libraries/statistics.js';
 
 export interface ServiceContext {
   store: Store;
@@ -44,6 +60,14 @@ export function buildServices(ctx: ServiceContext) {
   const containerApps = new ContainerAppService(ctx.store, ctx.secrets, ctx.clock, ctx.config);
   pullZones.onDelete.push((tx, accountId, id) => containerApps.unlinkPullZone(tx, accountId, id));
   const dnsZones = new DnsZoneService(ctx.store, ctx.secrets, ctx.clock, ctx.config);
+  const dnsAuthority = new ServingAuthority({
+    edgeAddresses: ctx.config.edgeAddresses.split(','),
+    ...(ctx.config.dnsUpstream ? { resolveUpstream: upstreamResolver(ctx.config.dnsUpstream) } : {}),
+    clock: ctx.clock,
+  });
+  const servedZones = new ServedZones(ctx.store, dnsZones.zones, dnsAuthority, { nameservers: configuredNameservers(ctx.config) });
+  dnsZones.writer.onCommitted.push((id, accountId, zone, version) => servedZones.committed(id, accountId, zone, version));
+  dnsZones.writer.onDeleted.push((id) => servedZones.deleted(id));
   pullZones.onDelete.push((tx, accountId, id) => dnsZones.unlinkPullZone(tx, accountId, id));
   registerDnsBackground(dnsZones, {
     store: ctx.store,
@@ -53,10 +77,25 @@ export function buildServices(ctx: ServiceContext) {
     jobDelayMs: ctx.config.jobDelayMs,
     monitorIntervalMs: ctx.config.monitorIntervalMs,
   });
+  const videoLibraries = new VideoLibraryService(ctx.store, ctx.secrets, ctx.clock, pullZones, storageZones);
+  const videoLibraryImages = new VideoLibraryImages(ctx.store, ctx.secrets, ctx.blobs, ctx.clock, videoLibraries);
+  const fileSweeper = new FileSweeper(ctx.store, ctx.blobs, ctx.clock);
+  fileSweeper.claim((zoneId, guid) => videoLibraryImages.claims(zoneId, guid));
+  const charges = new ChargeCalculator(ctx.store, usage, files);
+  const billing = new BillingService(ctx.store, charges, ctx.clock, ctx.config.cdnDomain);
   return {
     apiKeys,
     accounts,
-    operator: new OperatorService(ctx.store, accounts, pullZones.zones),
+    operator: new OperatorService(ctx.store, accounts, pullZones.zones, { billing, usage }),
+    users: new UserService(ctx.store, charges, ctx.clock, ctx.config.cdnDomain),
+    accountClosure: new AccountClosure(ctx.store, ctx.secrets, ctx.clock, { containerApps, videoLibraries, dnsZones, pullZones, storageZones }),
+    audit: new AuditLogService(ctx.store, ctx.clock),
+    billing,
+    priceEstimates: new PriceEstimator(ctx.store),
+    referenceData: new ReferenceData(ctx.config.storageDomain),
+    search: new SearchService(ctx.store),
+    videoLibraryImages,
+    videoLibraryStatistics: new VideoLibraryStatistics(videoLibraries, usage, ctx.clock),
     jobs: ctx.jobs,
     store: ctx.store,
     storeDialect: ctx.store.dialect,
@@ -69,13 +108,17 @@ export function buildServices(ctx: ServiceContext) {
     containerApps,
     dnsZones,
     files,
-    fileSweeper: new FileSweeper(ctx.store, ctx.blobs, ctx.clock),
+    dnsAuthority,
+    servedZones,
+    dnsStatistics: new DnsStatistics(dnsZones, usage, ctx.clock),
+    dnsQueryLog: new QueryLog(),
+    fileSweeper,
     usage,
     storageZoneStatistics: new StorageZoneStatistics(storageZones, files, usage, ctx.clock),
     faults: new FaultInjector(ctx.config.faults?.rules),
     pullZones,
     storageZones,
-    videoLibraries: new VideoLibraryService(ctx.store, ctx.secrets, ctx.clock, pullZones, storageZones),
+    videoLibraries,
   };
 }
 

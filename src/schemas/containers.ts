@@ -400,10 +400,17 @@ export const ContainerTemplate = Type.Object(
 // ---------------------------------------------------------------------------------------------
 // Applications
 
+/** Most instances of one application; the account limits (`GET /mc/limits`) show it. */
+export const MAX_INSTANCES_PER_APPLICATION = 1000;
+
 export const AutoScaling = Type.Object(
   {
-    min: Int32({ minimum: 1, maximum: 1000, description: 'Fewest instances kept running (1 to 1000).' }),
-    max: Int32({ minimum: 1, maximum: 1000, description: 'Most instances started under load (1 to 1000).' }),
+    min: Int32({ minimum: 1, maximum: MAX_INSTANCES_PER_APPLICATION, description: `Fewest instances kept running (1 to ${MAX_INSTANCES_PER_APPLICATION}).` }),
+    max: Int32({
+      minimum: 1,
+      maximum: MAX_INSTANCES_PER_APPLICATION,
+      description: `Most instances started under load (1 to ${MAX_INSTANCES_PER_APPLICATION}).`,
+    }),
   },
   { ...closed, description: 'Instance count bounds.' },
 );
@@ -429,10 +436,18 @@ export const RepositorySettings = Type.Object(
   { ...closed, description: 'Source repository linked to the application.' },
 );
 
+/** Largest persistent volume, in GB; the account limits (`GET /mc/limits`) show it. */
+export const MAX_VOLUME_SIZE_GB = 100;
+/** Most persistent volumes of one application; the account limits show it. */
+export const MAX_VOLUMES_PER_APPLICATION = 10;
+
+const volumeName = Type.String({ minLength: 1, maxLength: 50, description: 'Name of the volume; containers mount it by this name.' });
+const volumeSize = Int32({ minimum: 1, maximum: MAX_VOLUME_SIZE_GB, description: `Size in GB (1 to ${MAX_VOLUME_SIZE_GB}).` });
+
 export const VolumeRequest = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 50, description: 'Name of the volume; containers mount it by this name.' }),
-    size: Int32({ minimum: 1, maximum: 100, description: 'Size in GB (1 to 100).' }),
+    name: volumeName,
+    size: volumeSize,
   },
   { ...closed, description: 'A persistent volume of the application.' },
 );
@@ -451,7 +466,9 @@ const applicationRequestProperties = {
   repositorySettings: Type.Optional(RepositorySettings),
   autoScaling: AutoScaling,
   regionSettings: RegionSettingsRequest,
-  volumes: Type.Optional(Type.Array(VolumeRequest, { description: 'Persistent volumes.' })),
+  volumes: Type.Optional(
+    Type.Array(VolumeRequest, { maxItems: MAX_VOLUMES_PER_APPLICATION, description: `Persistent volumes (at most ${MAX_VOLUMES_PER_APPLICATION}).` }),
+  ),
 };
 
 /** Body of POST /mc/apps. */
@@ -655,7 +672,11 @@ export const ApplicationPatchRequest = Type.Object(
           'All containers of the application, as in a replacement: items with an `id` update that container, items without create one, containers not listed are removed.',
       }),
     ),
-    volumes: Type.Optional(Nullable(Type.Array(VolumeRequest), { description: 'All persistent volumes; replaces the stored list.' })),
+    volumes: Type.Optional(
+      Nullable(Type.Array(VolumeRequest, { maxItems: MAX_VOLUMES_PER_APPLICATION }), {
+        description: `All persistent volumes (at most ${MAX_VOLUMES_PER_APPLICATION}); replaces the stored list.`,
+      }),
+    ),
   },
   { ...closed, description: 'The application settings to change.' },
 );
@@ -753,6 +774,51 @@ export const ListVolumesResponse = Type.Object(
   { ...closed, description: 'The persistent volumes of an application.' },
 );
 
+const volumeIdParam = Type.String({ minLength: 1, description: 'Id of the volume, or its name.' });
+
+export const VolumeParams = Type.Object({ appId: appIdParam, volumeId: volumeIdParam });
+export const VolumeInstanceParams = Type.Object({
+  appId: appIdParam,
+  volumeId: volumeIdParam,
+  instanceId: Type.String({ minLength: 1, description: 'Id of the volume instance.' }),
+});
+export const PodParams = Type.Object({
+  appId: appIdParam,
+  podId: Type.String({ minLength: 1, description: 'Id of the pod (`podId` of a running container).' }),
+});
+
+/** Body of PATCH /mc/apps/{appId}/volumes/{volumeId}. */
+export const PatchVolumeRequest = Type.Object(
+  {
+    name: Type.Optional(Nullable(volumeName, { description: 'New name of the volume; the containers that mount it follow.' })),
+    size: Type.Optional(Nullable(volumeSize, { description: `New size in GB (1 to ${MAX_VOLUME_SIZE_GB}); a volume can grow, never shrink.` })),
+  },
+  { ...closed, description: 'The volume settings to change; a field left out or null keeps its value.' },
+);
+
+export const UpdateVolumeResponse = Type.Object(
+  {
+    name: Type.String({ minLength: 1, description: 'Name of the volume.' }),
+    size: Double({ description: 'Size of each instance, in GB.' }),
+  },
+  { ...closed, description: 'The volume as saved.' },
+);
+
+export const DetachVolumeResponse = Type.Object(
+  { name: Type.String({ minLength: 1, description: 'Name of the volume detached.' }) },
+  { ...closed, description: 'The volume that no container mounts any more.' },
+);
+
+export const DeleteAllVolumeInstancesResponse = Type.Object(
+  { ids: Type.Array(Type.String(), { description: 'Ids of the instances deleted.' }) },
+  { ...closed, description: 'The instances deleted.' },
+);
+
+export const DeleteVolumeInstanceResponse = Type.Object(
+  { id: Type.String({ minLength: 1, description: 'Id of the instance deleted.' }) },
+  { ...closed, description: 'The instance deleted.' },
+);
+
 export type ContainerEntryPointT = Static<typeof ContainerEntryPoint>;
 export type ContainerProbeT = Static<typeof ContainerProbe>;
 export type ContainerProbesT = Static<typeof ContainerProbes>;
@@ -784,3 +850,5 @@ export type EnvironmentVariablesRequestT = Static<typeof EnvironmentVariablesReq
 export type VolumeInstanceT = Static<typeof VolumeInstance>;
 export type VolumeInListT = Static<typeof VolumeInList>;
 export type ListVolumesResponseT = Static<typeof ListVolumesResponse>;
+export type PatchVolumeRequestT = Static<typeof PatchVolumeRequest>;
+export type UpdateVolumeResponseT = Static<typeof UpdateVolumeResponse>;

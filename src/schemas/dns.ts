@@ -231,3 +231,35 @@ export type DnsRecordT = Static<typeof DnsRecord>;
 export type DnsZoneT = Static<typeof DnsZone>;
 export type DnsZoneAddRequestT = Static<typeof DnsZoneAddRequest>;
 export type DnsZoneUpdateRequestT = Static<typeof DnsZoneUpdateRequest>;
+
+/** Answer of POST and DELETE /dnszone/{id}/dnssec: what to publish at the registrar. */
+export const DnsSecDsRecord = Type.Object(
+  {
+    Enabled: Type.Boolean({ description: 'True when the zone is signed.' }),
+    DsRecord: Nullable(Type.String(), { description: 'The DS record as a zone file line, for the parent zone; null when signing is off.' }),
+    Digest: Nullable(Type.String(), { description: "Digest of the zone's key (upper-case hex)." }),
+    DigestType: Nullable(Type.String(), { description: 'Digest algorithm: `SHA256`.' }),
+    Algorithm: Int32({ description: 'Key algorithm: 13 (ECDSA P-256 with SHA-256); 0 when signing is off.' }),
+    PublicKey: Nullable(Type.String(), { description: 'Public key as DNSKEY carries it (base64).' }),
+    KeyTag: Int32({ description: 'Key tag of the key.' }),
+    Flags: Int32({ description: 'DNSKEY flags: 257.' }),
+    DsConfigured: Type.Boolean({ description: 'True when the parent zone publishes the DS (edgeplane cannot see the parent: false).' }),
+  },
+  { additionalProperties: false, description: 'The DNSSEC key of a zone, as its parent needs it.' },
+);
+
+/** Answer of GET /dnszone/{id}/statistics. */
+export const DnsZoneStatistics = Type.Object(
+  {
+    TotalQueriesServed: Int64({ description: 'Queries the zone answered over the period.' }),
+    QueriesServedChart: Nullable(Type.Record(Type.String(), Type.Number({ format: 'double' })), { description: 'Queries answered per day.' }),
+    NormalQueriesServedChart: Nullable(Type.Record(Type.String(), Type.Number({ format: 'double' })), {
+      description: 'Queries answered from records without smart routing, per day.',
+    }),
+    SmartQueriesServedChart: Nullable(Type.Record(Type.String(), Type.Number({ format: 'double' })), {
+      description: 'Queries answered from records with latency or geolocation routing, per day.',
+    }),
+    QueriesByTypeChart: Nullable(Type.Record(Type.String(), Int64()), { description: 'Queries answered over the period, by query type (`A`, `AAAA`, …).' }),
+  },
+  { additionalProperties: false, description: 'What a DNS zone answered.' },
+);

@@ -39,3 +39,13 @@ export const Health = Type.Object({
       'Each plane of this process (`api`, and the data planes as they are built) and whether it serves (`ok`) or was turned off with its port variable (`off`).',
   }),
 });
+
+/** One query of a DNS zone's query log (GET /_edgeplane/dnszones/{id}/querylog). */
+export const DnsQueryLogEntry = Type.Object({
+  Time: Type.String({ format: 'date-time', description: 'When the answer was sent.' }),
+  ClientIp: Type.String({ description: "The client's address, anonymized as the zone's logging settings ask (empty when dropped)." }),
+  Name: Type.String({ description: 'The name asked, as the client spelled it.' }),
+  Type: Type.String({ description: 'The query type (`A`, `AAAA`, …).' }),
+  ResponseCode: Type.String({ description: 'The answer code: `NOERROR`, `NXDOMAIN`, `REFUSED`, …' }),
+  Transport: Type.Union([Type.Literal('udp'), Type.Literal('tcp')], { description: 'How the query came.' }),
+});

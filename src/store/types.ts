@@ -12,10 +12,16 @@ export type ResourceKind =
   | 'dnsRecord'
   | 'videoLibrary'
   | 'containerApp'
+  /** An image registry of the container API, with its sealed credentials. */
+  | 'containerRegistry'
+  /** Where a container application's logs are forwarded; one per application, by its id. */
+  | 'logForwarding'
   /** A pull zone hostname, indexed by value so a hostname belongs to one zone platform-wide. */
   | 'hostname'
   /** Remembers a seed item already applied, so a seed can be applied again safely. */
-  | 'seedMark';
+  | 'seedMark'
+  /** An image of a video library (its watermark, live thumbnail, live watermark): where its bytes are. */
+  | 'videoLibraryImage';
 
 export interface Account {
   id: number;
@@ -93,6 +99,8 @@ export interface Accounts {
   list(): Promise<Account[]>;
   count(): Promise<number>;
   setBalance(id: number, balance: number): Promise<boolean>;
+  /** Deletes the account with everything that references it (keys, documents, ledger, audit log). */
+  remove(id: number): Promise<boolean>;
 }
 
 export interface ApiKeys {
@@ -106,6 +114,8 @@ export interface Documents {
   get<T>(kind: ResourceKind, accountId: number, id: string): Promise<StoredDoc<T> | undefined>;
   /** Operator and job access, not scoped by account: never reachable from an account's request. */
   getAnyAccount<T>(kind: ResourceKind, id: string): Promise<StoredDoc<T> | undefined>;
+  /** Every document of a kind, all accounts, in the order they were added (for the data planes' in-memory views). */
+  scan<T>(kind: ResourceKind, offset: number, limit: number): Promise<StoredDoc<T>[]>;
   list<T>(kind: ResourceKind, accountId: number, query: ListQuery): Promise<Page<StoredDoc<T>>>;
   /** Whether any account uses the name: names of these kinds are platform-wide. */
   nameExists(kind: ResourceKind, name: string): Promise<boolean>;
@@ -245,6 +255,65 @@ export interface UsageEntry {
   value: number;
 }
 
+/** One write made through the API (see domain/audit/log.ts). Never holds a credential. */
+export interface AuditEntry {
+  id: number;
+  accountId: number;
+  /** UTC day of `at`, `YYYY-MM-DD`: the log is read a day at a time. */
+  day: string;
+  at: string;
+  product: string;
+  resourceType: string;
+  resourceId: string | null;
+  action: string;
+  actorId: string;
+  actorType: string;
+  diff: string | null;
+}
+
+export interface AuditQuery {
+  day: string;
+  /** Each filter, when given, keeps the entries whose value is one of those listed. */
+  products?: string[];
+  resourceTypes?: string[];
+  resourceIds?: string[];
+  actorIds?: string[];
+  descending: boolean;
+  /** Only entries past this id, in the order asked for (a continuation). */
+  after?: number;
+  limit: number;
+}
+
+export interface AuditLog {
+  add(entry: Omit<AuditEntry, 'id'>): Promise<void>;
+  list(accountId: number, query: AuditQuery): Promise<AuditEntry[]>;
+  /** Deletes every account's entries of days before `day`; answers how many. */
+  purgeBefore(day: string): Promise<number>;
+}
+
+/** A line of an account's ledger (see domain/billing/). */
+export interface BillingRecord {
+  id: number;
+  accountId: number;
+  /** The platform's BillingRecordType: 3 a month's statement, 6 funds added, 4 funds taken back. */
+  recordType: number;
+  amount: number;
+  at: string;
+  /** `YYYY-MM` for a month's statement, else null. */
+  month: string | null;
+  payer: string | null;
+  /** A statement's charges, line by line (JSON); null for movements of funds. */
+  details: string | null;
+}
+
+export interface BillingRecords {
+  /** Adds a record; a statement for a month the account already has one for is not added (undefined). */
+  add(record: Omit<BillingRecord, 'id'>): Promise<BillingRecord | undefined>;
+  /** The account's records, oldest first. */
+  list(accountId: number): Promise<BillingRecord[]>;
+  get(accountId: number, id: number): Promise<BillingRecord | undefined>;
+}
+
 /** What a unit of work can touch. */
 export interface StoreTx {
   accounts: Accounts;
@@ -254,6 +323,8 @@ export interface StoreTx {
   files: Files;
   deadBlobs: DeadBlobs;
   usage: UsageCounters;
+  audit: AuditLog;
+  billing: BillingRecords;
   /**
    * Holds an exclusive lock named `name` until the transaction ends, for decisions that span rows
    * ("is the store empty?"). SQLite transactions are already serialized, so there it is free.
@@ -261,6 +332,12 @@ export interface StoreTx {
   lock(name: string): Promise<void>;
   /** Next integer id of a sequence (one per resource kind, plus hostnames, edge rules...). */
   nextId(sequence: string): Promise<number>;
+  /**
+   * Runs `fn` once the transaction has committed (durably), before its caller is answered; never if
+   * it rolls back. Outside a transaction, at once. For in-memory views that must show a write as
+   * soon as it is acknowledged (the DNS plane's zones).
+   */
+  afterCommit(fn: () => void): void;
 }
 
 export interface IdempotencyRecord {
@@ -331,7 +408,9 @@ export type DumpRecord =
   | { type: 'storageUsage'; zoneId: string; accountId: number; files: number; bytes: number }
   | { type: 'storageUsageDay'; zoneId: string; day: string; files: number; bytes: number }
   | { type: 'deadBlob'; key: string; deadAt: number }
-  | ({ type: 'usage' } & UsageEntry);
+  | ({ type: 'usage' } & UsageEntry)
+  | ({ type: 'auditEntry' } & AuditEntry)
+  | ({ type: 'billingRecord' } & BillingRecord);
 
 /** A write that can make a value cached in memory stale. */
 export type StoreChange =

@@ -29,8 +29,9 @@ interface Document {
 
 /** Served for people and tools, not part of the API. */
 const NOT_API = ['/openapi.json', '/docs'];
-/** The container API's second mount (for the platform's command-line client) repeats /mc. */
-const MIRROR = '/apps';
+/** The container API's second mount (for the platform's command-line client) repeats /mc at the root. */
+const MIRRORS = ['/apps', '/registries', '/limits', '/nodes', '/regions', '/log'];
+const isMirror = (path: string) => MIRRORS.some((m) => path === m || path.startsWith(`${m}/`));
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'options', 'trace']);
 const PLACEHOLDER = 'Default Response';
 
@@ -72,11 +73,11 @@ function documentationProblems(document: Document, routes: Route[]): string[] {
 
   for (const { method, path } of routes) {
     if (NOT_API.some((prefix) => path.toLowerCase().startsWith(prefix))) continue;
-    const documentedAs = path.startsWith(`${MIRROR}/`) || path === MIRROR ? `/mc${path}` : path;
+    const documentedAs = isMirror(path) ? `/mc${path}` : path;
     if (!documented.has(routeKey(method, documentedAs))) problems.push(`${method} ${path}: not in the document`);
   }
   for (const path of Object.keys(document.paths)) {
-    if (path === MIRROR || path.startsWith(`${MIRROR}/`)) problems.push(`${path}: the mirrored mount is documented`);
+    if (isMirror(path)) problems.push(`${path}: the mirrored mount is documented`);
   }
   for (const [key, op] of documented) {
     if (!op.operationId) problems.push(`${key}: no operationId`);

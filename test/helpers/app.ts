@@ -114,7 +114,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, options: Te
       if (useKey !== null) h['accesskey'] = useKey;
       const opts: InjectOptions = { method, url, headers: h };
       if (body !== undefined) {
-        opts.payload = typeof body === 'string' ? body : JSON.stringify(body);
+        opts.payload = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
         if (!Object.keys(h).some((k) => k.toLowerCase() === 'content-type')) h['content-type'] = 'application/json';
       }
       const res = await app.inject(opts);

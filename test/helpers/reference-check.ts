@@ -21,10 +21,13 @@ export type SkipReason = 'no body' | 'not JSON' | 'no route' | 'not in the refer
 
 export type Outcome = { checked: true; problems: string[] } | { checked: false; reason: SkipReason };
 
+/** The container API's paths, as its reference has them. */
+const CONTAINER_PATHS = /^\/(apps|registries|limits|nodes|regions|log)(\/|$)/;
+
 /** The container API is served at /mc and, for the platform's command-line client, at the root; its reference has neither prefix. */
 function locate(route: string): { document: DocumentName; path: string } {
   if (route === '/mc' || route.startsWith('/mc/')) return { document: 'containers', path: route.slice(3) || '/' };
-  if (route === '/apps' || route.startsWith('/apps/')) return { document: 'containers', path: route };
+  if (CONTAINER_PATHS.test(route)) return { document: 'containers', path: route };
   return { document: 'core', path: route };
 }
 

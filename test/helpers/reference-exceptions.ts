@@ -65,6 +65,7 @@ export const ALLOWED: AllowedValue[] = [
     accept: isNull,
     why:
       'spec 2.2: response fields repeat the request fields, where imageDigest is optional; the platform fills it by asking the registry, ' +
-      'which edgeplane does not reach, and an invented digest would misstate the image',
+      'which edgeplane does not do when a container is saved (a container may name a registry it has no record of), and an invented digest ' +
+      'would misstate the image; POST /mc/registries/digest asks the registry, and imageDigest pins what it answers',
   },
 ];

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, expectErrorBody, type TestContext, type TestResponse } from '../helpers/app.js';
+import { startRegistry, type TestRegistry } from '../helpers/oci-registry.js';
 import {
   bodyValidator,
   fieldName,
@@ -15,11 +16,12 @@ import {
   sample,
   urlOf,
   withValueAt,
+  WORLD_IMAGE,
   type ApiDocument,
   type Operation,
   type Schema,
 } from './support/operations.js';
-import { createWorld, linkValue, NOBODY, resourceOf, type World } from './support/world.js';
+import { createWorld, linkValue, NOBODY, resourceOf, SHARED, type World } from './support/world.js';
 
 const ADMIN_TOKEN = 'operator-token-for-the-wall-0123456789';
 
@@ -34,24 +36,29 @@ let readOnlyKey: string;
 let revokedKey: string;
 let accountKindKey: string;
 let before: Map<string, unknown>;
+/** A real image registry for the worlds' registries: the questions asked of it are reads that must answer. */
+let registry: TestRegistry;
 
 beforeAll(async () => {
+  registry = await startRegistry();
+  await registry.push(`${WORLD_IMAGE.namespace}/${WORLD_IMAGE.name}`, WORLD_IMAGE.tag, { exposedPorts: ['8080/tcp'] });
   t = await createTestApp({ adminToken: ADMIN_TOKEN, rateLimitPerSecond: 0 });
   doc = await readDocument(t);
   operations = operationsOf(doc);
   validate = bodyValidator(doc);
-  a = await createWorld(t, t.key, 'alpha');
+  a = await createWorld(t, t.key, 'alpha', { registryUrl: registry.url });
   bKey = (await t.newAccount('beta')).key;
-  b = await createWorld(t, bKey, 'beta');
+  b = await createWorld(t, bKey, 'beta', { registryUrl: registry.url });
   readOnlyKey = (await t.post('/apikey', { Roles: ['ReadOnly'] })).body.Key;
   const revoked = (await t.post('/apikey', {})).body;
   expect((await t.del(`/apikey/${revoked.Id}`)).status).toBe(204);
   revokedKey = revoked.Key;
   accountKindKey = (await t.app.services.apiKeys.issue(t.store, t.accountId, 'account', ['FullAccess'])).Key;
   before = await snapshotOf(a, t.key);
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
-  await t.close();
+  await t?.close();
+  await registry?.close();
 });
 
 /** A's view of everything it owns: every GET route without a required query, with A's ids. */
@@ -70,7 +77,11 @@ function idFor(op: Operation, param: { name: string; in: 'path' | 'query'; requi
   return resource === undefined ? undefined : String(world[resource]);
 }
 
-const namesAResource = (op: Operation) => op.params.some((p) => (p.in === 'path' || p.required) && resourceOf(op, p) !== undefined);
+const namesAResource = (op: Operation) =>
+  op.params.some((p) => {
+    const resource = resourceOf(op, p);
+    return (p.in === 'path' || p.required) && resource !== undefined && !SHARED.includes(resource);
+  });
 
 /** Bodies the domain needs beyond what their schema requires: the DNS check's `Name` is optional in its schema, yet must be a domain. */
 const DOMAIN_BODIES: Record<string, () => unknown> = {
@@ -84,6 +95,8 @@ function validBody(op: Operation): unknown {
   if (given) return given();
   if (op.body.contentType !== 'application/json') return sample(doc, op.body.schema);
   const body = sample(doc, op.body.schema);
+  // The registry questions name a registry in their body: A's, which holds the image asked about.
+  if (body !== null && typeof body === 'object' && 'registryId' in body) Object.assign(body, { registryId: String(a.registry) });
   const check = validate(op.body.schema);
   expect(check(structuredClone(body)), `${op.operationId}: the sample body ${JSON.stringify(body)} fails validation: ${JSON.stringify(check.errors)}`).toBe(
     true,
@@ -179,11 +192,18 @@ describe('authentication on every route', () => {
     }
     // What a read-only key may call is decided by what an operation does, not by its method.
     const reads = apiRoutes().filter((o) => !isWrite(o) && o.method !== 'GET');
-    expect(reads.map((o) => `${o.method} ${o.path}`).sort()).toEqual([
-      'POST /dnszone/checkavailability',
-      'POST /pullzone/checkavailability',
-      'POST /storagezone/checkavailability',
-    ]);
+    expect(reads.map((o) => `${o.method} ${o.path}`).sort()).toEqual(
+      [
+        'POST /dnszone/checkavailability',
+        'POST /pullzone/checkavailability',
+        'POST /storagezone/checkavailability',
+        // Questions asked of an image registry: a POST each on the platform, and nothing changes.
+        ...['images', 'tags', 'digest', 'image-config', 'config-suggestions', 'public-images/search'].flatMap((q) => [
+          `POST /mc/registries/${q}`,
+          `POST /registries/${q}`,
+        ]),
+      ].sort(),
+    );
   });
 
   it('lets a read-only key call every read operation, whatever its method, and answers 403 to every write', async () => {

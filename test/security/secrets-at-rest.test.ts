@@ -5,8 +5,9 @@
  * SQLite database file and its WAL, and the remembered idempotent responses.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../helpers/app.js';
+import { startRegistry, type TestRegistry } from '../helpers/oci-registry.js';
 import { base64, CERTIFICATE_KEY_PEM, CERTIFICATE_PEM } from '../http/pull-zones/fixtures.js';
 
 const ADMIN_TOKEN = 'operator-token-for-secrets-0123456789';
@@ -25,8 +26,20 @@ const CREDENTIAL_FIELDS = new Set([
   'CertificateKey',
 ]);
 
+/** Credentials of an image registry behind HTTP Basic: saving them means signing in with them first. */
+const REGISTRY_USER = { userName: 'deployer', password: 'registry-password-8e2c4a6f0b' };
+const FORWARDING_TOKEN = 'container-log-token-1d3f5b7a9c';
+
 let t: TestContext;
+let registry: TestRegistry;
 const secrets = new Set<string>();
+beforeAll(async () => {
+  registry = await startRegistry({ auth: 'basic', users: { [REGISTRY_USER.userName]: REGISTRY_USER.password } });
+  await registry.push('team/app', '1.0');
+}, 300_000);
+afterAll(async () => {
+  await registry?.close();
+});
 beforeEach(async () => {
   secrets.clear();
   t = await createTestApp({ adminToken: ADMIN_TOKEN });
@@ -116,6 +129,21 @@ async function createEveryCredential(): Promise<void> {
     endpoints: [{ displayName: 'public', cdn: { isSslEnabled: true, portMappings: [{ containerPort: 80, exposedPort: 80, protocols: ['tcp'] }] } }],
   });
 
+  // Container registries keep a password, log forwarding a token.
+  await call('POST', '/mc/registries', { displayName: 'private', hostName: registry.url, passwordCredentials: REGISTRY_USER });
+  await call('POST', '/mc/log/forwarding', {
+    app: app.id,
+    type: 'SyslogTcp',
+    endpoint: 'logs.example.com',
+    port: 6514,
+    token: FORWARDING_TOKEN,
+    format: 'SyslogRfc5424',
+    enabled: true,
+  });
+  secrets.add(REGISTRY_USER.password).add(FORWARDING_TOKEN);
+  await call('GET', '/mc/registries');
+  await call('GET', '/mc/log/forwarding');
+
   // Everything as it is now, including zones other resources made on their own (a library's).
   await call('GET', '/apikey');
   await call('GET', '/storagezone');
@@ -162,5 +190,11 @@ describe('credentials at rest', () => {
     const replay = await t.request('POST', '/storagezone', { Name: 'vault', Region: 'DE' }, undefined, { 'idempotency-key': 'storage-once' });
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(secrets.has(replay.body.Password)).toBe(true);
+    expect((await t.get('/mc/log/forwarding')).body.items[0].token).toBe(FORWARDING_TOKEN);
+    // The registry password is never shown, but edgeplane still signs in with it.
+    const [saved] = (await t.get('/mc/registries')).body.items;
+    expect(saved).toMatchObject({ userName: 'deployer', firstPasswordSymbols: 'reg', lastPasswordSymbols: 'f0b' });
+    const tags = await t.post('/mc/registries/tags', { registryId: String(saved.id), imageNamespace: 'team', imageName: 'app' });
+    expect(tags.body).toEqual([{ name: '1.0' }]);
   });
 });

@@ -6,7 +6,7 @@ import type { AutoScalingT, ListVolumesResponseT, RegionSettingsRequestT, Region
 import type { Principal } from '../principal.js';
 import { regionSettingsOf, withPods } from './application.js';
 import type { AppEditor } from './editor.js';
-import { checkAutoScaling } from './rules.js';
+import { checkAutoScaling, checkRegions } from './rules.js';
 import { relocated } from './templates.js';
 import { volumeList } from './volumes.js';
 
@@ -19,6 +19,7 @@ export class AppSettingsService {
 
   /** Replaces the region settings (left out = cleared); endpoints get addresses in the new regions. */
   setRegionSettings(principal: Principal, appId: string, input: RegionSettingsRequestT): Promise<void> {
+    checkRegions(input, '');
     return this.editor.change(principal.accountId, appId, (doc) => {
       const regionSettings = regionSettingsOf(input);
       const containerTemplates = relocated(doc.containerTemplates, this.editor.endpointContext(regionSettings));

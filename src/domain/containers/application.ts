@@ -13,9 +13,11 @@ import type {
   RegionSettingsT,
   RepositorySettingsT,
 } from '../../schemas/containers.js';
+import { containerRegion } from '../reference-data/container-regions.js';
 import { newContainerId } from './ids.js';
 import type { AppState, Lifecycle } from './lifecycle.js';
 import { DEFAULT_REGION, nodeAddress } from './network.js';
+import type { TimelineEntry } from './timeline.js';
 
 export interface Pod {
   id: string;
@@ -27,6 +29,11 @@ export interface StoredVolume {
   id: string;
   name: string;
   size: number;
+  /**
+   * The instance of each pod position (`"0"`, `"1"`, …) that differs from the first one it gets,
+   * `<volume id>-<position>`: null once deleted, a fresh id once provisioned again (volumes.ts).
+   */
+  instances?: Record<string, string | null>;
 }
 
 export interface ContainerAppDoc {
@@ -41,6 +48,8 @@ export interface ContainerAppDoc {
   /** Groups of containers, one per instance of the application (`autoScaling.min`). */
   pods: Pod[];
   lifecycle: Lifecycle;
+  /** What the application's charts need from its past (timeline.ts); absent in documents written before it. */
+  timeline?: TimelineEntry[];
 }
 
 /** The application's settings as sent (create or replace), before its containers. */
@@ -50,6 +59,8 @@ export type ApplicationSettingsInput = Omit<ApplicationCreateRequestT, 'containe
 export const NETWORK_LIMITS = { ingressBandwidthLimit: 1_000_000_000, egressBandwidthLimit: 1_000_000_000 } as const;
 
 const unique = (values: readonly string[] | null | undefined) => [...new Set(values ?? [])];
+/** Region codes as the region list spells them (a code it does not know is kept as sent; rules.ts refuses those). */
+const regionCodes = (values: readonly string[] | null | undefined) => unique((values ?? []).map((id) => containerRegion(id)?.id ?? id));
 
 /**
  * Region settings as returned. With no region limit the application runs in exactly the listed
@@ -58,8 +69,8 @@ const unique = (values: readonly string[] | null | undefined) => [...new Set(val
 export function regionSettingsOf(input: RegionSettingsRequestT): RegionSettingsT {
   const maxAllowedRegions = input.maxAllowedRegions ?? null;
   return {
-    allowedRegionIds: unique(input.allowedRegionIds),
-    requiredRegionIds: unique(input.requiredRegionIds),
+    allowedRegionIds: regionCodes(input.allowedRegionIds),
+    requiredRegionIds: regionCodes(input.requiredRegionIds),
     maxAllowedRegions,
     provisioningType: maxAllowedRegions === null ? 'static' : 'dynamic',
     nodeSelectors: input.nodeSelectors ?? null,
@@ -74,17 +85,29 @@ export function regionsOf(settings: RegionSettingsT): string[] {
   return placed.length > 0 ? placed : [DEFAULT_REGION];
 }
 
+/** A pod placed on a node: new id, new node. */
+export const newPod = (): Pod => ({ id: newContainerId(), nodeIpAddress: nodeAddress() });
+
+/** The region each pod runs in: pods are spread over the application's regions in turn. */
+export function podRegions(doc: Pick<ContainerAppDoc, 'pods' | 'regionSettings'>): string[] {
+  const regions = regionsOf(doc.regionSettings);
+  return doc.pods.map((_pod, i) => regions[i % regions.length] ?? DEFAULT_REGION);
+}
+
 function podsFor(count: number, previous: readonly Pod[]): Pod[] {
   const pods = previous.slice(0, count);
-  while (pods.length < count) {
-    pods.push({ id: newContainerId(), nodeIpAddress: nodeAddress() });
-  }
+  while (pods.length < count) pods.push(newPod());
   return pods;
 }
 
-/** Volumes as sent; a volume whose name was stored before keeps its id. */
+/** Volumes as sent; a volume whose name was stored before keeps its id and its instances. */
 export function volumesOf(input: readonly { name: string; size: number }[] | null | undefined, previous: readonly StoredVolume[] = []): StoredVolume[] {
-  return (input ?? []).map((v) => ({ id: previous.find((p) => p.name === v.name)?.id ?? newContainerId(), name: v.name, size: v.size }));
+  return (input ?? []).map((v) => {
+    const kept = previous.find((p) => p.name === v.name);
+    const volume: StoredVolume = { id: kept?.id ?? newContainerId(), name: v.name, size: v.size };
+    if (kept?.instances) volume.instances = kept.instances;
+    return volume;
+  });
 }
 
 /**
@@ -114,6 +137,7 @@ export function applicationDoc(
     containerTemplates,
     pods: withPods(containerTemplates, input.autoScaling.min, previous?.pods ?? []),
     lifecycle,
+    ...(previous?.timeline ? { timeline: previous.timeline } : {}),
   };
 }
 

@@ -15,6 +15,8 @@ import { regionsOf, type ContainerAppDoc } from './application.js';
 import { rolledOut, stateOf, type AppState } from './lifecycle.js';
 import { PullZoneLinks } from './pull-zone-links.js';
 import type { EndpointContext } from './templates.js';
+import { recorded } from './timeline.js';
+import { withProvisionedInstances } from './volumes.js';
 
 export interface ContainerSettings {
   /** Domain of generated endpoint hosts (`config.containerDomain`). */
@@ -39,8 +41,8 @@ export interface ChangeOptions {
 /** Equal as stored: key order and undefined members don't count. */
 const sameJson = (a: unknown, b: unknown) => isDeepStrictEqual(JSON.parse(JSON.stringify(a)), JSON.parse(JSON.stringify(b)));
 
-/** The document without its lifecycle: what decides whether the configuration changed. */
-const configOf = ({ lifecycle: _l, ...config }: ContainerAppDoc) => config;
+/** The document without its lifecycle and history: what decides whether the configuration changed. */
+const configOf = ({ lifecycle: _l, timeline: _t, ...config }: ContainerAppDoc) => config;
 
 export class AppEditor {
   readonly apps: DocumentRepo<ContainerAppDoc>;
@@ -80,11 +82,21 @@ export class AppEditor {
       const { doc, result } = await edit(current.doc, tx);
       if (sameJson(doc, current.doc)) return result;
       const changed = (options.rollout ?? true) && !sameJson(configOf(doc), configOf(current.doc));
-      const next = changed ? { ...doc, lifecycle: rolledOut(doc.lifecycle, this.now()) } : doc;
+      const next = this.finished(current.doc, changed ? { ...doc, lifecycle: rolledOut(doc.lifecycle, this.now()) } : doc);
       await this.apps.update(tx, accountId, current, next);
       await this.links.sync(tx, accountId, appId, current.doc, next);
       return result;
     });
+  }
+
+  /** What every write does last: volume instances a pod needs are provisioned, and the change goes into the history. */
+  finished(previous: ContainerAppDoc | undefined, next: ContainerAppDoc): ContainerAppDoc {
+    return recorded(previous, withProvisionedInstances(next), this.now());
+  }
+
+  /** How long an emulated rollout or stop takes (`config.jobDelayMs`). */
+  get delayMs(): number {
+    return this.settings.jobDelayMs;
   }
 
   /** Whether the account can run anything: without funds every application is suspended. */

@@ -5,6 +5,7 @@
  * tries to connect reaches nothing on the internet.
  */
 import { randomInt } from 'node:crypto';
+import { DEFAULT_CONTAINER_REGION } from '../reference-data/container-regions.js';
 
 export interface IpAddress {
   address: string;
@@ -12,7 +13,7 @@ export interface IpAddress {
 }
 
 /** Region used when the application names none. */
-export const DEFAULT_REGION = 'DE';
+export const DEFAULT_REGION = DEFAULT_CONTAINER_REGION;
 const SLUG_FALLBACK = 'endpoint';
 const HOST_SUFFIX_LENGTH = 8;
 

@@ -2,6 +2,7 @@
  * Rules about an application's containers that a JSON schema cannot express. Each failure is a
  * 400 naming the offending field as the client sent it (`containerTemplates[1].endpoints[0].cdn`).
  */
+import { containerRegion } from '../reference-data/container-regions.js';
 import { errors } from '../errors.js';
 
 interface EndpointLike {
@@ -92,4 +93,15 @@ export function matchStoredContainers<T extends { id: string }>(stored: readonly
     claimed.add(t.id);
     return found;
   });
+}
+
+/** An application runs only in regions of the region list (`GET /mc/regions`); codes match in any letter case. */
+export function checkRegions(settings: { allowedRegionIds?: readonly string[] | null; requiredRegionIds?: readonly string[] | null }, prefix: string): void {
+  for (const member of ['allowedRegionIds', 'requiredRegionIds'] as const) {
+    settings[member]?.forEach((id, i) => {
+      if (!containerRegion(id)) {
+        throw errors.validation(`${prefix}${member}[${i}]`, `"${id}" is not a region applications can run in; GET /mc/regions lists them.`, 'region.unknown');
+      }
+    });
+  }
 }

@@ -1,8 +1,10 @@
 /**
  * Container applications: create, read, list, replace (spec 4.2.1), patch and delete them, and
- * deploy, undeploy or restart them (see lifecycle.ts). Their containers, endpoints and settings
- * have their own services, reached through the members of the same name. Each application is one
- * document of kind `containerApp` holding its containers.
+ * deploy, undeploy or restart them or one of their pods (see lifecycle.ts). Their containers,
+ * endpoints, settings, volumes and insights, the platform around them (limits, nodes, regions),
+ * the account's image registries and log forwarding have their own services, reached through the
+ * members of the same name. Each application is one document of kind `containerApp` holding its
+ * containers.
  */
 import type {
   ApplicationContainerRequestT,
@@ -21,6 +23,7 @@ import {
   applicationDoc,
   applicationListItem,
   applicationView,
+  newPod,
   regionSettingsOf,
   withPods,
   type ApplicationSettingsInput,
@@ -31,11 +34,17 @@ import { ContainerTemplateService } from './containers.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { AppEditor, type ContainerSettings } from './editor.js';
 import { EndpointService } from './endpoints.js';
+import { ApplicationInsights } from './insights.js';
+import { LogForwardingService } from './log-forwarding.js';
+import { ContainerPlatformService } from './platform.js';
+import { RegistryService } from './registries/service.js';
+import { VolumeService } from './volume-actions.js';
 import { newContainerId } from './ids.js';
+import { CONTAINER_LIMITS } from './limits.js';
 import { deployed, initialLifecycle, undeployed } from './lifecycle.js';
 import { patchedSettings } from './patches.js';
 import { pullZoneRefs } from './pull-zone-links.js';
-import { checkAutoScaling, checkContainers, matchStoredContainers } from './rules.js';
+import { checkAutoScaling, checkContainers, checkRegions, matchStoredContainers } from './rules.js';
 import { buildTemplate, relocated } from './templates.js';
 
 export interface ListApplicationsQuery {
@@ -51,12 +60,23 @@ export class ContainerAppService {
   readonly containers: ContainerTemplateService;
   readonly endpoints: EndpointService;
   readonly settings: AppSettingsService;
+  readonly volumes: VolumeService;
+  readonly insights: ApplicationInsights;
+  readonly platform: ContainerPlatformService;
+  readonly registries: RegistryService;
+  readonly logForwarding: LogForwardingService;
 
   constructor(store: Store, secrets: Secrets, clock: Clock, settings: ContainerSettings) {
     this.editor = new AppEditor(store, secrets, clock, settings);
     this.containers = new ContainerTemplateService(this.editor);
     this.endpoints = new EndpointService(this.editor);
     this.settings = new AppSettingsService(this.editor);
+    this.volumes = new VolumeService(this.editor);
+    this.insights = new ApplicationInsights(this.editor);
+    this.platform = new ContainerPlatformService(this.editor);
+    const now = () => clock().getTime();
+    this.registries = new RegistryService(store, secrets, now);
+    this.logForwarding = new LogForwardingService(store, secrets, now);
   }
 
   async create(principal: Principal, input: ApplicationCreateRequestT): Promise<IdResponseT> {
@@ -66,7 +86,16 @@ export class ContainerAppService {
     return this.editor.store.transaction(async (tx) => {
       const requested = input.containerTemplates ?? [];
       checkAutoScaling(input.autoScaling, 'autoScaling.');
-      const doc = await this.withContainers(tx, accountId, id, input, requested, undefined);
+      checkRegions(input.regionSettings, 'regionSettings.');
+      await tx.lock(`containerApps:${accountId}`);
+      const existing = await tx.docs.list('containerApp', accountId, { offset: 0, limit: 1 });
+      if (existing.total >= CONTAINER_LIMITS.maxNumberOfApplications) {
+        throw errors.conflict(
+          `The account has reached its limit of ${CONTAINER_LIMITS.maxNumberOfApplications} applications; delete one first.`,
+          'application.limit_reached',
+        );
+      }
+      const doc = this.editor.finished(undefined, await this.withContainers(tx, accountId, id, input, requested, undefined));
       await apps.insert(tx, accountId, id, doc);
       await links.sync(tx, accountId, id, null, doc);
       return { id };
@@ -101,6 +130,7 @@ export class ContainerAppService {
    */
   replace(principal: Principal, appId: string, input: ApplicationReplaceRequestT): Promise<IdResponseT> {
     checkAutoScaling(input.autoScaling, 'autoScaling.');
+    checkRegions(input.regionSettings, 'regionSettings.');
     return this.editor.change(principal.accountId, appId, async (doc, tx) => ({
       doc: await this.withContainers(tx, principal.accountId, appId, input, input.containerTemplates, doc),
       result: { id: appId },
@@ -110,6 +140,7 @@ export class ContainerAppService {
   /** Only the fields sent change (see patches.ts); `containerTemplates`, when sent, as in a replacement. */
   patch(principal: Principal, appId: string, input: ApplicationPatchRequestT): Promise<IdResponseT> {
     if (input.autoScaling) checkAutoScaling(input.autoScaling, 'autoScaling.');
+    if (input.regionSettings) checkRegions(input.regionSettings, 'regionSettings.');
     return this.editor.change(principal.accountId, appId, async (doc, tx) => {
       const settings = patchedSettings(doc, input);
       if (input.containerTemplates) {
@@ -128,6 +159,7 @@ export class ContainerAppService {
       const current = await apps.get(tx, principal.accountId, appId);
       await apps.delete(tx, principal.accountId, appId);
       await links.sync(tx, principal.accountId, appId, current.doc, null);
+      await this.logForwarding.removeFor(tx, principal.accountId, appId);
     });
   }
 
@@ -144,6 +176,21 @@ export class ContainerAppService {
     return this.lifecycleAction(principal, appId, 'forbidden', (doc) =>
       doc.lifecycle.deployed ? { ...doc, pods: withPods(doc.containerTemplates, doc.autoScaling.min, []) } : doc,
     );
+  }
+
+  /**
+   * Replaces one pod, as a restart replaces all of them: a new pod (new id, new node) takes its
+   * place and its volume instances, and the status stays as it is. Only a running pod can be.
+   */
+  recreatePod(principal: Principal, appId: string, podId: string): Promise<void> {
+    return this.lifecycleAction(principal, appId, 'forbidden', (doc) => {
+      const index = doc.pods.findIndex((p) => p.id === podId);
+      if (index < 0) throw errors.notFound('pod');
+      if (!this.editor.stateOf(doc, true).running) {
+        throw errors.conflict('The application is not running, so neither is the pod; deploy the application first.', 'pod.not_running');
+      }
+      return { ...doc, pods: doc.pods.map((p, i) => (i === index ? newPod() : p)) };
+    });
   }
 
   /**

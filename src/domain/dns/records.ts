@@ -140,7 +140,7 @@ export class DnsRecords {
     for (const { Id } of items.filter((zone) => zone.Records.some(pointsAtIt))) {
       // A listed document carries no version, and the write is versioned: read the zone itself.
       const current = await this.writer.zones.get(tx, accountId, Id);
-      await this.writer.zones.update(
+      await this.writer.replace(
         tx,
         accountId,
         current,
@@ -152,7 +152,7 @@ export class DnsRecords {
     }
   }
 
-  private changed(zone: DnsZoneT, records: DnsRecordT[]): DnsZoneT {
+  private changed<Z extends DnsZoneT>(zone: Z, records: DnsRecordT[]): Z {
     return { ...zone, Records: records, DateModified: this.clock().toISOString() };
   }
 }

@@ -19,9 +19,11 @@ import { newRecord } from './record-model.js';
 import { DnsRecords } from './records.js';
 import { normalizeDomain, recordProblems } from './validate.js';
 import { writeZoneFile } from './zone-export.js';
-import { applyZoneSettings, platformNameservers } from './zone-settings.js';
+import { applyZoneSettings, configuredNameservers, platformNameservers } from './zone-settings.js';
 import { linkProblems, throwIfAny } from './record-checks.js';
-import { ZoneWriter } from './zone-writer.js';
+import { generateZoneSigningKey } from './serving/dnssec.js';
+import { type DnsSecDsRecordModel, dsRecordModel } from './serving/ds-model.js';
+import { DNS_ZONE_CREDENTIALS, nextSerial, type StoredDnsZone, ZoneWriter } from './zone-writer.js';
 
 /** The platform checks a new zone's delegation shortly after it is added. */
 const NAMESERVER_CHECK_DELAY_MS = 5 * 60 * 1000;
@@ -36,7 +38,7 @@ export interface ZoneListQuery {
 }
 
 export class DnsZoneService {
-  private readonly zones: DocumentRepo<DnsZoneT>;
+  readonly zones: DocumentRepo<StoredDnsZone>;
   readonly writer: ZoneWriter;
   readonly records: DnsRecords;
 
@@ -44,11 +46,11 @@ export class DnsZoneService {
     private readonly store: Store,
     secrets: Secrets,
     private readonly clock: Clock,
-    private readonly config: Pick<Config, 'cdnDomain'>,
+    private readonly config: Pick<Config, 'cdnDomain' | 'nameservers'>,
   ) {
     // The indexed name is the domain: a domain can be served by one zone on the whole platform.
-    this.zones = new DocumentRepo<DnsZoneT>('dnsZone', 'DNS zone', secrets, [], (zone) => ({ name: zone.Domain }), 'Domain');
-    this.writer = new ZoneWriter(store, this.zones);
+    this.zones = new DocumentRepo<StoredDnsZone>('dnsZone', 'DNS zone', secrets, DNS_ZONE_CREDENTIALS, (zone) => ({ name: zone.Domain }), 'Domain');
+    this.writer = new ZoneWriter(store, this.zones, clock);
     this.records = new DnsRecords(this.writer, clock);
   }
 
@@ -63,10 +65,14 @@ export class DnsZoneService {
       const links = await Promise.all(requests.map((r: DnsRecordRequestT, i) => linkProblems(tx, principal.accountId, r, `Records[${i}].`)));
       throwIfAny(links.flat());
       const now = this.clock();
-      const zone = newZone(await tx.nextId('dnsZone'), domain, now, this.config.cdnDomain);
+      const zone: StoredDnsZone = {
+        ...newZone(await tx.nextId('dnsZone'), domain, now, this.config.cdnDomain, configuredNameservers(this.config)),
+        Serial: nextSerial(undefined, now),
+      };
       for (const request of requests) zone.Records.push(newRecord(await tx.nextId('dnsRecord'), request));
       await this.zones.insert(tx, principal.accountId, zone.Id, zone);
       await this.writer.written(tx, principal.accountId, null, zone);
+      this.writer.committedOn(tx, zone.Id, principal.accountId, zone, 1);
       return zone;
     });
   }
@@ -85,15 +91,38 @@ export class DnsZoneService {
 
   async update(principal: Principal, id: number, input: DnsZoneUpdateRequestT): Promise<DnsZoneT> {
     return this.writer.edit(principal.accountId, id, async (_tx, zone) => {
-      const settings = applyZoneSettings(zone, input, platformNameservers(this.config.cdnDomain));
+      const settings = applyZoneSettings(zone, input, platformNameservers(configuredNameservers(this.config)));
       const changed = { ...settings, DateModified: this.clock().toISOString() };
       return { zone: changed, result: changed };
     });
   }
 
+  /** Signs the zone (with its key, made now if it has none) and answers what the parent publishes. */
+  async enableDnssec(principal: Principal, id: number): Promise<DnsSecDsRecordModel> {
+    return this.writer.edit(principal.accountId, id, async (_tx, zone) => {
+      const key = zone.DnsSecKey ?? generateZoneSigningKey();
+      const model = dsRecordModel(zone.Domain ?? '', key);
+      if (zone.DnsSecEnabled && zone.DnsSecKey) return { result: model };
+      return { zone: { ...zone, DnsSecEnabled: true, DnsSecKey: key, DateModified: this.clock().toISOString() }, result: model };
+    });
+  }
+
+  /** Stops signing; the key goes too, so signing again starts with a new key (and a new DS). */
+  async disableDnssec(principal: Principal, id: number): Promise<DnsSecDsRecordModel> {
+    return this.writer.edit(principal.accountId, id, async (_tx, zone) => {
+      const model = dsRecordModel(zone.Domain ?? '', undefined);
+      if (!zone.DnsSecEnabled && !zone.DnsSecKey) return { result: model };
+      const { DnsSecKey: _key, ...rest } = zone;
+      return { zone: { ...rest, DnsSecEnabled: false, DateModified: this.clock().toISOString() }, result: model };
+    });
+  }
+
   /** The zone and its records go together; the domain becomes free for any account to add. */
   async delete(principal: Principal, id: number): Promise<void> {
-    await this.store.transaction((tx) => this.zones.delete(tx, principal.accountId, id));
+    await this.store.transaction(async (tx) => {
+      await this.zones.delete(tx, principal.accountId, id);
+      this.writer.deletedOn(tx, id);
+    });
   }
 
   /** Domains are platform-wide, so a domain another account serves is not available either. */
@@ -119,10 +148,10 @@ function checkedDomain(raw: string, field: string): string {
 }
 
 /**
- * A new, empty zone. Its name servers and SOA contact live under the platform's configured domain
- * (`ns1.<cdnDomain>`, `ns2.<cdnDomain>`, `hostmaster@<cdnDomain>`), so no host name is hard-coded.
+ * A new, empty zone. It announces the platform's name servers (configured) and an SOA contact under
+ * the platform's configured domain (`hostmaster@<cdnDomain>`), so no host name is hard-coded.
  */
-export function newZone(id: number, domain: string, now: Date, platformDomain: string): DnsZoneT {
+export function newZone(id: number, domain: string, now: Date, platformDomain: string, nameservers: string[]): DnsZoneT {
   return {
     Id: id,
     Domain: domain,
@@ -131,7 +160,7 @@ export function newZone(id: number, domain: string, now: Date, platformDomain: s
     DateCreated: now.toISOString(),
     NameserversDetected: false,
     CustomNameserversEnabled: false,
-    ...platformNameservers(platformDomain),
+    ...platformNameservers(nameservers),
     SoaEmail: `hostmaster@${platformDomain}`,
     NameserversNextCheck: new Date(now.getTime() + NAMESERVER_CHECK_DELAY_MS).toISOString(),
     LoggingEnabled: false,

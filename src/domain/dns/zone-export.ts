@@ -13,13 +13,13 @@
 import { DNS_RECORD_TYPES, type DnsRecordT, type DnsRecordType, type DnsZoneT } from '../../schemas/dns.js';
 import { encodeAttributes, type AttributeName } from './platform-attributes.js';
 import { DEFAULT_TTL, requestOf } from './record-model.js';
+import { APEX_TTL, SOA_TIMERS } from './serving/soa.js';
+import type { StoredDnsZone } from './zone-writer.js';
 import { tokenizeLine } from './zone-file.js';
 import { characterStrings, quoted } from './zone-text.js';
 
-/** TTL of the SOA and NS records the platform publishes for every zone. */
-const NS_TTL = 3600;
-/** SOA timers (RFC 1035 §3.3.13): refresh, retry, expire, negative-answer TTL (RFC 2308). */
-const SOA_TIMERS = { refresh: 3600, retry: 600, expire: 1209600, minimum: DEFAULT_TTL } as const;
+// The apex records as the DNS plane serves them: one definition for both (serving/soa.ts).
+const NS_TTL = APEX_TTL;
 
 /** The fields each standard type writes in its data; the others go to the settings comment. */
 const DATA_FIELDS: Partial<Record<DnsRecordType, readonly AttributeName[]>> = {
@@ -28,7 +28,7 @@ const DATA_FIELDS: Partial<Record<DnsRecordType, readonly AttributeName[]>> = {
   9: ['Value', 'Flags', 'Tag'],
 };
 
-export function writeZoneFile(zone: DnsZoneT): string {
+export function writeZoneFile(zone: DnsZoneT | StoredDnsZone): string {
   const domain = zone.Domain ?? '';
   const nameservers = [zone.Nameserver1, zone.Nameserver2].filter((ns): ns is string => !!ns).map(fqdn);
   const lines = [
@@ -38,7 +38,7 @@ export function writeZoneFile(zone: DnsZoneT): string {
     `$ORIGIN ${domain}.`,
     `$TTL ${DEFAULT_TTL}`,
     `@\t${NS_TTL}\tIN\tSOA\t${nameservers[0] ?? `ns.${domain}.`} ${mailbox(zone.SoaEmail, domain)} (`,
-    `\t\t\t\t${serial(zone.DateModified)}\t; serial`,
+    `\t\t\t\t${'Serial' in zone && zone.Serial !== undefined ? zone.Serial : serial(zone.DateModified)}\t; serial`,
     `\t\t\t\t${SOA_TIMERS.refresh}\t; refresh`,
     `\t\t\t\t${SOA_TIMERS.retry}\t; retry`,
     `\t\t\t\t${SOA_TIMERS.expire}\t; expire`,

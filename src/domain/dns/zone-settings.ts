@@ -12,10 +12,22 @@ export interface PlatformNameservers {
   Nameserver2: string;
 }
 
-/** The platform's name servers live under its configured domain, so no host name is hard-coded. */
-export const platformNameservers = (platformDomain: string): PlatformNameservers => ({
-  Nameserver1: `ns1.${platformDomain}`,
-  Nameserver2: `ns2.${platformDomain}`,
+/**
+ * The platform's name servers: `EDGEPLANE_NAMESERVERS`, or two under its configured domain, so no
+ * host name is hard-coded. Every zone without custom name servers announces all of them.
+ */
+export function configuredNameservers(config: { nameservers?: string | undefined; cdnDomain: string }): string[] {
+  const listed = config.nameservers
+    ?.split(',')
+    .map((n) => n.trim().toLowerCase().replace(/\.$/, ''))
+    .filter((n) => n !== '');
+  return listed && listed.length > 0 ? listed : [`ns1.${config.cdnDomain}`, `ns2.${config.cdnDomain}`];
+}
+
+/** The first two, as a zone's `Nameserver1` and `Nameserver2` show them. */
+export const platformNameservers = (names: string[]): PlatformNameservers => ({
+  Nameserver1: names[0] ?? '',
+  Nameserver2: names[1] ?? names[0] ?? '',
 });
 
 /**

@@ -5,10 +5,19 @@
 import type { PullZoneT } from '../../schemas/pull-zone.js';
 import type { Account, Store } from '../../store/types.js';
 import type { AccountService, NewAccount } from '../accounts/service.js';
+import type { BillingService } from '../billing/service.js';
 import type { DocumentRepo } from '../documents.js';
 import { errors } from '../errors.js';
 import { withoutCertificates } from '../pull-zones/service.js';
 import { shouldBeEnabled } from '../pull-zones/state.js';
+import { BANDWIDTH, pullZoneSubject } from '../usage/pull-zone-metrics.js';
+import type { UsageRecorder } from '../usage/recorder.js';
+
+/** Where the operator's events leave a trace: the ledger (funds) and the usage counters (bytes). */
+export interface OperatorRecords {
+  billing: BillingService;
+  usage: UsageRecorder;
+}
 
 export interface AccountView {
   Id: number;
@@ -24,6 +33,7 @@ export class OperatorService {
     private readonly store: Store,
     private readonly accounts: AccountService,
     private readonly pullZones: DocumentRepo<PullZoneT>,
+    private readonly records: OperatorRecords,
   ) {}
 
   createAccount(name: string): Promise<NewAccount> {
@@ -36,7 +46,11 @@ export class OperatorService {
 
   async setBalance(accountId: number, balance: number): Promise<AccountView> {
     return this.store.transaction(async (tx) => {
-      if (!(await tx.accounts.setBalance(accountId, balance))) throw errors.notFound('account');
+      // Two operators setting the balance at once must each record the change they made.
+      await tx.lock(`balance:${accountId}`);
+      const before = await tx.accounts.get(accountId);
+      if (!before || !(await tx.accounts.setBalance(accountId, balance))) throw errors.notFound('account');
+      await this.records.billing.recordFunds(tx, accountId, balance - before.balance);
       const zones = await tx.docs.list<PullZoneT>('pullZone', accountId, { offset: 0, limit: Number.MAX_SAFE_INTEGER });
       for (const stored of zones.items) {
         if (stored.doc.Enabled === shouldBeEnabled(stored.doc, balance)) continue;
@@ -47,8 +61,11 @@ export class OperatorService {
     });
   }
 
+  /** Bytes count against the zone's limit and, as bytes of no known region, towards the month's charges. */
   async addUsage(pullZoneId: number, bytes: number): Promise<PullZoneT> {
-    return this.changeZone(pullZoneId, (zone) => ({ ...zone, MonthlyBandwidthUsed: zone.MonthlyBandwidthUsed + bytes }));
+    const zone = await this.changeZone(pullZoneId, (z) => ({ ...z, MonthlyBandwidthUsed: z.MonthlyBandwidthUsed + bytes }));
+    this.records.usage.add(pullZoneSubject(pullZoneId), BANDWIDTH, bytes);
+    return zone;
   }
 
   async setSuspended(pullZoneId: number, suspended: boolean): Promise<PullZoneT> {

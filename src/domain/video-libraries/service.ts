@@ -34,6 +34,8 @@ const EVERY_LIBRARY = Number.MAX_SAFE_INTEGER;
 
 export class VideoLibraryService {
   readonly libraries: DocumentRepo<VideoLibraryT>;
+  /** Run inside the deleting transaction, before the library goes (its images, see images.ts). */
+  readonly onDelete: ((tx: StoreTx, accountId: number, id: number) => Promise<void>)[] = [];
 
   constructor(
     private readonly store: Store,
@@ -139,6 +141,7 @@ export class VideoLibraryService {
       if (storageZone && !storageZone.doc.Deleted) {
         await this.storageZones.deleteIn(tx, accountId, doc.StorageZoneId, { owner: 'videoLibrary', deleteLinkedPullZones: true });
       }
+      for (const hook of this.onDelete) await hook(tx, accountId, id);
       await this.libraries.delete(tx, accountId, id);
     });
   }

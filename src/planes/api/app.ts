@@ -30,10 +30,17 @@ import { quickHook, quickSendHook } from './plugins/quick-hook.js';
 import { registerRateLimits } from './plugins/rate-limit.js';
 import { serializerCompiler } from './plugins/serialization.js';
 import { validatorCompiler } from './plugins/validation.js';
+import { registerAudit } from './plugins/audit.js';
+import accountRoutes from './routes/account/index.js';
 import apiKeyRoutes from './routes/api-keys/index.js';
+import billingRoutes from './routes/billing/index.js';
 import containerAppRoutes from './routes/containers/index.js';
+import containerRegistryRoutes from './routes/container-registries/index.js';
+import logForwardingRoutes from './routes/log-forwarding/index.js';
 import dnsRoutes from './routes/dns/index.js';
 import pullZoneRoutes from './routes/pull-zones/index.js';
+import referenceDataRoutes from './routes/reference-data/index.js';
+import searchRoutes from './routes/search/index.js';
 import storageZoneRoutes from './routes/storage-zones/index.js';
 import videoLibraryRoutes from './routes/video-libraries/index.js';
 import { ErrorBody } from '../../schemas/error.js';
@@ -41,10 +48,20 @@ import { Secrets } from '../../security/secrets.js';
 import type { Store } from '../../store/types.js';
 
 /** Each resource registers its operations here, one line per resource. */
-const CORE_ROUTES: ((app: Api) => void)[] = [apiKeyRoutes, dnsRoutes, pullZoneRoutes, storageZoneRoutes, videoLibraryRoutes];
+const CORE_ROUTES: ((app: Api) => void)[] = [
+  apiKeyRoutes,
+  dnsRoutes,
+  pullZoneRoutes,
+  storageZoneRoutes,
+  videoLibraryRoutes,
+  accountRoutes,
+  billingRoutes,
+  referenceDataRoutes,
+  searchRoutes,
+];
 
 /** Container-application operations, served under /mc (and /apps). */
-const CONTAINER_ROUTES: ((app: Api) => void)[] = [containerAppRoutes];
+const CONTAINER_ROUTES: ((app: Api) => void)[] = [containerAppRoutes, containerRegistryRoutes, logForwardingRoutes];
 
 export interface AppDeps {
   config: Config;
@@ -147,6 +164,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Core API: property names bind case-insensitively, as on the platform.
   await app.register(async (core) => {
     registerAuth(core, app.services.apiKeys, { personalKeyOnly: false });
+    registerAudit(core, app.services.audit);
     core.addHook(
       'preValidation',
       quickHook((request) => {
@@ -176,6 +194,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
             route.schema = { ...route.schema, hide: true };
           });
         registerAuth(mc, app.services.apiKeys, { personalKeyOnly: true });
+        registerAudit(mc, app.services.audit);
         for (const routes of CONTAINER_ROUTES) routes(mc as unknown as Api);
       },
       { prefix },

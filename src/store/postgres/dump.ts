@@ -25,6 +25,7 @@ interface ResourceRow {
 }
 import { FILE_COLUMNS, type FileRow, fileFromRow, fileRowValues } from './files.js';
 import type { PgSequences } from './repositories.js';
+import { AUDIT_COLUMNS, auditFromRow, type AuditRow, billingFromRow, type BillingRow } from '../account-records.js';
 
 const PAGE = 1000;
 
@@ -105,6 +106,8 @@ export async function* dumpPostgres(pool: pg.Pool): AsyncGenerator<DumpRecord> {
   for await (const r of pagesBy<{ subject: string; metric: string; hour: number; value: number }>(pool, 'usage_counters', ['subject', 'metric', 'hour'])) {
     yield { type: 'usage', subject: r.subject, metric: r.metric, hour: r.hour, value: r.value };
   }
+  for await (const r of pages<AuditRow>(pool, 'audit_log', 'id', AUDIT_COLUMNS)) yield { type: 'auditEntry', ...auditFromRow(r) };
+  for await (const r of pages<BillingRow>(pool, 'billing_records', 'id')) yield { type: 'billingRecord', ...billingFromRow(r) };
 }
 
 export async function loadPostgres(pool: pg.Pool, sequences: PgSequences, records: AsyncIterable<DumpRecord>): Promise<number> {
@@ -169,11 +172,38 @@ export async function loadPostgres(pool: pg.Pool, sequences: PgSequences, record
         case 'usage':
           await client.query('INSERT INTO usage_counters (subject, metric, hour, value) VALUES ($1, $2, $3, $4)', [r.subject, r.metric, r.hour, r.value]);
           break;
+        case 'auditEntry':
+          await client.query(`INSERT INTO audit_log (${AUDIT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, [
+            r.id,
+            r.accountId,
+            r.day,
+            r.at,
+            r.product,
+            r.resourceType,
+            r.resourceId,
+            r.action,
+            r.actorId,
+            r.actorType,
+            r.diff,
+          ]);
+          break;
+        case 'billingRecord':
+          await client.query('INSERT INTO billing_records (id, account_id, type, amount, at, month, payer, details) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)', [
+            r.id,
+            r.accountId,
+            r.recordType,
+            r.amount,
+            r.at,
+            r.month,
+            r.payer,
+            r.details,
+          ]);
+          break;
       }
       n++;
     }
     // Rows came with their ids: move the serial counters past them.
-    for (const table of ['accounts', 'api_keys']) {
+    for (const table of ['accounts', 'api_keys', 'audit_log', 'billing_records']) {
       await client.query(
         `SELECT setval(pg_get_serial_sequence('${table}', 'id'), GREATEST((SELECT max(id) FROM ${table}), 1), (SELECT max(id) FROM ${table}) IS NOT NULL)`,
       );

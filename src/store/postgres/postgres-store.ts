@@ -7,7 +7,23 @@
 import pg from 'pg';
 import { errors } from '../../domain/errors.js';
 import { loadMigrations } from '../migrations.js';
-import type { Accounts, ApiKeys, DeadBlobs, Documents, DumpRecord, Files, IdempotencyKeys, Jobs, Store, StoreStats, StoreTx, UsageCounters } from '../types.js';
+import type {
+  Accounts,
+  ApiKeys,
+  AuditLog,
+  BillingRecords,
+  DeadBlobs,
+  Documents,
+  DumpRecord,
+  Files,
+  IdempotencyKeys,
+  Jobs,
+  Store,
+  StoreStats,
+  StoreTx,
+  UsageCounters,
+} from '../types.js';
+import { PgAuditLog, PgBillingRecords } from './account-records.js';
 import { channelOf, newInstanceId, PgChangeFeed, TransactionChanges } from './changes.js';
 import { dumpPostgres, loadPostgres } from './dump.js';
 import { PgDeadBlobs, PgFiles, PgUsageCounters } from './files.js';
@@ -85,6 +101,8 @@ export class PostgresStore implements Store {
   readonly files: Files;
   readonly deadBlobs: DeadBlobs;
   readonly usage: UsageCounters;
+  readonly audit: AuditLog;
+  readonly billing: BillingRecords;
   readonly idempotency: IdempotencyKeys;
   private readonly sequences: PgSequences;
 
@@ -100,6 +118,8 @@ export class PostgresStore implements Store {
     this.files = guard(new PgFiles(pool as Queryable, false));
     this.deadBlobs = guard(new PgDeadBlobs(pool as Queryable));
     this.usage = guard(new PgUsageCounters(pool as Queryable));
+    this.audit = guard(new PgAuditLog(pool as Queryable));
+    this.billing = guard(new PgBillingRecords(pool as Queryable));
     this.idempotency = guard(new PgIdempotencyKeys(pool as Queryable));
     this.sequences = new PgSequences(connectOne as () => Promise<Queryable & { end(): Promise<void> }>);
   }
@@ -156,6 +176,11 @@ export class PostgresStore implements Store {
     throw new Error('lock() needs a transaction');
   }
 
+  /** Outside a transaction a write is committed when its call returns: nothing to wait for. */
+  afterCommit(fn: () => void): void {
+    fn();
+  }
+
   async nextId(sequence: string): Promise<number> {
     try {
       return await this.sequences.next(this.pool as Queryable, sequence);
@@ -176,7 +201,9 @@ export class PostgresStore implements Store {
       try {
         await client.query('BEGIN');
         const changes = new TransactionChanges(this.changes);
+        const committed: (() => void)[] = [];
         const tx: StoreTx = {
+          afterCommit: (fn) => committed.push(fn),
           accounts: new PgAccounts(client as Queryable),
           apiKeys: new PgApiKeys(client as Queryable, changes),
           docs: new PgDocuments(client as Queryable, true, changes),
@@ -184,6 +211,8 @@ export class PostgresStore implements Store {
           files: new PgFiles(client as Queryable, true),
           deadBlobs: new PgDeadBlobs(client as Queryable),
           usage: new PgUsageCounters(client as Queryable),
+          audit: new PgAuditLog(client as Queryable),
+          billing: new PgBillingRecords(client as Queryable),
           nextId: (name) => this.sequences.next(client as Queryable, name),
           lock: async (name) => {
             await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [name]);
@@ -192,6 +221,7 @@ export class PostgresStore implements Store {
         const result = await work(tx);
         await client.query('COMMIT');
         changes.committed();
+        for (const fn of committed) fn();
         return result;
       } catch (error) {
         await client.query('ROLLBACK').catch(() => (broken = true));
@@ -250,7 +280,7 @@ export class PostgresStore implements Store {
     try {
       await client.query('BEGIN');
       await client.query(
-        'TRUNCATE api_keys, resources, jobs, sequences, accounts, files, storage_usage, storage_usage_daily, usage_counters RESTART IDENTITY CASCADE',
+        'TRUNCATE api_keys, resources, jobs, sequences, accounts, files, storage_usage, storage_usage_daily, usage_counters, audit_log, billing_records RESTART IDENTITY CASCADE',
       );
       const seqs = await client.query<{ sequencename: string }>(
         `SELECT sequencename FROM pg_sequences WHERE schemaname = current_schema() AND sequencename LIKE 'seq\\_%'`,

@@ -64,6 +64,10 @@ export class PgAccounts implements Accounts {
   async setBalance(id: number, balance: number): Promise<boolean> {
     return (await this.db.query('UPDATE accounts SET balance = $1 WHERE id = $2', [balance, id])).rowCount === 1;
   }
+  /** The foreign keys cascade: keys, documents, the ledger and the audit log go with the account. */
+  async remove(id: number): Promise<boolean> {
+    return (await this.db.query('DELETE FROM accounts WHERE id = $1', [id])).rowCount === 1;
+  }
 }
 
 interface KeyRow {
@@ -147,6 +151,15 @@ export class PgDocuments implements Documents {
       [kind, accountId, id],
     );
     return row && storedDocFrom<T>(row);
+  }
+
+  async scan<T>(kind: ResourceKind, offset: number, limit: number): Promise<StoredDoc<T>[]> {
+    const rows = await run<DocRow>(this.db, 'SELECT id, account_id, version, doc FROM resources WHERE kind = $1 ORDER BY rid LIMIT $2 OFFSET $3', [
+      kind,
+      limit,
+      offset,
+    ]);
+    return rows.map((r) => storedDocFrom<T>(r));
   }
 
   async getAnyAccount<T>(kind: ResourceKind, id: string): Promise<StoredDoc<T> | undefined> {

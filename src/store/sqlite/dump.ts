@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import type { DumpRecord, KeyKind, ResourceKind } from '../types.js';
 import { decodeDoc, encodeDoc } from './doc-codec.js';
 import { type FileRow, fileFromRow, fileRowValues } from './files.js';
+import { AUDIT_COLUMNS, auditFromRow, type AuditRow, billingFromRow, type BillingRow } from '../account-records.js';
 
 interface KeyRow {
   id: number;
@@ -98,6 +99,10 @@ export function* dumpSqlite(db: Db): Generator<DumpRecord> {
   }>) {
     yield { type: 'usage', subject: r.subject, metric: r.metric, hour: r.hour, value: r.value };
   }
+  for (const r of db.prepare(`SELECT ${AUDIT_COLUMNS} FROM audit_log ORDER BY id`).iterate() as Iterable<AuditRow>)
+    yield { type: 'auditEntry', ...auditFromRow(r) };
+  for (const r of db.prepare('SELECT * FROM billing_records ORDER BY id').iterate() as Iterable<BillingRow>)
+    yield { type: 'billingRecord', ...billingFromRow(r) };
 }
 
 export async function loadSqlite(db: Db, records: AsyncIterable<DumpRecord>): Promise<number> {
@@ -116,6 +121,8 @@ export async function loadSqlite(db: Db, records: AsyncIterable<DumpRecord>): Pr
     storageUsageDay: db.prepare('INSERT INTO storage_usage_daily (zone_id, day, files, bytes) VALUES (?, ?, ?, ?)'),
     deadBlob: db.prepare('INSERT INTO dead_blobs (key, dead_at) VALUES (?, ?)'),
     usage: db.prepare('INSERT INTO usage_counters (subject, metric, hour, value) VALUES (?, ?, ?, ?)'),
+    auditEntry: db.prepare(`INSERT INTO audit_log (${AUDIT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    billingRecord: db.prepare('INSERT INTO billing_records (id, account_id, type, amount, at, month, payer, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
   };
   let n = 0;
   db.exec('BEGIN IMMEDIATE');
@@ -154,6 +161,12 @@ export async function loadSqlite(db: Db, records: AsyncIterable<DumpRecord>): Pr
           break;
         case 'usage':
           insert.usage.run(r.subject, r.metric, r.hour, r.value);
+          break;
+        case 'auditEntry':
+          insert.auditEntry.run(r.id, r.accountId, r.day, r.at, r.product, r.resourceType, r.resourceId, r.action, r.actorId, r.actorType, r.diff);
+          break;
+        case 'billingRecord':
+          insert.billingRecord.run(r.id, r.accountId, r.recordType, r.amount, r.at, r.month, r.payer, r.details);
           break;
       }
       n++;

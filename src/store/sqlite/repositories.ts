@@ -36,12 +36,15 @@ export class SqliteAccounts implements Accounts {
   private readonly listStmt;
   private readonly countStmt;
   private readonly balanceStmt;
+  private readonly removeStmt;
   constructor(db: Db) {
     this.insertStmt = db.prepare<[string, number, string], AccountRow>('INSERT INTO accounts (name, balance, created_at) VALUES (?, ?, ?) RETURNING *');
     this.getStmt = db.prepare<[number], AccountRow>('SELECT * FROM accounts WHERE id = ?');
     this.listStmt = db.prepare<[], AccountRow>('SELECT * FROM accounts ORDER BY id');
     this.countStmt = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM accounts');
     this.balanceStmt = db.prepare<[number, number]>('UPDATE accounts SET balance = ? WHERE id = ?');
+    // The foreign keys cascade: keys, documents, the ledger and the audit log go with the account.
+    this.removeStmt = db.prepare<[number]>('DELETE FROM accounts WHERE id = ?');
   }
   async create(name: string, balance: number, now: Date): Promise<Account> {
     return toAccount(this.insertStmt.get(name, balance, now.toISOString())!);
@@ -58,6 +61,9 @@ export class SqliteAccounts implements Accounts {
   }
   async setBalance(id: number, balance: number): Promise<boolean> {
     return this.balanceStmt.run(balance, id).changes === 1;
+  }
+  async remove(id: number): Promise<boolean> {
+    return this.removeStmt.run(id).changes === 1;
   }
 }
 
@@ -145,6 +151,7 @@ export class SqliteDocuments implements Documents {
   private readonly nameStmt;
   private readonly byNameStmt;
   private readonly holdsNameStmt;
+  private readonly scanStmt;
   private readonly insertStmt;
   private readonly updateStmt;
   private readonly deleteStmt;
@@ -157,6 +164,9 @@ export class SqliteDocuments implements Documents {
     );
     this.anyStmt = db.prepare<[string, string], DocRow>('SELECT id, account_id, version, doc FROM resources WHERE kind = ? AND id = ?');
     this.nameStmt = db.prepare<[string, string], { one: number }>('SELECT 1 AS one FROM resources WHERE kind = ? AND name = ? COLLATE NOCASE');
+    this.scanStmt = db.prepare<[string, number, number], DocRow>(
+      'SELECT id, account_id, version, doc FROM resources WHERE kind = ? ORDER BY rid LIMIT ? OFFSET ?',
+    );
     this.holdsNameStmt = db.prepare<[string, string], { one: number }>('SELECT 1 AS one FROM resources WHERE kind = ? AND id = ? AND name IS NOT NULL');
     this.byNameStmt = db.prepare<[string, string], DocRow>('SELECT id, account_id, version, doc FROM resources WHERE kind = ? AND name = ? COLLATE NOCASE');
     this.insertStmt = db.prepare<[string, string, number, string | null, string | null, string | null, string | Buffer]>(
@@ -172,6 +182,10 @@ export class SqliteDocuments implements Documents {
   async get<T>(kind: ResourceKind, accountId: number, id: string): Promise<StoredDoc<T> | undefined> {
     const row = this.getStmt.get(kind, accountId, id);
     return row && storedDocFrom<T>(row);
+  }
+
+  async scan<T>(kind: ResourceKind, offset: number, limit: number): Promise<StoredDoc<T>[]> {
+    return this.scanStmt.all(kind, limit, offset).map((r) => storedDocFrom<T>(r));
   }
 
   async getAnyAccount<T>(kind: ResourceKind, id: string): Promise<StoredDoc<T> | undefined> {

@@ -25,7 +25,23 @@ import Database from 'better-sqlite3';
 import { closeSync, fdatasync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { loadMigrations } from '../migrations.js';
-import type { Accounts, ApiKeys, DeadBlobs, Documents, DumpRecord, Files, IdempotencyKeys, Jobs, Store, StoreStats, StoreTx, UsageCounters } from '../types.js';
+import type {
+  Accounts,
+  ApiKeys,
+  AuditLog,
+  BillingRecords,
+  DeadBlobs,
+  Documents,
+  DumpRecord,
+  Files,
+  IdempotencyKeys,
+  Jobs,
+  Store,
+  StoreStats,
+  StoreTx,
+  UsageCounters,
+} from '../types.js';
+import { SqliteAuditLog, SqliteBillingRecords } from './account-records.js';
 import { SqliteChangeFeed } from './changes.js';
 import { dumpSqlite, loadSqlite } from './dump.js';
 import { SqliteDeadBlobs, SqliteFiles, SqliteUsageCounters } from './files.js';
@@ -53,6 +69,8 @@ interface BatchMember {
   result: unknown;
   resolve(result: unknown): void;
   reject(error: unknown): void;
+  /** What the transaction asked to run once it is durable (StoreTx.afterCommit). */
+  committed: (() => void)[];
 }
 
 export class SqliteStore implements Store {
@@ -64,6 +82,8 @@ export class SqliteStore implements Store {
   readonly files: Files;
   readonly deadBlobs: DeadBlobs;
   readonly usage: UsageCounters;
+  readonly audit: AuditLog;
+  readonly billing: BillingRecords;
   readonly idempotency: IdempotencyKeys;
   readonly changes: SqliteChangeFeed;
   private readonly tx: StoreTx;
@@ -83,6 +103,8 @@ export class SqliteStore implements Store {
   /** A batch has committed and its log sync is running: the store stays locked until it ends. */
   private syncing = false;
   private walFd: number | undefined;
+  /** afterCommit callbacks of the transaction running now. */
+  private turnCommitted: (() => void)[] = [];
   private commits = 0;
   /** Every write runs these: prepared once rather than parsed by `exec` each time. */
   private readonly control: Record<'begin' | 'savepoint' | 'release' | 'commit' | 'commitWithSync' | 'commitWithoutSync', Database.Statement>;
@@ -111,8 +133,11 @@ export class SqliteStore implements Store {
       files: new SqliteFiles(db),
       deadBlobs: new SqliteDeadBlobs(db),
       usage: new SqliteUsageCounters(db),
+      audit: new SqliteAuditLog(db),
+      billing: new SqliteBillingRecords(db),
       nextId: async (name) => this.sequences.next(name),
       lock: async () => {},
+      afterCommit: (fn) => this.turnCommitted.push(fn),
     };
     // Outside a transaction, callers wait while one is open (or its batch uncommitted) instead of
     // reading its uncommitted rows.
@@ -123,6 +148,8 @@ export class SqliteStore implements Store {
     this.files = this.gated(this.tx.files);
     this.deadBlobs = this.gated(this.tx.deadBlobs);
     this.usage = this.gated(this.tx.usage);
+    this.audit = this.gated(this.tx.audit);
+    this.billing = this.gated(this.tx.billing);
     this.idempotency = this.gated(new SqliteIdempotencyKeys(db));
   }
 
@@ -147,6 +174,11 @@ export class SqliteStore implements Store {
 
   async lock(): Promise<void> {
     throw new Error('lock() needs a transaction');
+  }
+
+  /** Outside a transaction a write is committed when its call returns: nothing to wait for. */
+  afterCommit(fn: () => void): void {
+    fn();
   }
 
   async nextId(sequence: string): Promise<number> {
@@ -197,15 +229,19 @@ export class SqliteStore implements Store {
       throw error;
     }
     let result: unknown;
+    this.turnCommitted = [];
     try {
       result = await work(this.tx);
       this.control.release.run();
     } catch (error) {
+      this.turnCommitted = [];
       this.undoTurn(error);
       this.endTurn();
       throw error;
     }
-    const committed = new Promise<unknown>((resolve, reject) => this.batch.push({ result, resolve, reject }));
+    const callbacks = this.turnCommitted;
+    this.turnCommitted = [];
+    const committed = new Promise<unknown>((resolve, reject) => this.batch.push({ result, resolve, reject, committed: callbacks }));
     this.endTurn();
     return committed;
   }
@@ -287,7 +323,7 @@ export class SqliteStore implements Store {
     }
     const log = this.writeAheadLog();
     if (log === undefined) {
-      for (const m of members) m.resolve(m.result);
+      for (const m of members) answer(m);
       done();
       return;
     }
@@ -295,7 +331,7 @@ export class SqliteStore implements Store {
     fdatasync(log, (error) => {
       this.syncing = false;
       if (error) for (const m of members) m.reject(error);
-      else for (const m of members) m.resolve(m.result);
+      else for (const m of members) answer(m);
       done();
     });
   }
@@ -378,7 +414,8 @@ export class SqliteStore implements Store {
       // Files go with their zones; their blobs become garbage for the files backend's sweep.
       this.db.exec(`DELETE FROM api_keys; DELETE FROM resources; DELETE FROM jobs; DELETE FROM sequences; DELETE FROM accounts;
         DELETE FROM files; DELETE FROM storage_usage; DELETE FROM storage_usage_daily; DELETE FROM usage_counters;
-        DELETE FROM sqlite_sequence WHERE name IN ('accounts', 'api_keys', 'resources', 'jobs');`);
+        DELETE FROM audit_log; DELETE FROM billing_records;
+        DELETE FROM sqlite_sequence WHERE name IN ('accounts', 'api_keys', 'resources', 'jobs', 'audit_log', 'billing_records');`);
     });
   }
 
@@ -429,4 +466,10 @@ function migrate(db: Db): void {
       );
     }).immediate();
   }
+}
+
+/** A durable member: what it asked to run on commit runs before it is answered. */
+function answer(member: BatchMember): void {
+  for (const fn of member.committed) fn();
+  member.resolve(member.result);
 }

@@ -45,7 +45,8 @@ describe('GET /dnszone/{id}/export', () => {
       '$ORIGIN example.com.',
       '$TTL 300',
       '@\t3600\tIN\tSOA\tns1.cdn.example.test. hostmaster.cdn.example.test. (',
-      `\t\t\t\t${Date.parse('2026-01-01T00:00:00Z') / 1000}\t; serial`,
+      // The clock stands still: the serial starts at its second and each of the six records adds one.
+      `\t\t\t\t${Date.parse('2026-01-01T00:00:00Z') / 1000 + 6}\t; serial`,
       '\t\t\t\t3600\t; refresh',
       '\t\t\t\t600\t; retry',
       '\t\t\t\t1209600\t; expire',

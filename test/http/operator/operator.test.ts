@@ -40,7 +40,12 @@ describe('operator credential', () => {
     const res = await t.get('/_edgeplane/health', null);
     expect(res.status).toBe(200);
     // `planes` was added by the planes issue; the rest is as before.
-    expect(res.body).toEqual({ status: 'ok', version: expect.stringMatching(/^\d+\.\d+\.\d+/), store: testStoreKind(), planes: { api: 'ok', storage: 'off' } });
+    expect(res.body).toEqual({
+      status: 'ok',
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      store: testStoreKind(),
+      planes: { api: 'ok', storage: 'off', dns: 'off' },
+    });
   });
 });
 

@@ -72,13 +72,18 @@ export function operationsOf(doc: ApiDocument): Operation[] {
 /** Anything not declared a read counts as a write, so a missing declaration can only make a test stricter. */
 export const isWrite = (op: Operation) => op.access !== 'read';
 
-/** `/pullzone/{id}` with `{id: 5}` → `/pullzone/5`; required query ids are added. */
+/**
+ * `/pullzone/{id}` with `{id: 5}` → `/pullzone/5`; required query parameters are added, with the
+ * value given, else a sample of their schema (a date for a date, a member of an enum).
+ */
 export function urlOf(op: Operation, value: (param: Param) => string | undefined): string {
   const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
     const param = op.params.find((p) => p.in === 'path' && p.name === name)!;
     return encodeURIComponent(value(param) ?? 'x');
   });
-  const query = op.params.filter((p) => p.in === 'query' && p.required).map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(value(p) ?? '1')}`);
+  const query = op.params
+    .filter((p) => p.in === 'query' && p.required)
+    .map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(value(p) ?? String(sample({ paths: {}, components: { schemas: {} } }, p.schema)))}`);
   return query.length > 0 ? `${path}?${query.join('&')}` : path;
 }
 
@@ -123,7 +128,14 @@ export const NAME_HINTS: Record<string, () => unknown> = {
   domain: () => `d${++unique}.example`,
   blockedip: () => '192.0.2.10',
   originurl: () => 'https://origin.example.com',
+  // The image a world's registry holds (world.ts), so questions asked of it have an answer.
+  imagename: () => WORLD_IMAGE.name,
+  imagenamespace: () => WORLD_IMAGE.namespace,
+  tag: () => WORLD_IMAGE.tag,
 };
+
+/** The image every test registry of a world holds. */
+export const WORLD_IMAGE = { namespace: 'library', name: 'hello', tag: '1.0' } as const;
 /** Optional in the schema, yet required by the domain in the common case (a pull zone's origin). */
 const ALWAYS_SENT = new Set(['originurl']);
 
@@ -225,11 +237,15 @@ export function linkFields(doc: ApiDocument, schema: Schema | undefined): { path
   return found;
 }
 
-export type LinkKind = 'pullZone' | 'storageZone' | 'dnsZone' | 'dnsRecord' | 'videoLibrary' | 'app';
+export type LinkKind = 'pullZone' | 'storageZone' | 'dnsZone' | 'dnsRecord' | 'videoLibrary' | 'app' | 'registry';
 
 function linkKindOf(property: string): LinkKind | undefined {
   const p = property.toLowerCase();
+  // A log forwarding configuration names its application as `app`.
+  if (p === 'app') return 'app';
   if (!p.endsWith('id')) return undefined;
+  // `registryId` of the registry questions; a container's `imageRegistryId` is not checked against the account's registries.
+  if (p === 'registryid') return 'registry';
   if (p.endsWith('pullzoneid')) return 'pullZone';
   if (p.endsWith('storagezoneid')) return 'storageZone';
   if (p === 'dnszoneid') return 'dnsZone';

@@ -1,6 +1,7 @@
 /** One of each resource for an account, through the API, and the ids the routes take. */
 import { expect } from 'vitest';
 import type { TestContext } from '../../helpers/app.js';
+import { png } from '../../http/video-libraries/image-fixtures.js';
 import type { LinkKind, Operation, Param } from './operations.js';
 
 export interface World {
@@ -14,6 +15,31 @@ export interface World {
   app: string;
   container: string;
   endpoint: string;
+  /** A running pod of the application. */
+  pod: string;
+  /** A persistent volume of the application (its name), and one of its instances. */
+  volume: string;
+  volumeInstance: string;
+  /** An image registry of the account; it has a log forwarding configuration for `app` too. */
+  registry: number;
+  /** A closed month's statement, with charges (so also a payment request's id). */
+  billingRecord: number;
+  paymentRequest: number;
+  /** Values that name nothing an account owns: the same for every account (see SHARED). */
+  day: string;
+  priceSource: number;
+}
+
+/** Parameters every account may use alike (a day of the audit log, a billing source): not part of the wall. */
+export const SHARED: readonly (keyof World)[] = ['day', 'priceSource'];
+
+export interface WorldOptions {
+  /**
+   * Where the world's image registry is (`http://127.0.0.1:<port>`, holding `WORLD_IMAGE`). By
+   * default a loopback port nothing listens on: the registry's record exists, questions asked of
+   * it answer 422.
+   */
+  registryUrl?: string;
 }
 
 async function ok(res: Promise<{ status: number; body: unknown }>, what: string): Promise<Record<string, unknown>> {
@@ -23,7 +49,7 @@ async function ok(res: Promise<{ status: number; body: unknown }>, what: string)
 }
 
 /** `tag` keeps the platform-wide unique names of two accounts apart. */
-export async function createWorld(t: TestContext, key: string, tag: string): Promise<World> {
+export async function createWorld(t: TestContext, key: string, tag: string, options: WorldOptions = {}): Promise<World> {
   const apiKey = (await ok(t.post('/apikey', {}, key), 'api key')).Id as number;
   const storageZone = (await ok(t.post('/storagezone', { Name: `${tag}-files`, Region: 'DE' }, key), 'storage zone')).Id as number;
   const pullZone = (await ok(t.post('/pullzone', { Name: `${tag}-cdn`, OriginUrl: 'https://origin.example.com' }, key), 'pull zone')).Id as number;
@@ -49,7 +75,13 @@ export async function createWorld(t: TestContext, key: string, tag: string): Pro
     await ok(
       t.post(
         '/mc/apps',
-        { name: `${tag} app`, runtimeType: 'shared', autoScaling: { min: 1, max: 2 }, regionSettings: { allowedRegionIds: ['DE'], requiredRegionIds: ['DE'] } },
+        {
+          name: `${tag} app`,
+          runtimeType: 'shared',
+          autoScaling: { min: 1, max: 2 },
+          regionSettings: { allowedRegionIds: ['DE'], requiredRegionIds: ['DE'] },
+          volumes: [{ name: 'data', size: 1 }],
+        },
         key,
       ),
       'application',
@@ -64,7 +96,43 @@ export async function createWorld(t: TestContext, key: string, tag: string): Pro
     endpoints: [{ displayName: 'public', cdn: { isSslEnabled: true, portMappings: [{ containerPort: 8080, exposedPort: 80, protocols: ['tcp'] }] } }],
   };
   const container = (await ok(t.post(`/mc/apps/${app}/containers`, template, key), 'container template')).id as string;
-  return { apiKey, pullZone, edgeRule: rule.Guid as string, storageZone, dnsZone, dnsRecord, videoLibrary, app, container, endpoint: 'public' };
+  const pod = ((await ok(t.get(`/mc/apps/${app}`, key), 'application')).containerInstances as { podId: string }[])[0]!.podId;
+  const volumes = (await ok(t.get(`/mc/apps/${app}/volumes`, key), 'volumes')).items as { volumeInstances: { id: string }[] }[];
+  const registry = (
+    await ok(t.post('/mc/registries', { displayName: `${tag} images`, hostName: options.registryUrl ?? 'http://127.0.0.1:1' }, key), 'registry')
+  ).id as number;
+  await ok(
+    t.post('/mc/log/forwarding', { app, type: 'SyslogUdp', endpoint: 'logs.example.com', port: 514, format: 'SyslogRfc5424', enabled: true }, key),
+    'log forwarding',
+  );
+  for (const image of ['watermark', 'live/thumbnail', 'live/watermark']) {
+    await ok(t.request('PUT', `/videolibrary/${videoLibrary}/${image}`, png(16, 16), key, { 'content-type': 'image/png' }), image);
+  }
+  // Last month, with traffic, closed into a statement as the first billing read after it would.
+  const { accountId } = (await t.app.services.apiKeys.authenticate(key))!;
+  const lastMonth = new Date(Date.UTC(t.clock.read().getUTCFullYear(), t.clock.read().getUTCMonth() - 1, 15));
+  t.app.services.usage.add(`pullZone:${pullZone}`, 'bandwidth', 2_000_000_000, lastMonth);
+  const statement = await t.app.services.billing.closeMonth(accountId, lastMonth.toISOString().slice(0, 7));
+  return {
+    apiKey,
+    pullZone,
+    edgeRule: rule.Guid as string,
+    storageZone,
+    dnsZone,
+    dnsRecord,
+    videoLibrary,
+    app,
+    container,
+    endpoint: 'public',
+    pod,
+    volume: 'data',
+    volumeInstance: volumes[0]!.volumeInstances[0]!.id,
+    registry,
+    billingRecord: statement.id,
+    paymentRequest: statement.id,
+    day: t.clock.read().toISOString().slice(0, 10),
+    priceSource: 1101,
+  };
 }
 
 /** Ids no account has: what an unknown id looks like for each parameter. */
@@ -79,6 +147,14 @@ export const NOBODY: World = {
   app: 'a0000000000000000000',
   container: 'c0000000000000000000',
   endpoint: 'nowhere',
+  pod: 'p0000000000000000000',
+  volume: 'nowhere',
+  volumeInstance: 'nowhere-0',
+  registry: 987654321,
+  billingRecord: 987654321,
+  paymentRequest: 987654321,
+  day: '2026-01-01',
+  priceSource: 1101,
 };
 
 /** Which resource a path or query parameter names, from its name and the segment before it. */
@@ -94,8 +170,25 @@ export function resourceOf(op: Operation, param: Param): keyof World | undefined
       return 'pullZone';
     case 'edgeRuleId':
       return 'edgeRule';
+    case 'podId':
+      return 'pod';
+    case 'volumeId':
+      return 'volume';
+    case 'instanceId':
+      return 'volumeInstance';
+    case 'registryId':
+      return 'registry';
     case 'zoneId':
       return op.path.startsWith('/dnszone') ? 'dnsZone' : undefined;
+    case 'billingRecordId':
+      return 'billingRecord';
+    case 'date':
+      return 'day';
+    case 'source':
+      return 'priceSource';
+    case 'resourceId':
+      // The world's price source (CDN traffic) prices a pull zone.
+      return op.path.startsWith('/v1/pricing') ? 'pullZone' : undefined;
   }
   if (param.name !== 'id') return undefined;
   const segments = op.path.split('/').filter(Boolean);
@@ -106,8 +199,11 @@ export function resourceOf(op: Operation, param: Param): keyof World | undefined
     pullzone: 'pullZone',
     storagezone: 'storageZone',
     dnszone: 'dnsZone',
+    // The operator's query log: /_edgeplane/dnszones/{id}/querylog.
+    dnszones: 'dnsZone',
     records: 'dnsRecord',
     videolibrary: 'videoLibrary',
+    'payment-request-invoice': 'paymentRequest',
   };
   return owner === undefined ? undefined : byOwner[owner.toLowerCase()];
 }

@@ -7,8 +7,16 @@ import type { SwaggerTransformObject } from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { STATUS_CODES } from 'node:http';
+import * as accountSchemas from '../../../schemas/account.js';
 import * as apiKeySchemas from '../../../schemas/api-key.js';
+import * as billingSchemas from '../../../schemas/billing.js';
 import * as containerSchemas from '../../../schemas/containers.js';
+import * as referenceDataSchemas from '../../../schemas/reference-data.js';
+import * as searchSchemas from '../../../schemas/search.js';
+import * as videoLibraryStatisticsSchemas from '../../../schemas/video-library-statistics.js';
+import * as containerPlatformSchemas from '../../../schemas/container-platform.js';
+import * as containerRegistrySchemas from '../../../schemas/container-registries.js';
+import * as logForwardingSchemas from '../../../schemas/log-forwarding.js';
 import * as dnsSchemas from '../../../schemas/dns.js';
 import * as operatorSchemas from '../../../schemas/operator.js';
 import * as pullZoneSchemas from '../../../schemas/pull-zone.js';
@@ -27,8 +35,13 @@ export const API_TAGS = [
   { name: 'Video libraries', description: 'Video libraries with their player, encoding, DRM and access settings.' },
   {
     name: 'Container applications',
-    description: 'Container applications, their container templates, endpoints, scaling, regions and volumes. Needs a personal API key.',
+    description:
+      'Container applications, their container templates, endpoints, scaling, regions, volumes, pods and statistics; the image registries they pull from, their log forwarding, and the limits, nodes and regions around them. Needs a personal API key.',
   },
+  { name: 'Account', description: 'The account itself: its user record, its audit log of writes, and closing it.' },
+  { name: 'Billing', description: 'Funds, charges computed from recorded usage, monthly statements and invoices (PDF), price estimates.' },
+  { name: 'Reference data', description: 'Edge regions with their traffic prices, and countries.' },
+  { name: 'Search', description: "Finding the account's resources by name or host name." },
   { name: 'Operator', description: "Running this server (not part of the platform's API). Authorized by the operator token, not by an API key." },
 ];
 
@@ -40,7 +53,23 @@ const OPERATOR_SCHEME = {
   description: 'The operator token (`EDGEPLANE_ADMIN_TOKEN`), sent as `Authorization: Bearer <token>`.',
 };
 
-const SCHEMA_MODULES = [apiKeySchemas, pullZoneSchemas, storageZoneSchemas, dnsSchemas, videoLibrarySchemas, containerSchemas, operatorSchemas];
+const SCHEMA_MODULES = [
+  apiKeySchemas,
+  pullZoneSchemas,
+  storageZoneSchemas,
+  dnsSchemas,
+  videoLibrarySchemas,
+  containerSchemas,
+  containerPlatformSchemas,
+  containerRegistrySchemas,
+  logForwardingSchemas,
+  operatorSchemas,
+  accountSchemas,
+  billingSchemas,
+  referenceDataSchemas,
+  searchSchemas,
+  videoLibraryStatisticsSchemas,
+];
 const COMPONENT_PATH = '#/components/schemas/';
 
 const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -10,7 +10,7 @@ export default function createApp(app: Api) {
       summary: 'Create a container application, optionally with its containers',
       tags: ['Container applications'],
       body: ApplicationCreateRequest,
-      response: { 201: IdResponse, ...errorResponses },
+      response: { 201: IdResponse, ...errorResponses, 409: { $ref: 'ErrorBody#' } },
     },
     handler: async (req, reply) => reply.code(201).send(await app.services.containerApps.create(req.principal, req.body)),
   });

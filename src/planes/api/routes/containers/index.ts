@@ -1,5 +1,18 @@
 import type { Api } from '../../api.js';
 import addEndpoint from './add-endpoint.js';
+import appOverview from './app-overview.js';
+import appStatistics from './app-statistics.js';
+import appSummary from './app-summary.js';
+import deleteVolumeInstance from './delete-volume-instance.js';
+import deleteVolumeInstances from './delete-volume-instances.js';
+import detachVolume from './detach-volume.js';
+import getLimits from './get-limits.js';
+import listNodeAddresses from './list-node-addresses.js';
+import listNodes from './list-nodes.js';
+import listRegions from './list-regions.js';
+import optimalRegion from './optimal-region.js';
+import recreatePod from './recreate-pod.js';
+import updateVolume from './update-volume.js';
 import addTemplate from './add-template.js';
 import createApp from './create-app.js';
 import deleteApp from './delete-app.js';
@@ -36,6 +49,10 @@ export default function containerAppRoutes(app: Api) {
     deployApp,
     undeployApp,
     restartApp,
+    recreatePod,
+    appStatistics,
+    appSummary,
+    appOverview,
     // Containers
     addTemplate,
     getContainer,
@@ -53,6 +70,16 @@ export default function containerAppRoutes(app: Api) {
     getAutoscaling,
     setAutoscaling,
     listVolumes,
+    updateVolume,
+    detachVolume,
+    deleteVolumeInstances,
+    deleteVolumeInstance,
+    // The platform around the applications
+    getLimits,
+    listNodes,
+    listNodeAddresses,
+    listRegions,
+    optimalRegion,
   ]) {
     register(app);
   }

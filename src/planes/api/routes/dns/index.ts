@@ -6,11 +6,13 @@ import checkDnsZoneAvailability from './check-availability.js';
 import createDnsZone from './create-zone.js';
 import deleteDnsRecord from './delete-record.js';
 import deleteDnsZone from './delete-zone.js';
+import dnsZoneDnssec from './dnssec.js';
 import exportDnsZone from './export-zone.js';
 import getDnsZone from './get-zone.js';
 import importDnsZone from './import-zone.js';
 import listDnsRecords from './list-records.js';
 import listDnsZones from './list-zones.js';
+import dnsZoneStatistics from './statistics.js';
 import updateDnsRecord from './update-record.js';
 import updateDnsZone from './update-zone.js';
 
@@ -26,6 +28,8 @@ export default function dnsRoutes(app: Api) {
   addDnsRecord(app);
   updateDnsRecord(app);
   deleteDnsRecord(app);
+  dnsZoneDnssec(app);
+  dnsZoneStatistics(app);
   // The import is the one core operation with a text body. Its own scope reads text/plain (the
   // server's body limit applies) and refuses every other type, while the auth and binding hooks of
   // the enclosing scope still run; everywhere else text/plain stays a 415.

@@ -1,5 +1,6 @@
 import type { Api } from '../../api.js';
 import operatorAccountRoutes from './accounts.js';
+import operatorDnsZoneRoutes from './dns-zones.js';
 import operatorFaultRoutes from './faults.js';
 import operatorJournalRoutes from './journal.js';
 import operatorMetricsRoute from './metrics.js';
@@ -14,4 +15,5 @@ export default function operatorRoutes(app: Api) {
   operatorMetricsRoute(app);
   operatorFaultRoutes(app);
   operatorJournalRoutes(app);
+  operatorDnsZoneRoutes(app);
 }

@@ -1,0 +1,133 @@
+/**
+ * The audit log: every write made through the API (the API plane records each one it answered
+ * with success), kept per account and per day for AUDIT_RETENTION_DAYS, then deleted. An entry says
+ * which key (its id, never its value) did what to which resource, and which body fields it sent —
+ * their names only, so no credential or other value a client sent is ever kept.
+ */
+import type { AuditLogPageT, AuditLogQueryT } from '../../schemas/account.js';
+import type { AuditEntry, Store } from '../../store/types.js';
+import { errors } from '../errors.js';
+import { type Clock, type Principal, userIdOf } from '../principal.js';
+
+export const AUDIT_RETENTION_DAYS = 90;
+const DAY_MS = 86_400_000;
+
+export interface AuditedWrite {
+  principal: Principal;
+  product: string;
+  resourceType: string;
+  resourceId: string | null;
+  /** The operation's id in the OpenAPI document (`createPullZone`). */
+  action: string;
+  /** Names of the body fields the request sent; null for a body that is not a JSON object. */
+  fields: string[] | null;
+}
+
+const dayOf = (at: Date) => at.toISOString().slice(0, 10);
+
+/** `2026-01-15`, or a date-time of which the UTC day is meant; undefined for anything else. */
+export function auditDay(text: string): string | undefined {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) {
+    const at = new Date(`${text}T00:00:00.000Z`);
+    return !Number.isNaN(at.getTime()) && dayOf(at) === text ? text : undefined;
+  }
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(text)) return undefined;
+  const at = new Date(text);
+  return Number.isNaN(at.getTime()) ? undefined : dayOf(at);
+}
+
+/** Where a page ends: the day, the order and the last id, so a token is never applied to another listing. */
+interface Position {
+  day: string;
+  descending: boolean;
+  after: number;
+}
+
+const encode = (p: Position) => Buffer.from(`${p.day}|${p.descending ? 'd' : 'a'}|${p.after}`).toString('base64url');
+
+function decode(token: string): Position | undefined {
+  const match = /^(\d{4}-\d{2}-\d{2})\|([ad])\|(\d{1,16})$/.exec(Buffer.from(token, 'base64url').toString('utf8'));
+  if (!match) return undefined;
+  return { day: match[1]!, descending: match[2] === 'd', after: Number(match[3]) };
+}
+
+export class AuditLogService {
+  /** The day this instance last removed expired entries: once a day is enough. */
+  private purgedOn: string | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
+
+  /** In a transaction of its own, so on SQLite it shares the next batch's commit instead of syncing alone. */
+  async record(write: AuditedWrite): Promise<void> {
+    const now = this.clock();
+    const today = dayOf(now);
+    const purge = this.purgedOn !== today;
+    await this.store.transaction(async (tx) => {
+      await tx.audit.add({
+        accountId: write.principal.accountId,
+        day: today,
+        at: now.toISOString(),
+        product: write.product,
+        resourceType: write.resourceType,
+        resourceId: write.resourceId,
+        action: write.action,
+        actorId: String(write.principal.keyId),
+        actorType: 'ApiKey',
+        diff: write.fields === null ? null : JSON.stringify({ Fields: write.fields }),
+      });
+      if (purge) await tx.audit.purgeBefore(dayOf(new Date(now.getTime() - AUDIT_RETENTION_DAYS * DAY_MS)));
+    });
+    this.purgedOn = today;
+  }
+
+  async read(principal: Principal, date: string, query: AuditLogQueryT): Promise<AuditLogPageT> {
+    const day = auditDay(date);
+    if (day === undefined) throw errors.validation('date', 'The date must be a day (2026-01-15) or a date-time (2026-01-15T00:00:00Z).');
+    const descending = (query.Order ?? 'Descending') === 'Descending';
+    let after: number | undefined;
+    if (query.ContinuationToken !== undefined) {
+      const position = decode(query.ContinuationToken);
+      if (!position || position.day !== day || position.descending !== descending) {
+        throw errors.validation('ContinuationToken', 'The continuation token does not come from a page of this day in this order.');
+      }
+      after = position.after;
+    }
+    const limit = query.Limit ?? 1000;
+    const found = await this.store.audit.list(principal.accountId, {
+      day,
+      ...(query.Product ? { products: query.Product } : {}),
+      ...(query.ResourceType ? { resourceTypes: query.ResourceType } : {}),
+      ...(query.ResourceId ? { resourceIds: query.ResourceId } : {}),
+      ...(query.ActorId ? { actorIds: query.ActorId } : {}),
+      descending,
+      ...(after !== undefined ? { after } : {}),
+      limit: limit + 1,
+    });
+    const page = found.slice(0, limit);
+    const more = found.length > limit;
+    const start = after ?? (descending ? Number.MAX_SAFE_INTEGER : 0);
+    return {
+      Logs: page.map(entryView),
+      HasMoreData: more,
+      ContinuationToken: more ? encode({ day, descending, after: page[page.length - 1]!.id }) : null,
+      StartToken: encode({ day, descending, after: start }),
+    };
+  }
+}
+
+function entryView(e: AuditEntry): AuditLogPageT['Logs'] extends (infer L)[] | null ? L : never {
+  return {
+    Timestamp: e.at,
+    Product: e.product,
+    ResourceType: e.resourceType,
+    ResourceId: e.resourceId,
+    ResourceOwner: userIdOf(e.accountId),
+    Action: e.action,
+    ActorId: e.actorId,
+    ActorType: e.actorType,
+    Diff: e.diff,
+  };
+}

@@ -1,0 +1,211 @@
+/**
+ * What an account owes for a month, from what the planes recorded: bytes its pull zones served
+ * (usage counters, by edge region where the edge said which), what its storage zones kept (each
+ * day's closing figures) and what was downloaded from them, and the DNS queries its zones
+ * answered. Prices come from reference-data/. Pure arithmetic over those reads: nothing is written.
+ */
+import type { PullZoneT } from '../../schemas/pull-zone.js';
+import type { StorageZoneT } from '../../schemas/storage-zone.js';
+import type { Store } from '../../store/types.js';
+import type { FileService } from '../files/service.js';
+import { BYTES_PER_GB, PRICES } from '../reference-data/prices.js';
+import { DEFAULT_PRICE_GROUP, PRICE_GROUPS, type PriceGroup, priceGroupOf, REGIONS, TRAFFIC_PRICE_PER_GB } from '../reference-data/regions.js';
+import { EGRESS_METRICS } from '../storage-zones/statistics.js';
+import { BANDWIDTH, pullZoneSubject, regionalBandwidth } from '../usage/pull-zone-metrics.js';
+import type { UsageRecorder } from '../usage/recorder.js';
+import { daysIn, monthStart, nextMonth } from './months.js';
+
+export interface ChargeLine {
+  description: string;
+  quantity: number;
+  /** What `quantity` counts: `GB`, `GB-month`, `million queries`. */
+  unit: string;
+  amount: number;
+}
+
+/** A month's charges; stored as is (JSON) in the month's statement once the month is over. */
+export interface MonthCharges {
+  month: string;
+  /** Up to when usage was counted (the month's end, or now for the running month). */
+  countedUntil: string;
+  /** Traffic charges by price group: pull zones and storage downloads. */
+  traffic: Record<PriceGroup, number>;
+  bandwidthBytes: number;
+  storage: number;
+  dns: number;
+  dnsNormalQueries: number;
+  dnsSmartQueries: number;
+  pullZones: { id: number; bytes: number; amount: number }[];
+  lines: ChargeLine[];
+  total: number;
+}
+
+/** Money is kept to a millionth of a dollar: cents would round small test charges away. */
+export const money = (amount: number) => Math.round(amount * 1e6) / 1e6;
+
+const everything = { offset: 0, limit: Number.MAX_SAFE_INTEGER };
+const percentOff = (discount: number) => 1 - Math.min(100, Math.max(0, discount)) / 100;
+
+/** What the DNS plane counts per zone (see dns/statistics.ts). */
+const DNS_NORMAL = 'queries.normal';
+const DNS_SMART = 'queries.smart';
+const REGIONAL_METRICS = REGIONS.map((r) => regionalBandwidth(r.code));
+
+/** The zone's discount for traffic of a group (spec 2.4: per region group, in percent). */
+function discountOf(zone: PullZoneT, group: PriceGroup): number {
+  switch (group) {
+    case 'EU':
+    case 'US':
+      return zone.EUUSDiscount;
+    case 'ASIA':
+      return zone.AsiaOceaniaDiscount;
+    case 'SA':
+      return zone.SouthAmericaDiscount;
+    case 'AF':
+      return zone.AfricaDiscount;
+  }
+}
+
+export class ChargeCalculator {
+  constructor(
+    private readonly store: Store,
+    private readonly usage: UsageRecorder,
+    private readonly files: FileService,
+  ) {}
+
+  /** The account's charges for `month`, counting usage up to `until` (or the month's end, if earlier). */
+  async month(accountId: number, month: string, until: Date): Promise<MonthCharges> {
+    const from = monthStart(month);
+    const end = new Date(monthStart(nextMonth(month)).getTime() - 1);
+    const to = until < end ? until : end;
+    const charges: MonthCharges = {
+      month,
+      countedUntil: to.toISOString(),
+      traffic: { EU: 0, US: 0, ASIA: 0, SA: 0, AF: 0 },
+      bandwidthBytes: 0,
+      storage: 0,
+      dns: 0,
+      dnsNormalQueries: 0,
+      dnsSmartQueries: 0,
+      pullZones: [],
+      lines: [],
+      total: 0,
+    };
+    if (to < from) return charges;
+    await this.pullZones(accountId, from, to, charges);
+    await this.storageZones(accountId, month, from, to, charges);
+    await this.dnsZones(accountId, from, to, charges);
+    for (const group of PRICE_GROUPS) charges.traffic[group] = money(charges.traffic[group]);
+    charges.storage = money(charges.storage);
+    charges.dns = money(charges.dns);
+    charges.total = money(PRICE_GROUPS.reduce((sum, g) => sum + charges.traffic[g], 0) + charges.storage + charges.dns);
+    return charges;
+  }
+
+  /**
+   * Bytes a pull zone served, by price group: bytes the edge attributed to a region are priced
+   * there; the rest (recorded without a region, as the operator's usage route does) at the
+   * default group's price.
+   */
+  private async pullZones(accountId: number, from: Date, to: Date, charges: MonthCharges): Promise<void> {
+    const zones = await this.store.docs.list<PullZoneT>('pullZone', accountId, everything);
+    for (const { doc: zone } of zones.items) {
+      const entries = await this.usage.series(pullZoneSubject(zone.Id), [BANDWIDTH, ...REGIONAL_METRICS], from, to);
+      let total = 0;
+      const byGroup: Record<PriceGroup, number> = { EU: 0, US: 0, ASIA: 0, SA: 0, AF: 0 };
+      let attributed = 0;
+      for (const e of entries) {
+        if (e.metric === BANDWIDTH) total += e.value;
+        else {
+          byGroup[priceGroupOf(e.metric.slice(BANDWIDTH.length + 1))] += e.value;
+          attributed += e.value;
+        }
+      }
+      byGroup[DEFAULT_PRICE_GROUP] += Math.max(0, total - attributed);
+      const bytes = Math.max(total, attributed);
+      if (bytes === 0) {
+        charges.pullZones.push({ id: zone.Id, bytes: 0, amount: 0 });
+        continue;
+      }
+      let amount = 0;
+      for (const group of PRICE_GROUPS) {
+        const groupBytes = byGroup[group];
+        if (groupBytes === 0) continue;
+        const base =
+          zone.PriceOverride > 0
+            ? groupBytes * zone.PriceOverride
+            : (groupBytes / BYTES_PER_GB) * (zone.Type === 1 ? PRICES.volumeTrafficPerGb : TRAFFIC_PRICE_PER_GB[group]);
+        const charge = base * percentOff(discountOf(zone, group));
+        charges.traffic[group] += charge;
+        amount += charge;
+      }
+      charges.bandwidthBytes += bytes;
+      charges.pullZones.push({ id: zone.Id, bytes, amount: money(amount) });
+      charges.lines.push({
+        description: `Pull zone ${zone.Name ?? ''} (${zone.Id}): traffic`,
+        quantity: bytes / BYTES_PER_GB,
+        unit: 'GB',
+        amount: money(amount),
+      });
+    }
+  }
+
+  /**
+   * Storage is charged by GB-month: each day's closing bytes, summed, over the days of the month,
+   * times the regions holding a copy. Deleted zones count for the days they held files.
+   */
+  private async storageZones(accountId: number, month: string, from: Date, to: Date, charges: MonthCharges): Promise<void> {
+    const zones = await this.store.docs.list<StorageZoneT>('storageZone', accountId, everything);
+    for (const { doc: zone } of zones.items) {
+      const days = await this.files.dailyUsage(String(zone.Id), from, to);
+      const gbMonths = days.reduce((sum, d) => sum + d.bytes, 0) / BYTES_PER_GB / daysIn(month);
+      const copies = 1 + (zone.ReplicationRegions?.length ?? 0);
+      const perGbMonth =
+        zone.PriceOverride > 0 ? zone.PriceOverride / 1000 : zone.ZoneTier === 1 ? PRICES.storagePerGbMonth.ssd : PRICES.storagePerGbMonth.standard;
+      const stored = gbMonths * copies * perGbMonth * percentOff(zone.Discount);
+      if (stored > 0) {
+        charges.storage += stored;
+        charges.lines.push({
+          description: `Storage zone ${zone.Name ?? ''} (${zone.Id}): storage in ${copies} region${copies === 1 ? '' : 's'}`,
+          quantity: gbMonths * copies,
+          unit: 'GB-month',
+          amount: money(stored),
+        });
+      }
+      const downloads = await this.usage.series(`storageZone:${zone.Id}`, Object.values(EGRESS_METRICS), from, to);
+      const bytes = downloads.reduce((sum, e) => sum + e.value, 0);
+      if (bytes > 0) {
+        const group = priceGroupOf(zone.Region ?? '');
+        const charge = (bytes / BYTES_PER_GB) * TRAFFIC_PRICE_PER_GB[group];
+        charges.traffic[group] += charge;
+        charges.bandwidthBytes += bytes;
+        charges.lines.push({
+          description: `Storage zone ${zone.Name ?? ''} (${zone.Id}): downloads`,
+          quantity: bytes / BYTES_PER_GB,
+          unit: 'GB',
+          amount: money(charge),
+        });
+      }
+    }
+  }
+
+  private async dnsZones(accountId: number, from: Date, to: Date, charges: MonthCharges): Promise<void> {
+    const zones = await this.store.docs.list<{ Id: number; Domain: string | null }>('dnsZone', accountId, everything);
+    for (const { doc: zone } of zones.items) {
+      const entries = await this.usage.series(`dnsZone:${zone.Id}`, [DNS_NORMAL, DNS_SMART], from, to);
+      const normal = entries.filter((e) => e.metric === DNS_NORMAL).reduce((sum, e) => sum + e.value, 0);
+      const smart = entries.filter((e) => e.metric === DNS_SMART).reduce((sum, e) => sum + e.value, 0);
+      if (normal + smart === 0) continue;
+      const amount = (normal / 1e6) * PRICES.dnsQueriesPerMillion.normal + (smart / 1e6) * PRICES.dnsQueriesPerMillion.smart;
+      charges.dns += amount;
+      charges.dnsNormalQueries += normal;
+      charges.dnsSmartQueries += smart;
+      charges.lines.push({
+        description: `DNS zone ${zone.Domain ?? ''} (${zone.Id}): queries`,
+        quantity: (normal + smart) / 1e6,
+        unit: 'million queries',
+        amount: money(amount),
+      });
+    }
+  }
+}

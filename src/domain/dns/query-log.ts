@@ -1,0 +1,57 @@
+/**
+ * The query log of DNS zones whose logging is on: the last queries each zone answered, kept in
+ * memory (bounded per zone, per instance), client addresses anonymized as the zone's settings ask.
+ * Read through the operator route `GET /_edgeplane/dnszones/{id}/querylog`.
+ */
+import { isIPv4 } from 'node:net';
+import { BoundedMap } from '../bounded-map.js';
+
+export interface QueryLogEntry {
+  /** ISO time of the answer. */
+  Time: string;
+  ClientIp: string;
+  Name: string;
+  Type: string;
+  ResponseCode: string;
+  Transport: 'udp' | 'tcp';
+}
+
+/** Entries kept per zone; older ones are dropped. */
+export const QUERY_LOG_SIZE = 1000;
+const MAX_ZONES = 10_000;
+
+export interface Anonymization {
+  enabled: boolean;
+  /** 0 = keep all but the last digit group (`192.0.2.0`), 1 = drop the address. */
+  type: number;
+}
+
+export class QueryLog {
+  private readonly zones = new BoundedMap<number, QueryLogEntry[]>(MAX_ZONES);
+
+  add(zoneId: number, entry: QueryLogEntry, anonymization: Anonymization): void {
+    const logged = { ...entry, ClientIp: anonymized(entry.ClientIp, anonymization) };
+    const entries = this.zones.get(zoneId) ?? [];
+    entries.push(logged);
+    if (entries.length > QUERY_LOG_SIZE) entries.splice(0, entries.length - QUERY_LOG_SIZE);
+    this.zones.set(zoneId, entries);
+  }
+
+  /** Newest first. */
+  read(zoneId: number, limit = QUERY_LOG_SIZE): QueryLogEntry[] {
+    return (this.zones.get(zoneId) ?? []).slice(-limit).reverse();
+  }
+
+  forget(zoneId: number): void {
+    this.zones.delete(zoneId);
+  }
+}
+
+function anonymized(address: string, { enabled, type }: Anonymization): string {
+  if (!enabled) return address;
+  if (type === 1) return '';
+  if (isIPv4(address)) return address.replace(/\.\d+$/, '.0');
+  // IPv6: keep the first three groups (a /48), as far as the address spells them out.
+  const groups = address.split(':');
+  return `${groups.slice(0, 3).join(':')}::`;
+}

@@ -1,0 +1,105 @@
+/**
+ * Puts the DNS plane (the authoritative server of every DNS zone) on its port
+ * (`EDGEPLANE_DNS_PORT`): one UDP socket and one TCP listener on the same port number, as DNS
+ * clients expect, answering from the given authority.
+ */
+import { lookup } from 'node:dns/promises';
+import net from 'node:net';
+import type { Authority } from '../../domain/dns/serving/types.js';
+import { listenError, type RunningPlane } from '../plane.js';
+import { type DnsPlaneOptions, settingsOf } from './options.js';
+import { SourceRateLimit } from './rate-limit.js';
+import { Responder } from './respond.js';
+import { TcpConnections } from './tcp.js';
+import { createUdpSocket, UdpServer } from './udp.js';
+import type dgram from 'node:dgram';
+
+export type { DnsPlaneOptions } from './options.js';
+
+export interface RunningDnsPlane extends Omit<RunningPlane, 'name'> {
+  readonly name: 'dns';
+  /** The port both transports listen on. */
+  readonly port: number;
+}
+
+const VARIABLE = 'EDGEPLANE_DNS_PORT';
+/** Port 0: the TCP side of the port UDP got may be taken; a few new ports are tried before giving up. */
+const FREE_PORT_ATTEMPTS = 5;
+
+export async function listenDns(authority: Authority, host: string, port: number, options: DnsPlaneOptions = {}): Promise<RunningDnsPlane> {
+  const settings = settingsOf(options);
+  const { udp, tcp, boundPort } = await bindBoth(host, port);
+  const responder = new Responder(authority, settings);
+  const limiter =
+    settings.rateLimitPerSecond > 0
+      ? new SourceRateLimit(settings.rateLimitPerSecond, settings.rateLimitBurst, settings.rateLimitSlip, settings.rateLimitClients)
+      : undefined;
+  const udpServer = new UdpServer(udp, responder, limiter, settings.logError);
+  const connections = new TcpConnections(responder, settings);
+  tcp.maxConnections = settings.maxTcpConnections;
+  tcp.on('connection', (socket) => connections.accept(socket));
+  return {
+    name: 'dns',
+    url: `dns://${host.includes(':') ? `[${host}]` : host}:${boundPort}`,
+    port: boundPort,
+    close: async () => {
+      const tcpClosed = new Promise<void>((resolve) => tcp.close(() => resolve()));
+      connections.finishAll();
+      await Promise.all([udpServer.close(), tcpClosed]);
+    },
+    forceClose: () => {
+      connections.destroyAll();
+      udpServer.closeNow();
+    },
+  };
+}
+
+async function bindBoth(host: string, port: number): Promise<{ udp: dgram.Socket; tcp: net.Server; boundPort: number }> {
+  // One address for both: left to each, `localhost` may give UDP 127.0.0.1 and TCP ::1.
+  let address = host;
+  try {
+    if (net.isIP(host) === 0) address = (await lookup(host)).address;
+  } catch (error) {
+    throw listenError(error, VARIABLE, host, port);
+  }
+  for (let attempt = 1; ; attempt++) {
+    const udp = createUdpSocket(address);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        udp.once('error', reject);
+        udp.bind(port, address, () => {
+          udp.off('error', reject);
+          resolve();
+        });
+      });
+    } catch (error) {
+      closeQuietly(udp);
+      throw listenError(error, VARIABLE, host, port);
+    }
+    const boundPort = udp.address().port;
+    const tcp = net.createServer();
+    try {
+      await new Promise<void>((resolve, reject) => {
+        tcp.once('error', reject);
+        tcp.listen(boundPort, address, () => {
+          tcp.off('error', reject);
+          resolve();
+        });
+      });
+      return { udp, tcp, boundPort };
+    } catch (error) {
+      closeQuietly(udp);
+      const taken = (error as { code?: string }).code === 'EADDRINUSE';
+      if (port === 0 && taken && attempt < FREE_PORT_ATTEMPTS) continue;
+      throw listenError(error, VARIABLE, host, boundPort);
+    }
+  }
+}
+
+function closeQuietly(socket: dgram.Socket): void {
+  try {
+    socket.close();
+  } catch {
+    // Never bound: nothing to close.
+  }
+}

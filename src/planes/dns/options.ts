@@ -1,0 +1,62 @@
+/** What the DNS plane can be tuned with, and the defaults it runs with when told nothing. */
+import type { Packet } from 'dns-packet';
+import type { Answered, QueryContext } from '../../domain/dns/serving/types.js';
+
+export interface DnsPlaneOptions {
+  /**
+   * UDP queries per second one client may send (one IPv4 address, one IPv6 /64) before its
+   * queries are dropped; 0 turns the limit off. TCP is not limited this way: its sources cannot be
+   * spoofed, and connections are capped instead.
+   */
+  rateLimitPerSecond?: number;
+  /** Queries a client may send at once above its rate (the bucket's size). Default: the rate itself (one second's worth). */
+  rateLimitBurst?: number;
+  /** Of the queries over the limit, every Nth is answered with an empty truncated answer (TC=1) instead of being dropped; 0 drops all. */
+  rateLimitSlip?: number;
+  /** How many clients' buckets are remembered; the least recently seen are forgotten first. */
+  rateLimitClients?: number;
+  /** Largest UDP answer sent, whatever size the client advertises (512..4096). */
+  maxUdpSize?: number;
+  /** A TCP connection with no query for this long is closed. */
+  tcpIdleTimeoutMs?: number;
+  /** Open TCP connections at most; more are refused at accept. */
+  maxTcpConnections?: number;
+  /** Queries of one TCP connection being answered at once; reading pauses above it. */
+  maxTcpQueriesInFlight?: number;
+  /**
+   * UDP answers kept for repeated queries (see answer-cache.ts), when the authority allows it;
+   * 0 turns the cache off.
+   */
+  answerCacheSize?: number;
+  /** Called after each answer is sent (statistics, query logs). Errors it throws are logged, never sent. */
+  onAnswered?: (answered: Answered, context: QueryContext, query: Packet) => void;
+  /** An answer that failed (the authority threw): the client got SERVFAIL. */
+  logError?: (error: unknown) => void;
+}
+
+export type DnsPlaneSettings = Required<Omit<DnsPlaneOptions, 'onAnswered' | 'rateLimitBurst'>> &
+  Pick<DnsPlaneOptions, 'onAnswered'> & { rateLimitBurst: number };
+
+/**
+ * 1232 bytes is the EDNS size of DNS Flag Day 2020 (NSD, BIND, PowerDNS and Knot all default to
+ * it): larger UDP answers risk IP fragmentation, which is lost on many paths and lets an off-path
+ * attacker forge the second fragment. Larger answers go over TCP instead.
+ */
+export const DEFAULT_MAX_UDP_SIZE = 1232;
+
+export function settingsOf(options: DnsPlaneOptions): DnsPlaneSettings {
+  const rate = options.rateLimitPerSecond ?? 1000;
+  return {
+    rateLimitPerSecond: rate,
+    rateLimitBurst: options.rateLimitBurst ?? rate,
+    rateLimitSlip: options.rateLimitSlip ?? 2,
+    rateLimitClients: options.rateLimitClients ?? 100_000,
+    maxUdpSize: Math.min(4096, Math.max(512, options.maxUdpSize ?? DEFAULT_MAX_UDP_SIZE)),
+    tcpIdleTimeoutMs: options.tcpIdleTimeoutMs ?? 10_000,
+    maxTcpConnections: options.maxTcpConnections ?? 1000,
+    maxTcpQueriesInFlight: options.maxTcpQueriesInFlight ?? 64,
+    answerCacheSize: options.answerCacheSize ?? 20_000,
+    onAnswered: options.onAnswered,
+    logError: options.logError ?? (() => {}),
+  };
+}

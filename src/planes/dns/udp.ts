@@ -1,0 +1,94 @@
+/**
+ * Queries over UDP: one datagram, one answer to its source. Sources over their rate limit get
+ * nothing, or every so often an empty truncated answer (see rate-limit.ts).
+ */
+import dgram from 'node:dgram';
+import { lookup as dnsLookup } from 'node:dns';
+import { isIP } from 'node:net';
+import { headerReply, RCODE } from './error-replies.js';
+import type { SourceRateLimit } from './rate-limit.js';
+import type { Responder } from './respond.js';
+
+/**
+ * A flood arriving faster than one event loop turn drains it waits in the kernel; the default
+ * buffer (about 200 KiB) overflows within milliseconds at benchmark rates. Linux caps this at
+ * net.core.rmem_max without an error.
+ */
+const RECEIVE_BUFFER_BYTES = 4 * 1024 * 1024;
+
+export function createUdpSocket(host: string): dgram.Socket {
+  return dgram.createSocket({ type: isIP(host) === 6 ? 'udp6' : 'udp4', recvBufferSize: RECEIVE_BUFFER_BYTES, lookup: literalLookup });
+}
+
+/**
+ * Every answer goes to an address the kernel reported, an IP literal: resolving it through
+ * dns.lookup (the default) would cost a deferred callback per answer for nothing.
+ */
+const literalLookup: NonNullable<dgram.SocketOptions['lookup']> = (hostname, options, callback) => {
+  const family = isIP(hostname);
+  if (family !== 0) callback(null, hostname, family);
+  else dnsLookup(hostname, options, callback);
+};
+
+export class UdpServer {
+  private inFlight = 0;
+  private closing = false;
+  /** No answer is sent any more. */
+  private closed = false;
+  private socketClosed = false;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(
+    private readonly socket: dgram.Socket,
+    private readonly responder: Responder,
+    private readonly limiter: SourceRateLimit | undefined,
+    logError: (error: unknown) => void,
+  ) {
+    socket.on('message', (message, remote) => this.receive(message, remote));
+    // Without a listener a send failure would be thrown from the socket and stop the process.
+    socket.on('error', logError);
+  }
+
+  private receive(message: Buffer, remote: dgram.RemoteInfo): void {
+    if (this.closing) return;
+    const send = (bytes: Buffer) => {
+      if (!this.closed) this.socket.send(bytes, remote.port, remote.address);
+    };
+    if (this.limiter !== undefined) {
+      const verdict = this.limiter.check(remote.address);
+      if (verdict !== 'pass') {
+        if (verdict === 'slip' && isQuery(message)) send(headerReply(message, RCODE.NOERROR, { truncated: true }));
+        return;
+      }
+    }
+    const handled = this.responder.handle(message, remote.address, 'udp', send);
+    if (typeof handled === 'string') return;
+    this.inFlight++;
+    void handled.finally(() => {
+      if (--this.inFlight === 0 && this.closing) this.closeNow();
+    });
+  }
+
+  /** Stops taking queries, waits for the answers still being worked out, then closes the socket. */
+  close(): Promise<void> {
+    this.closing = true;
+    const closed = new Promise<void>((resolve) => (this.socketClosed ? resolve() : this.waiting.push(resolve)));
+    if (this.inFlight === 0) this.closeNow();
+    return closed;
+  }
+
+  /** Closes at once: answers still being worked out are not sent. */
+  closeNow(): void {
+    this.closing = true;
+    if (this.closed) return;
+    this.closed = true;
+    this.socket.close(() => {
+      this.socketClosed = true;
+      for (const resolve of this.waiting.splice(0)) resolve();
+    });
+  }
+}
+
+function isQuery(message: Buffer): boolean {
+  return message.length >= 12 && (message.readUInt8(2) & 0x80) === 0;
+}

@@ -1,0 +1,41 @@
+/** The audit log and the billing ledger on PostgreSQL (migration 0006). */
+import { auditConditions, auditFromRow, AUDIT_COLUMNS, type AuditRow, billingFromRow, type BillingRow } from '../account-records.js';
+import type { AuditEntry, AuditLog, AuditQuery, BillingRecord, BillingRecords } from '../types.js';
+import type { Queryable } from './repositories.js';
+
+export class PgAuditLog implements AuditLog {
+  constructor(private readonly db: Queryable) {}
+  async add(e: Omit<AuditEntry, 'id'>): Promise<void> {
+    await this.db.query(
+      'INSERT INTO audit_log (account_id, day, at, product, resource_type, resource_id, action, actor_id, actor_type, diff) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)',
+      [e.accountId, e.day, e.at, e.product, e.resourceType, e.resourceId, e.action, e.actorId, e.actorType, e.diff],
+    );
+  }
+  async list(accountId: number, query: AuditQuery): Promise<AuditEntry[]> {
+    const { where, values } = auditConditions(accountId, query, (i) => `$${i}`);
+    values.push(query.limit);
+    const sql = `SELECT ${AUDIT_COLUMNS} FROM audit_log WHERE ${where} ORDER BY id ${query.descending ? 'DESC' : 'ASC'} LIMIT $${values.length}`;
+    return (await this.db.query<AuditRow>(sql, values)).rows.map(auditFromRow);
+  }
+  async purgeBefore(day: string): Promise<number> {
+    return (await this.db.query('DELETE FROM audit_log WHERE day < $1', [day])).rowCount ?? 0;
+  }
+}
+
+export class PgBillingRecords implements BillingRecords {
+  constructor(private readonly db: Queryable) {}
+  async add(r: Omit<BillingRecord, 'id'>): Promise<BillingRecord | undefined> {
+    const { rows } = await this.db.query<BillingRow>(
+      'INSERT INTO billing_records (account_id, type, amount, at, month, payer, details) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING RETURNING *',
+      [r.accountId, r.recordType, r.amount, r.at, r.month, r.payer, r.details],
+    );
+    return rows[0] && billingFromRow(rows[0]);
+  }
+  async list(accountId: number): Promise<BillingRecord[]> {
+    return (await this.db.query<BillingRow>('SELECT * FROM billing_records WHERE account_id = $1 ORDER BY id', [accountId])).rows.map(billingFromRow);
+  }
+  async get(accountId: number, id: number): Promise<BillingRecord | undefined> {
+    const { rows } = await this.db.query<BillingRow>('SELECT * FROM billing_records WHERE account_id = $1 AND id = $2', [accountId, id]);
+    return rows[0] && billingFromRow(rows[0]);
+  }
+}

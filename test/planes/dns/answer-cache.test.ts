@@ -1,0 +1,67 @@
+/**
+ * The UDP answer cache: used only for what the authority vouches for (a generation, cacheable
+ * answers), dropped when the generation moves, and invisible to clients and statistics.
+ */
+import { describe, expect, it } from 'vitest';
+import { frame, query, TcpClient, udpAsk } from './clients.js';
+import { FakeAuthority } from './fake-authority.js';
+import { startPlane } from './start.js';
+
+describe('answer cache', () => {
+  it('answers a repeated query from the cache, with its own ID, and still reports every answer', async () => {
+    const reported: number[] = [];
+    const { plane, authority } = await startPlane(
+      { onAnswered: (_, context) => reported.push(context.maxSize) },
+      '127.0.0.1',
+      new FakeAuthority({ cacheable: true }),
+    );
+    const first = await udpAsk(plane.port, query('example.test', { id: 1, udpPayloadSize: 1232 }));
+    const second = await udpAsk(plane.port, query('example.test', { id: 2, udpPayloadSize: 1232 }));
+    expect(second).toEqual({ ...first, id: 2 });
+    expect(authority.seen).toHaveLength(1);
+    expect(reported).toEqual([1232, 1232]);
+  });
+
+  it('keys on every byte after the ID: the spelling of the name, the EDNS size, the DO bit', async () => {
+    const { plane, authority } = await startPlane({}, '127.0.0.1', new FakeAuthority({ cacheable: true }));
+    await udpAsk(plane.port, query('example.test'));
+    const upper = await udpAsk(plane.port, query('EXAMPLE.test'));
+    expect(upper!.questions![0]!.name).toBe('EXAMPLE.test');
+    await udpAsk(plane.port, query('example.test', { udpPayloadSize: 1232 }));
+    await udpAsk(plane.port, query('example.test', { udpPayloadSize: 1232, dnssecOk: true }));
+    expect(authority.seen).toHaveLength(4);
+  });
+
+  it('keeps the truncated answer as sent, and TCP still asks the authority', async () => {
+    const { plane, authority } = await startPlane({}, '127.0.0.1', new FakeAuthority({ cacheable: true }));
+    for (const id of [1, 2]) expect(await udpAsk(plane.port, query('big.example.test', { id, type: 'TXT' }))).toMatchObject({ id, flag_tc: true, answers: [] });
+    const tcp = await TcpClient.connect(plane.port);
+    for (const id of [3, 4]) {
+      await tcp.write(frame(query('big.example.test', { id, type: 'TXT' })));
+      expect(await tcp.next()).toMatchObject({ id, answers: { length: 15 } });
+    }
+    tcp.destroy();
+    expect(authority.seen.map((s) => s.context.transport)).toEqual(['udp', 'tcp', 'tcp']);
+  });
+
+  it('asks the authority again once its generation moves', async () => {
+    const { plane, authority } = await startPlane({}, '127.0.0.1', new FakeAuthority({ cacheable: true }));
+    await udpAsk(plane.port, query('example.test'));
+    authority.generation! += 1;
+    await udpAsk(plane.port, query('example.test'));
+    await udpAsk(plane.port, query('example.test'));
+    expect(authority.seen).toHaveLength(2);
+  });
+
+  it('never keeps an answer not marked cacheable, nor any answer of an authority without a generation, nor with the cache off', async () => {
+    const cached = await startPlane({}, '127.0.0.1', new FakeAuthority({ cacheable: true }));
+    for (let i = 0; i < 2; i++) await udpAsk(cached.plane.port, query('random.example.test'));
+    expect(cached.authority.seen).toHaveLength(2);
+    const plain = await startPlane();
+    for (let i = 0; i < 2; i++) await udpAsk(plain.plane.port, query('example.test'));
+    expect(plain.authority.seen).toHaveLength(2);
+    const off = await startPlane({ answerCacheSize: 0 }, '127.0.0.1', new FakeAuthority({ cacheable: true }));
+    for (let i = 0; i < 2; i++) await udpAsk(off.plane.port, query('example.test'));
+    expect(off.authority.seen).toHaveLength(2);
+  });
+});

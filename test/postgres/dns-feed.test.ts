@@ -1,0 +1,47 @@
+/**
+ * A second instance's DNS plane sees a change made through the first instance within a second
+ * (the PostgreSQL change feed), including a new zone, a changed record and a deleted zone.
+ */
+import type { FastifyInstance } from 'fastify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/planes/api/app.js';
+import { startDnsPlane } from '../../src/planes/dns/plane.js';
+import type { RunningPlane } from '../../src/planes/plane.js';
+import type { Store } from '../../src/store/types.js';
+import { createTestApp, type TestContext } from '../helpers/app.js';
+import { dig } from '../helpers/dns-plane.js';
+import { within } from '../helpers/within.js';
+
+let a: TestContext;
+let storeB: Store;
+let b: FastifyInstance;
+let dnsB: RunningPlane;
+let port: number;
+
+beforeEach(async () => {
+  a = await createTestApp({}, { storeKind: 'postgres' });
+  storeB = await a.openStore();
+  b = await buildApp({ config: a.config, store: storeB, masterKey: a.masterKey, clock: a.clock.read, runJobs: false });
+  dnsB = await startDnsPlane(b.services, '127.0.0.1', 0, { rateLimitPerSecond: 0 });
+  port = Number(new URL(dnsB.url).port);
+});
+afterEach(async () => {
+  await dnsB.close();
+  await b.close();
+  await storeB.close();
+  await a.close();
+});
+
+describe("another instance's DNS plane", () => {
+  it('answers a zone, a record change and a deletion made on the first instance within a second', async () => {
+    const plane = { port, close: async () => {} };
+    const zone = await a.post('/dnszone', { Domain: 'feed.test' });
+    await within(1000, async () => (await dig(plane, 'feed.test', 'SOA')).status === 'NOERROR');
+    const record = await a.put(`/dnszone/${zone.body.Id}/records`, { Type: 0, Name: 'www', Value: '192.0.2.7' });
+    await within(1000, async () => (await dig(plane, 'www.feed.test', 'A')).answer[0]?.[4] === '192.0.2.7');
+    await a.post(`/dnszone/${zone.body.Id}/records/${record.body.Id}`, { Value: '192.0.2.8' });
+    await within(1000, async () => (await dig(plane, 'www.feed.test', 'A')).answer[0]?.[4] === '192.0.2.8');
+    expect((await a.del(`/dnszone/${zone.body.Id}`)).status).toBe(204);
+    await within(1000, async () => (await dig(plane, 'www.feed.test', 'A')).status === 'REFUSED');
+  });
+});
