@@ -4,7 +4,7 @@
  * The protocol layer (src/planes/edge/) builds an EdgeRequest from node:http, runs the phases
  * (route → access → rules → cache → origin → deliver) through the domain, and writes the answer.
  */
-import type { Readable } from 'node:stream';
+import type { Readable, Transform } from 'node:stream';
 import type { PullZoneT } from '../../schemas/pull-zone.js';
 
 /** A pull zone as the edge holds it (its stored document, credentials open). */
@@ -69,4 +69,57 @@ export interface EdgeAnswer {
   cacheStatus: 'HIT' | 'MISS' | 'EXPIRED' | 'STALE' | 'BYPASS' | 'UPDATING';
   /** When the answer was stored in the cache (HIT/STALE). */
   cachedAt?: Date;
+}
+
+/** What the edge reports once an answer has been delivered: usage, statistics, the access log. */
+export interface ServedEvent {
+  zoneId: number;
+  accountId: number;
+  request: EdgeRequest;
+  status: number;
+  /** Body bytes written to the client (after throttling, ranges and compression). */
+  bytesSent: number;
+  cacheStatus: EdgeAnswer['cacheStatus'];
+  /** The CDN-RequestId header sent with the answer. */
+  requestId: string;
+  /** From the request's arrival to the last byte written. */
+  durationMs: number;
+  at: Date;
+}
+
+/** A request that the edge lets through for now; `release` once its answer is written (or abandoned). */
+export interface Admission {
+  release(): void;
+}
+
+/**
+ * The zone's access settings, token authentication, limits and edge rules (src/domain/edge/policy/).
+ * The pipeline asks it twice per request: before the cache, and once the answer is known.
+ */
+export interface EdgePolicy {
+  /**
+   * Before anything else for a routed request: the per-IP connection and request limits.
+   * A Verdict (429 / 503 refuse) when over a limit, else an Admission to release when done.
+   */
+  admit(zone: EdgeZone, request: EdgeRequest, now: number): Admission | Verdict;
+  /** Access rules, token authentication, request-phase edge rules: whether to serve, and how. */
+  onRequest(zone: EdgeZone, request: EdgeRequest, now: Date): { verdict: Verdict; effects: RuleEffects };
+  /**
+   * Once the answer's status and headers are known (from cache or origin): response-phase edge
+   * rules (ResponseHeader triggers), CORS, the canonical link header. Returns what to send.
+   */
+  onResponse(
+    zone: EdgeZone,
+    request: EdgeRequest,
+    answer: { status: number; headers: Record<string, string> },
+    effects: RuleEffects,
+  ): { status: number; headers: Record<string, string> };
+  /** LimitRatePerSecond / LimitRateAfter: a stream that paces the body to the client, or undefined when unlimited. */
+  throttle(zone: EdgeZone): Transform | undefined;
+}
+
+/** HTTP-01 style challenges the edge answers at `/.well-known/acme-challenge/<token>` (src/domain/certificates/). */
+export interface HttpChallenges {
+  /** The body to answer for this host and path, or undefined when no challenge is published there. */
+  answer(host: string, path: string): string | undefined;
 }
