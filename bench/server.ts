@@ -72,6 +72,8 @@ export function startEdgeplane(options: EdgeplaneOptions): Promise<Child> {
     PORT: '0',
     EDGEPLANE_STORAGE_PORT: '0',
     EDGEPLANE_DNS_PORT: '0',
+    EDGEPLANE_EDGE_PORT: '0',
+    EDGEPLANE_EDGE_TLS_PORT: '0',
     DATABASE_URL: options.postgres ? options.postgres.url : `sqlite:${options.dbFile}`,
     ...(options.postgres ? { EDGEPLANE_MASTER_KEY: options.postgres.masterKey } : {}),
     EDGEPLANE_BOOTSTRAP_KEY: options.bootstrapKey,

@@ -3,12 +3,12 @@
  * `edgeplane <command>`: the server and the operator's tools in one binary. Every `serve` flag is
  * also an environment variable (the flag wins); output is for people, or JSON with `--json`.
  */
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { buildApp } from './planes/api/app.js';
 import { ConfigError, ENV_VARS, readConfig, type Config } from './config.js';
-import { AppError } from './domain/errors.js';
+import { AppError, errors } from './domain/errors.js';
 import { ROLES } from './domain/principal.js';
 import { buildServices } from './domain/services.js';
 import { openFilesBackendLazily } from './files/location.js';
@@ -38,12 +38,14 @@ Usage: edgeplane <command> [options]
   accounts balance <id> <amount> set an account's funds (0 or less stops its pull zones)
   pullzones usage <id> <bytes>   record bandwidth a pull zone served
   pullzones suspend|unsuspend <id>
+  pullzones logs <id> [--limit N] a pull zone's access log, newest first (default 100 lines)
   keys create --account <id> [--role FullAccess|ReadOnly]
   keys list --account <id>
   keys revoke --account <id> <keyId>
   export [file]                  write the whole store as JSON lines (stdout when no file)
   import <file>                  load a dump into an empty store (same master key as the export)
   seed <file>                    apply a seed file (again: only what is missing is created)
+  ca export [file]               print the local certificate authority's root (PEM) for your trust store
 
 Every command reads the same configuration as the server (DATABASE_URL, EDGEPLANE_MASTER_KEY, ...).
 Add --json for machine-readable output.`;
@@ -101,6 +103,14 @@ const accountId = (values: Record<string, unknown>) => {
   return id;
 };
 
+async function printAccessLog(services: ReturnType<typeof servicesFor>, id: number, limitFlag: string | undefined, json: boolean): Promise<void> {
+  const limit = limitFlag === undefined ? 100 : Number(limitFlag);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new UsageError('--limit must be a whole number from 1 to 10000');
+  if (!(await services.pullZones.zones.findAnyAccount(services.store, id))) throw errors.notFound('pull zone');
+  const lines = await services.edgeAccessLog.read(id, { start: 0, limit, order: 'desc' });
+  return print(json, lines, lines.join('\n') || 'no lines (is EnableLogging on, and has the edge served the zone?)');
+}
+
 async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -111,6 +121,7 @@ async function main(argv: string[]): Promise<void> {
       help: { type: 'boolean', short: 'h' },
       account: { type: 'string' },
       role: { type: 'string', multiple: true },
+      limit: { type: 'string' },
     },
   });
   const [command, sub, ...rest] = positionals;
@@ -151,6 +162,7 @@ async function main(argv: string[]): Promise<void> {
         const services = servicesFor(store, config);
         const id = Number(rest[0]);
         if (!Number.isInteger(id) || id < 1) throw new UsageError('pullzones usage|suspend|unsuspend <id> ...');
+        if (sub === 'logs') return printAccessLog(services, id, values.limit, json);
         let zone;
         if (sub === 'usage') {
           const bytes = Number(rest[1]);
@@ -159,7 +171,7 @@ async function main(argv: string[]): Promise<void> {
         } else if (sub === 'suspend' || sub === 'unsuspend') {
           zone = await services.operator.setSuspended(id, sub === 'suspend');
         } else {
-          throw new UsageError('pullzones usage|suspend|unsuspend <id>');
+          throw new UsageError('pullzones usage|suspend|unsuspend|logs <id>');
         }
         const view = { Id: zone.Id, MonthlyBandwidthUsed: zone.MonthlyBandwidthUsed, Enabled: zone.Enabled, Suspended: zone.Suspended };
         return print(json, view, `pull zone ${zone.Id}: used ${zone.MonthlyBandwidthUsed} bytes, enabled ${zone.Enabled}, suspended ${zone.Suspended}`);
@@ -219,6 +231,18 @@ async function main(argv: string[]): Promise<void> {
         const n = await store.load(read());
         bar.done(seen);
         print(json, { imported: n }, `imported ${n} records`);
+      });
+    case 'ca':
+      return withStore(config, async (store) => {
+        if (sub !== 'export') throw new UsageError('ca export [file]');
+        // Created in the store on first use, so the root exported before the edge ever ran is the one it will use.
+        const pem = await servicesFor(store, config).certificates.rootPem();
+        const file = rest[0];
+        if (file && file !== '-') {
+          writeFileSync(file, pem);
+          return print(json, { file }, `root certificate written to ${file}`);
+        }
+        process.stdout.write(json ? `${JSON.stringify({ certificate: pem })}\n` : pem);
       });
     case 'seed':
       return withStore(config, async (store) => {

@@ -21,6 +21,16 @@ export const ConfigSchema = Type.Object({
   host: Type.String({ default: '127.0.0.1', description: 'Address the HTTP server binds to.' }),
   port: Port(8080, 'TCP port of the management API (0 picks a free one; `off` turns it off).'),
   storagePort: Port(8081, 'TCP port of the storage plane: the file API of every storage zone (0 picks a free one; `off` turns it off).'),
+  edgePort: Port(8082, 'TCP port of the edge plane: HTTP for the hostnames of every pull zone (0 picks a free one; `off` turns it off).'),
+  edgeTlsPort: Port(
+    8443,
+    'TCP port of the edge plane over HTTPS, the certificate chosen by SNI (0 picks a free one; `off` turns it off).',
+  ),
+  edgeCacheBytes: Type.Integer({
+    minimum: 0,
+    default: 268435456,
+    description: 'Bytes of answers the edge keeps in memory (default 256 MiB); the least recently used go first. 0 caches nothing.',
+  }),
   dnsPort: Port(8053, 'UDP and TCP port of the DNS plane: the authoritative name server of every DNS zone (0 picks a free one; `off` turns it off).'),
   databaseUrl: Type.String({
     default: 'sqlite:./data/edgeplane.db',
@@ -153,6 +163,9 @@ export const ENV_VARS: Record<keyof Config, string> = {
   host: 'HOST',
   port: 'PORT',
   storagePort: 'EDGEPLANE_STORAGE_PORT',
+  edgePort: 'EDGEPLANE_EDGE_PORT',
+  edgeTlsPort: 'EDGEPLANE_EDGE_TLS_PORT',
+  edgeCacheBytes: 'EDGEPLANE_EDGE_CACHE_BYTES',
   dnsPort: 'EDGEPLANE_DNS_PORT',
   databaseUrl: 'DATABASE_URL',
   dbPoolMax: 'EDGEPLANE_DB_POOL_MAX',

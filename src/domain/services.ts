@@ -10,12 +10,14 @@ import { AuditLogService } from './audit/log.js';
 import { ChargeCalculator } from './billing/charges.js';
 import { PriceEstimator } from './billing/estimates.js';
 import { BillingService } from './billing/service.js';
+import { CertificateService } from './certificates/service.js';
 import { ContainerAppService } from './containers/service.js';
 import { registerDnsBackground } from './dns/background.js';
 import { QueryLog } from './dns/query-log.js';
 import { ServedZones } from './dns/served-zones.js';
 import { ServingAuthority } from './dns/serving/authority.js';
 import { DnsZoneService } from './dns/service.js';
+import { DnsRecordScans } from './dns/scan.js';
 import { DnsStatistics } from './dns/statistics.js';
 import { upstreamResolver } from './dns/upstream-resolver.js';
 import { configuredNameservers } from './dns/zone-settings.js';
@@ -23,7 +25,13 @@ import { FaultInjector } from './faults/injector.js';
 import { FileService } from './files/service.js';
 import { FileSweeper } from './files/sweeper.js';
 import { ZoneKeys } from './files/zone-keys.js';
+import { S3Credentials } from './s3/credentials.js';
+import { MultipartUploads } from './s3/multipart.js';
 import { UsageRecorder } from './usage/recorder.js';
+import { EdgeAccessLog } from './edge/usage/access-log.js';
+import { BandwidthLimits } from './edge/usage/bandwidth-limits.js';
+import { EdgeUsage } from './edge/usage/edge-usage.js';
+import { CdnStatistics } from './edge/usage/statistics.js';
 import type { BlobStore } from '../files/types.js';
 import type { JobRunner } from '../jobs/runner.js';
 import { OperatorService } from './operator/service.js';
@@ -66,8 +74,30 @@ export function buildServices(ctx: ServiceContext) {
     clock: ctx.clock,
   });
   const servedZones = new ServedZones(ctx.store, dnsZones.zones, dnsAuthority, { nameservers: configuredNameservers(ctx.config) });
-  dnsZones.writer.onCommitted.push((id, accountId, zone, version) => servedZones.committed(id, accountId, zone, version));
+  dnsZones.writer.onCommitted.push((id, accountId, zone, version, records) => servedZones.committed(id, accountId, zone, version, records));
   dnsZones.writer.onDeleted.push((id) => servedZones.deleted(id));
+  // The DNS plane and the certificate checks both need the zones loaded: whichever comes first loads
+  // them, once, so the change feed is followed once (a failed load is tried again next time).
+  const startServedZones = servedZones.start.bind(servedZones);
+  let servedZonesStarted: Promise<void> | undefined;
+  servedZones.start = () => {
+    const started = (servedZonesStarted ??= startServedZones());
+    started.catch(() => {
+      if (servedZonesStarted === started) servedZonesStarted = undefined;
+    });
+    return started;
+  };
+  const certificates = new CertificateService({
+    store: ctx.store,
+    secrets: ctx.secrets,
+    clock: ctx.clock,
+    config: ctx.config,
+    pullZones: pullZones.zones,
+    dnsZones,
+    dnsAuthority,
+    ensureDnsZonesLoaded: () => servedZones.start(),
+  });
+  pullZones.onDelete.push((tx, accountId, id) => certificates.forgetPullZone(tx, accountId, id));
   pullZones.onDelete.push((tx, accountId, id) => dnsZones.unlinkPullZone(tx, accountId, id));
   registerDnsBackground(dnsZones, {
     store: ctx.store,
@@ -81,8 +111,16 @@ export function buildServices(ctx: ServiceContext) {
   const videoLibraryImages = new VideoLibraryImages(ctx.store, ctx.secrets, ctx.blobs, ctx.clock, videoLibraries);
   const fileSweeper = new FileSweeper(ctx.store, ctx.blobs, ctx.clock);
   fileSweeper.claim((zoneId, guid) => videoLibraryImages.claims(zoneId, guid));
+  // Parts of S3 multipart uploads in progress are blobs no file points at yet.
+  fileSweeper.claim((zoneId, guid) => ctx.store.s3Uploads.exists(zoneId, guid));
+  storageZones.onDelete.push((tx, _accountId, id) => tx.s3Uploads.removeZone(String(id)));
   const charges = new ChargeCalculator(ctx.store, usage, files);
   const billing = new BillingService(ctx.store, charges, ctx.clock, ctx.config.cdnDomain);
+  pullZones.fundsOf = (accountId) => billing.availableFunds(accountId);
+  const edgeAccessLog = new EdgeAccessLog(ctx.store);
+  // A deleted zone's access log goes with it, in the same transaction.
+  pullZones.onDelete.push((tx, _accountId, id) => tx.accessLog.trim([id], 0).then(() => undefined));
+  const bandwidthLimits = new BandwidthLimits(ctx.store, pullZones.zones, usage, billing, ctx.clock);
   return {
     apiKeys,
     accounts,
@@ -108,12 +146,24 @@ export function buildServices(ctx: ServiceContext) {
     containerApps,
     dnsZones,
     files,
+    s3Credentials: new S3Credentials(ctx.store, storageZones.zones),
+    multipartUploads: new MultipartUploads(ctx.store, files, ctx.clock),
     dnsAuthority,
     servedZones,
+    certificates,
     dnsStatistics: new DnsStatistics(dnsZones, usage, ctx.clock),
+    dnsRecordScans: new DnsRecordScans(ctx.store, ctx.secrets, ctx.clock, dnsZones, ctx.jobs, {
+      upstream: ctx.config.dnsUpstream,
+      edgeAddresses: ctx.config.edgeAddresses.split(','),
+      cdnDomain: ctx.config.cdnDomain,
+    }),
     dnsQueryLog: new QueryLog(),
     fileSweeper,
     usage,
+    edgeUsage: new EdgeUsage(usage, edgeAccessLog, bandwidthLimits),
+    edgeAccessLog,
+    bandwidthLimits,
+    cdnStatistics: new CdnStatistics(ctx.store, pullZones, usage, ctx.clock),
     storageZoneStatistics: new StorageZoneStatistics(storageZones, files, usage, ctx.clock),
     faults: new FaultInjector(ctx.config.faults?.rules),
     pullZones,

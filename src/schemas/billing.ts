@@ -59,7 +59,10 @@ export const Billing = Type.Object(
     Balance: Double({ description: 'Funds of the account, as the operator set them; charges are not taken from them (see README).' }),
     ThisMonthCharges: Double({ description: 'Charges of the running month so far, in US dollars.' }),
     LastRechargeBalance: Double({ description: 'The last funds added; 0 if none were.' }),
-    AvailableBalance: Double({ description: 'The balance plus coupon credit (there is none): the balance.' }),
+    AvailableBalance: Double({
+      description:
+        "What the account can still spend: the balance less every closed statement and the running month's charges. At 0 or below its pull zones stop serving.",
+    }),
     CouponBalance: Decimal({ description: 'Coupon credit: edgeplane has no coupons, 0.' }),
     MonthlyCouponUsage: Decimal({ description: 'Coupon credit used this month: 0.' }),
     BillingRecords: Nullable(Type.Array(BillingRecord), { description: 'The ledger, newest first: closed months and movements of funds.' }),

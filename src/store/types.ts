@@ -20,8 +20,14 @@ export type ResourceKind =
   | 'hostname'
   /** Remembers a seed item already applied, so a seed can be applied again safely. */
   | 'seedMark'
+  /** The latest record scan of a domain, per account (`POST /dnszone/records/scan`), indexed by its domain. */
+  | 'dnsRecordScan'
   /** An image of a video library (its watermark, live thumbnail, live watermark): where its bytes are. */
-  | 'videoLibraryImage';
+  | 'videoLibraryImage'
+  /** A pending certificate challenge of a pull zone hostname (DNS or HTTP), until completed or expired. */
+  | 'certificateChallenge'
+  /** The wildcard certificate issued for a DNS zone (`POST /dnszone/{id}/certificate/issue`), its key sealed. */
+  | 'zoneCertificate';
 
 export interface Account {
   id: number;
@@ -314,6 +320,115 @@ export interface BillingRecords {
   get(accountId: number, id: number): Promise<BillingRecord | undefined>;
 }
 
+/** One request an edge served for a pull zone whose logging is on (see domain/edge/usage/access-log.ts). */
+export interface AccessLogEntry {
+  id: number;
+  accountId: number;
+  pullZoneId: number;
+  /** Epoch milliseconds of the answer. */
+  at: number;
+  /** The logged fields as JSON, client address already anonymized as the zone asks. */
+  entry: string;
+}
+
+export interface AccessLog {
+  append(entries: Omit<AccessLogEntry, 'id'>[]): Promise<void>;
+  /** A zone's entries, newest first when `descending`, skipping `offset`. */
+  list(pullZoneId: number, options: { offset: number; limit: number; descending: boolean }): Promise<AccessLogEntry[]>;
+  /** Keeps the newest `keep` entries of each zone listed (0 removes them all); answers how many went. */
+  trim(pullZoneIds: number[], keep: number): Promise<number>;
+}
+
+/** An S3 multipart upload in progress (see domain/s3/multipart.ts). */
+export interface S3Upload {
+  uploadId: string;
+  zoneId: string;
+  accountId: number;
+  key: string;
+  contentType: string | null;
+  /** `x-amz-meta-*` given when the upload was created, lowercase names. */
+  metadata: Record<string, string> | null;
+  createdAt: string;
+}
+
+/** A part acknowledged to the client: its bytes are a blob of the files backend. */
+export interface S3UploadPart {
+  uploadId: string;
+  partNumber: number;
+  blobKey: string;
+  size: number;
+  /** Lowercase hex, of the part's bytes. */
+  md5: string;
+  sha256: string;
+  uploadedAt: string;
+}
+
+export interface S3Uploads {
+  create(upload: S3Upload): Promise<void>;
+  get(zoneId: string, uploadId: string): Promise<S3Upload | undefined>;
+  /** A zone's uploads whose key starts with `prefix`, in (key, uploadId) order, after `after`. */
+  list(zoneId: string, query: { prefix: string; after?: { key: string; uploadId: string } | undefined; limit: number }): Promise<S3Upload[]>;
+  /** Records a part, replacing the one with its number; answers the one replaced, or undefined when the upload is gone. */
+  putPart(part: S3UploadPart): Promise<{ replaced: S3UploadPart | undefined } | undefined>;
+  /** An upload's parts numbered above `after`, in number order. */
+  parts(uploadId: string, after: number, limit: number): Promise<S3UploadPart[]>;
+  /** Removes an upload and its parts; answers the parts, or undefined when there was no such upload. */
+  remove(uploadId: string): Promise<S3UploadPart[] | undefined>;
+  /** Removes every upload of a zone (its blobs go with the zone's prefix). */
+  removeZone(zoneId: string): Promise<void>;
+  /** Whether the zone has an upload with this id (the files sweeper asks: part blobs carry it). */
+  exists(zoneId: string, uploadId: string): Promise<boolean>;
+}
+
+/** The installation's local certificate authority as stored: one per database, its key sealed. */
+export interface StoredAuthority {
+  installationId: string;
+  /** The root certificate, PEM. */
+  certificate: string;
+  /** The root's PKCS#8 private key, PEM, sealed with the master key. */
+  sealedKey: string;
+  createdAt: string;
+}
+
+/** Where the local certificate authority lives (src/domain/certificates/). It survives wipe(): see the README. */
+export interface CertificateAuthorityRecords {
+  get(): Promise<StoredAuthority | undefined>;
+  /** Stores `authority` unless one is stored already; answers the one that is (the first writer's, when two race). */
+  createOnce(authority: StoredAuthority): Promise<StoredAuthority>;
+}
+
+/** A DNS record to store: its row's columns are copies of record fields, for the queries that filter on them. */
+export interface NewZoneRecord<T> {
+  id: number;
+  /** The record's type (its index in the platform's list of types). */
+  type: number;
+  /** What the record points at (a pull zone, a script), or null. */
+  linkId: number | null;
+  doc: T;
+}
+
+/**
+ * The records of DNS zones, a row each, in each zone's order (the order they were added). The
+ * zone itself is a document; its records are reached through it (the domain reads the zone,
+ * scoped by account, before its records), so these calls are keyed by zone id.
+ */
+export interface DnsRecordRows {
+  /** A page of the zone's records in order; `type` keeps one type. */
+  list<T>(zoneId: number, query: { type?: number | undefined; offset: number; limit: number }): Promise<Page<T>>;
+  /** Every record of each zone listed, in order (zones without records are left out). */
+  ofZones<T>(zoneIds: readonly number[]): Promise<Map<number, T[]>>;
+  get<T>(zoneId: number, id: number): Promise<T | undefined>;
+  /** Adds records after the zone's last one, in the order given. */
+  append<T>(accountId: number, zoneId: number, records: readonly NewZoneRecord<T>[]): Promise<void>;
+  /** Rewrites a record in its place; false when the zone has no record with its id. */
+  replace<T>(zoneId: number, record: NewZoneRecord<T>): Promise<boolean>;
+  remove(zoneId: number, id: number): Promise<boolean>;
+  /** Removes every record of the zone. */
+  removeZone(zoneId: number): Promise<void>;
+  /** The account's records that point at `linkId` (see NewZoneRecord.linkId), with their zone. */
+  linkedTo<T>(accountId: number, linkId: number): Promise<{ zoneId: number; doc: T }[]>;
+}
+
 /** What a unit of work can touch. */
 export interface StoreTx {
   accounts: Accounts;
@@ -325,6 +440,9 @@ export interface StoreTx {
   usage: UsageCounters;
   audit: AuditLog;
   billing: BillingRecords;
+  dnsRecords: DnsRecordRows;
+  accessLog: AccessLog;
+  s3Uploads: S3Uploads;
   /**
    * Holds an exclusive lock named `name` until the transaction ends, for decisions that span rows
    * ("is the store empty?"). SQLite transactions are already serialized, so there it is free.
@@ -332,6 +450,8 @@ export interface StoreTx {
   lock(name: string): Promise<void>;
   /** Next integer id of a sequence (one per resource kind, plus hostnames, edge rules...). */
   nextId(sequence: string): Promise<number>;
+  /** `count` new ids of a sequence, ascending, in one step (for imports that add thousands). */
+  nextIds(sequence: string, count: number): Promise<number[]>;
   /**
    * Runs `fn` once the transaction has committed (durably), before its caller is answered; never if
    * it rolls back. Outside a transaction, at once. For in-memory views that must show a write as
@@ -410,7 +530,13 @@ export type DumpRecord =
   | { type: 'deadBlob'; key: string; deadAt: number }
   | ({ type: 'usage' } & UsageEntry)
   | ({ type: 'auditEntry' } & AuditEntry)
-  | ({ type: 'billingRecord' } & BillingRecord);
+  | ({ type: 'billingRecord' } & BillingRecord)
+  /** A DNS record of a zone (dumped after the resources, its zone among them). */
+  | { type: 'dnsRecord'; zoneId: number; id: number; accountId: number; position: number; recordType: number; linkId: number | null; doc: string }
+  | ({ type: 'certificateAuthority' } & StoredAuthority)
+  | ({ type: 'accessLogEntry' } & AccessLogEntry)
+  | ({ type: 's3Upload' } & S3Upload)
+  | ({ type: 's3UploadPart' } & S3UploadPart);
 
 /** A write that can make a value cached in memory stale. */
 export type StoreChange =
@@ -438,6 +564,7 @@ export interface ChangeFeed {
 
 export interface Store extends StoreTx {
   readonly dialect: 'sqlite' | 'postgres';
+  readonly certificateAuthority: CertificateAuthorityRecords;
   readonly idempotency: IdempotencyKeys;
   /** What changed, so in-process caches stay correct (see ChangeFeed). */
   readonly changes: ChangeFeed;

@@ -64,6 +64,10 @@ export function settle(account: Account, records: BillingRecord[]): PaymentState
 
 const cents = (amount: number) => Math.round(amount * 100);
 
+/** Every closed month's statement plus the running month's charges. */
+const owedFrom = (records: BillingRecord[], current: MonthCharges): number =>
+  money(records.filter((r) => r.recordType === RECORD_TYPE.month).reduce((sum, r) => sum + r.amount, 0) + current.total);
+
 export class BillingService {
   constructor(
     private readonly store: Store,
@@ -100,6 +104,27 @@ export class BillingService {
     return (await this.store.billing.list(accountId)).find((r) => r.month === month)!;
   }
 
+  /**
+   * What the account owes: every closed month's statement and the running month so far. Its funds
+   * (the balance: opening funds plus every movement) pay statements in time order (settle), so
+   * what remains to spend is the balance less this.
+   */
+  async owed(accountId: number): Promise<number> {
+    const account = await this.store.accounts.get(accountId);
+    if (!account) return 0;
+    const records = await this.ledger(account);
+    const now = this.clock();
+    const current = await this.charges.month(accountId, monthOf(now), now);
+    return owedFrom(records, current);
+  }
+
+  /** The balance less what the account owes: at 0 or below its pull zones stop serving (pull-zones/state.ts). */
+  async availableFunds(accountId: number): Promise<number> {
+    const account = await this.store.accounts.get(accountId);
+    if (!account) return 0;
+    return money(account.balance - (await this.owed(accountId)));
+  }
+
   async details(principal: Principal): Promise<BillingT> {
     const account = await this.account(principal);
     const records = await this.ledger(account);
@@ -110,7 +135,7 @@ export class BillingService {
       Balance: account.balance,
       ThisMonthCharges: current.total,
       LastRechargeBalance: lastAdded?.amount ?? 0,
-      AvailableBalance: account.balance,
+      AvailableBalance: money(account.balance - owedFrom(records, current)),
       CouponBalance: 0,
       MonthlyCouponUsage: 0,
       BillingRecords: [...records].reverse().map(recordView),

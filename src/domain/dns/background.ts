@@ -16,13 +16,14 @@
  * answer below 500 — with a 3 s bound, and sets `MonitorStatus` Online (1) or Offline (2); Unknown
  * (0) until the first probe. The target is the record's Value, on its `Port` when set, else 80.
  */
-import type { DnsRecordT, DnsZoneT } from '../../schemas/dns.js';
+import type { DnsRecordT } from '../../schemas/dns.js';
 import type { JobRunner } from '../../jobs/runner.js';
 import type { Store, StoreTx } from '../../store/types.js';
 import type { Clock } from '../principal.js';
 import type { PullZoneService } from '../pull-zones/service.js';
 import type { DnsZoneService } from './service.js';
 import { probe } from './probe.js';
+import type { StoredDnsZone } from './zone-writer.js';
 
 export const ACCELERATE_JOB = 'dns.accelerate';
 export const MONITOR_JOB = 'dns.monitor';
@@ -51,27 +52,23 @@ export interface DnsBackgroundOptions {
 export function registerDnsBackground(dns: DnsZoneService, o: DnsBackgroundOptions): void {
   const at = (delay: number) => o.clock().getTime() + delay;
 
-  dns.writer.onWritten.push(async (tx, accountId, before, after) => {
-    const old = new Map((before?.Records ?? []).map((r) => [r.Id, r]));
-    for (const record of after.Records) {
-      const was = old.get(record.Id);
-      const ref: RecordRef = { accountId, zoneId: after.Id, recordId: record.Id };
-      if (record.Accelerated && record.AccelerationStatus === PENDING && !(was?.Accelerated && was.AccelerationStatus === PENDING)) {
-        await tx.jobs.enqueue(ACCELERATE_JOB, ref, at(o.jobDelayMs));
-      }
-      const watchStarts = monitored(record) && (!was || !monitored(was) || was.Value !== record.Value || was.Port !== record.Port);
-      if (watchStarts) await tx.jobs.enqueue(MONITOR_JOB, ref, at(0));
+  dns.writer.onRecordWritten.push(async (tx, accountId, zoneId, was, record) => {
+    const ref: RecordRef = { accountId, zoneId, recordId: record.Id };
+    if (record.Accelerated && record.AccelerationStatus === PENDING && !(was?.Accelerated && was.AccelerationStatus === PENDING)) {
+      await tx.jobs.enqueue(ACCELERATE_JOB, ref, at(o.jobDelayMs));
     }
+    const watchStarts = monitored(record) && (!was || !monitored(was) || was.Value !== record.Value || was.Port !== record.Port);
+    if (watchStarts) await tx.jobs.enqueue(MONITOR_JOB, ref, at(0));
   });
 
   /** Changes one record, if it still exists, in its own transaction. */
-  const changeRecord = (ref: RecordRef, change: (tx: StoreTx, record: DnsRecordT, zone: DnsZoneT) => Promise<DnsRecordT | undefined>) =>
+  const changeRecord = (ref: RecordRef, change: (tx: StoreTx, record: DnsRecordT, zone: StoredDnsZone) => Promise<DnsRecordT | undefined>) =>
     dns.writer
       .edit(ref.accountId, ref.zoneId, async (tx, zone) => {
-        const record = zone.Records.find((r) => r.Id === ref.recordId);
+        const record = await tx.dnsRecords.get<DnsRecordT>(zone.Id, ref.recordId);
         const next = record && (await change(tx, record, zone));
         if (!next) return { result: undefined };
-        return { zone: { ...zone, Records: zone.Records.map((r) => (r.Id === next.Id ? next : r)) }, result: undefined };
+        return { records: { changed: [{ before: record, after: next }] }, result: undefined };
       })
       .catch((error: unknown) => {
         // The zone was deleted meanwhile: nothing left to do.
@@ -95,7 +92,7 @@ export function registerDnsBackground(dns: DnsZoneService, o: DnsBackgroundOptio
   o.jobs.register(MONITOR_JOB, async (payload) => {
     const ref = payload as RecordRef;
     const zone = await dns.writer.zones.find(o.store, ref.accountId, ref.zoneId);
-    const record = zone?.doc.Records.find((r) => r.Id === ref.recordId);
+    const record = zone && (await o.store.dnsRecords.get<DnsRecordT>(ref.zoneId, ref.recordId));
     if (!record || !monitored(record)) return;
     // The probe runs outside any transaction: a slow target must not hold a database connection.
     const online = await probe(record.MonitorType === 2 ? 'http' : 'tcp', record.Value ?? '', record.Port > 0 ? record.Port : 80);
@@ -108,7 +105,7 @@ export function registerDnsBackground(dns: DnsZoneService, o: DnsBackgroundOptio
 }
 
 /** A pull zone name from the record's full name, e.g. `www.example.com` → `www-example-com-12`. */
-function acceleratedZoneName(record: DnsRecordT, zone: DnsZoneT): string {
+function acceleratedZoneName(record: DnsRecordT, zone: StoredDnsZone): string {
   const full = [record.Name, zone.Domain].filter(Boolean).join('.').toLowerCase();
   const base = full
     .replace(/[^a-z0-9]+/g, '-')
@@ -117,7 +114,7 @@ function acceleratedZoneName(record: DnsRecordT, zone: DnsZoneT): string {
   return `${base || 'record'}-${record.Id}`;
 }
 
-async function accelerate(tx: StoreTx, pullZones: PullZoneService, ref: RecordRef, record: DnsRecordT, zone: DnsZoneT): Promise<DnsRecordT> {
+async function accelerate(tx: StoreTx, pullZones: PullZoneService, ref: RecordRef, record: DnsRecordT, zone: StoredDnsZone): Promise<DnsRecordT> {
   const target = record.Value ?? '';
   const host = record.Type === 1 ? `[${target}]` : target.replace(/\.$/, '');
   try {

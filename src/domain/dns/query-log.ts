@@ -3,8 +3,8 @@
  * memory (bounded per zone, per instance), client addresses anonymized as the zone's settings ask.
  * Read through the operator route `GET /_edgeplane/dnszones/{id}/querylog`.
  */
-import { isIPv4 } from 'node:net';
 import { BoundedMap } from '../bounded-map.js';
+import { type Anonymization, anonymized } from '../usage/anonymize.js';
 
 export interface QueryLogEntry {
   /** ISO time of the answer. */
@@ -19,12 +19,6 @@ export interface QueryLogEntry {
 /** Entries kept per zone; older ones are dropped. */
 export const QUERY_LOG_SIZE = 1000;
 const MAX_ZONES = 10_000;
-
-export interface Anonymization {
-  enabled: boolean;
-  /** 0 = keep all but the last digit group (`192.0.2.0`), 1 = drop the address. */
-  type: number;
-}
 
 export class QueryLog {
   private readonly zones = new BoundedMap<number, QueryLogEntry[]>(MAX_ZONES);
@@ -45,13 +39,4 @@ export class QueryLog {
   forget(zoneId: number): void {
     this.zones.delete(zoneId);
   }
-}
-
-function anonymized(address: string, { enabled, type }: Anonymization): string {
-  if (!enabled) return address;
-  if (type === 1) return '';
-  if (isIPv4(address)) return address.replace(/\.\d+$/, '.0');
-  // IPv6: keep the first three groups (a /48), as far as the address spells them out.
-  const groups = address.split(':');
-  return `${groups.slice(0, 3).join(':')}::`;
 }

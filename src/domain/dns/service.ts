@@ -1,14 +1,15 @@
 /**
  * DNS zones and their records.
  *
- * A zone and all of its records are one document (kind 'dnsZone'); there are no 'dnsRecord'
- * documents. Adding a record rewrites the zone in one versioned write, so the records, the zone's
- * DateModified and the uniqueness of the zone's domain can never disagree, and reading a zone with
- * its records is one lookup. Zones hold tens to hundreds of records, which keeps the rewrite cheap;
- * record ids still come from their own sequence ('dnsRecord') so they stay unique platform-wide.
+ * A zone is a document (kind 'dnsZone') holding its settings; each of its records is a row of its
+ * own (DnsRecordRows), kept in the zone's order. Every write of a record also rewrites the zone's
+ * document in the same transaction (its serial, its version, usually its DateModified), so the
+ * records, the zone and the uniqueness of its domain can never disagree, and a write costs the
+ * same however many records the zone holds. Record ids come from their own sequence
+ * ('dnsRecord'), so they stay unique platform-wide.
  */
 import type { Config } from '../../config.js';
-import type { DnsRecordRequestT, DnsZoneAddRequestT, DnsZoneT, DnsZoneUpdateRequestT } from '../../schemas/dns.js';
+import type { DnsRecordRequestT, DnsRecordT, DnsZoneAddRequestT, DnsZoneT, DnsZoneUpdateRequestT } from '../../schemas/dns.js';
 import type { PagedT } from '../../schemas/paging.js';
 import type { Secrets } from '../../security/secrets.js';
 import type { Store, StoreTx } from '../../store/types.js';
@@ -16,7 +17,7 @@ import { DocumentRepo } from '../documents.js';
 import { errors } from '../errors.js';
 import type { Clock, Principal } from '../principal.js';
 import { newRecord } from './record-model.js';
-import { DnsRecords } from './records.js';
+import { DnsRecords, recordsOf } from './records.js';
 import { normalizeDomain, recordProblems } from './validate.js';
 import { writeZoneFile } from './zone-export.js';
 import { applyZoneSettings, configuredNameservers, platformNameservers } from './zone-settings.js';
@@ -69,31 +70,32 @@ export class DnsZoneService {
         ...newZone(await tx.nextId('dnsZone'), domain, now, this.config.cdnDomain, configuredNameservers(this.config)),
         Serial: nextSerial(undefined, now),
       };
-      for (const request of requests) zone.Records.push(newRecord(await tx.nextId('dnsRecord'), request));
-      await this.zones.insert(tx, principal.accountId, zone.Id, zone);
-      await this.writer.written(tx, principal.accountId, null, zone);
-      this.writer.committedOn(tx, zone.Id, principal.accountId, zone, 1);
-      return zone;
+      const ids = await tx.nextIds('dnsRecord', requests.length);
+      const records = requests.map((request, i) => newRecord(ids[i]!, request));
+      await this.writer.insert(tx, principal.accountId, zone, records);
+      return { ...zone, Records: records };
     });
   }
 
   async get(principal: Principal, id: number): Promise<DnsZoneT> {
-    return (await this.zones.get(this.store, principal.accountId, id)).doc;
+    const { doc: zone } = await this.zones.get(this.store, principal.accountId, id);
+    return { ...zone, Records: await recordsOf(this.store, zone.Id) };
   }
 
   /** In the order the zones were added, so pages stay stable while zones are added. */
   async list(principal: Principal, query: ZoneListQuery): Promise<PagedT<DnsZoneT>> {
     const offset = (query.page - 1) * query.perPage;
     const found = await this.zones.list(this.store, principal.accountId, { offset, limit: query.perPage, search: query.search || undefined });
-    const items = query.view === 1 ? found.items.map((zone) => ({ ...zone, Records: [] })) : found.items;
+    const records = query.view === 1 ? new Map<number, DnsRecordT[]>() : await this.store.dnsRecords.ofZones<DnsRecordT>(found.items.map((z) => z.Id));
+    const items = found.items.map((zone) => ({ ...zone, Records: records.get(zone.Id) ?? [] }));
     return { Items: items, CurrentPage: query.page, TotalItems: found.total, HasMoreItems: offset + items.length < found.total };
   }
 
   async update(principal: Principal, id: number, input: DnsZoneUpdateRequestT): Promise<DnsZoneT> {
-    return this.writer.edit(principal.accountId, id, async (_tx, zone) => {
+    return this.writer.edit(principal.accountId, id, async (tx, zone) => {
       const settings = applyZoneSettings(zone, input, platformNameservers(configuredNameservers(this.config)));
       const changed = { ...settings, DateModified: this.clock().toISOString() };
-      return { zone: changed, result: changed };
+      return { zone: changed, result: { ...changed, Records: await recordsOf(tx, zone.Id) } };
     });
   }
 
@@ -119,10 +121,7 @@ export class DnsZoneService {
 
   /** The zone and its records go together; the domain becomes free for any account to add. */
   async delete(principal: Principal, id: number): Promise<void> {
-    await this.store.transaction(async (tx) => {
-      await this.zones.delete(tx, principal.accountId, id);
-      this.writer.deletedOn(tx, id);
-    });
+    await this.store.transaction((tx) => this.writer.delete(tx, principal.accountId, id));
   }
 
   /** Domains are platform-wide, so a domain another account serves is not available either. */
@@ -131,8 +130,8 @@ export class DnsZoneService {
   }
 
   async exportZoneFile(principal: Principal, id: number): Promise<{ domain: string; text: string }> {
-    const zone = await this.get(principal, id);
-    return { domain: zone.Domain ?? '', text: writeZoneFile(zone) };
+    const { doc: zone } = await this.zones.get(this.store, principal.accountId, id);
+    return { domain: zone.Domain ?? '', text: writeZoneFile(zone, await recordsOf(this.store, zone.Id)) };
   }
 
   /** Registered as a pull zone deletion hook (see domain/services.ts). */
@@ -151,11 +150,10 @@ function checkedDomain(raw: string, field: string): string {
  * A new, empty zone. It announces the platform's name servers (configured) and an SOA contact under
  * the platform's configured domain (`hostmaster@<cdnDomain>`), so no host name is hard-coded.
  */
-export function newZone(id: number, domain: string, now: Date, platformDomain: string, nameservers: string[]): DnsZoneT {
+export function newZone(id: number, domain: string, now: Date, platformDomain: string, nameservers: string[]): StoredDnsZone {
   return {
     Id: id,
     Domain: domain,
-    Records: [],
     DateModified: now.toISOString(),
     DateCreated: now.toISOString(),
     NameserversDetected: false,

@@ -10,7 +10,7 @@
  * - a standard record's platform settings (Comment, MonitorType, Weight outside SRV, …) follow
  *   it on its line as `; edgeplane: Key=value …`.
  */
-import { DNS_RECORD_TYPES, type DnsRecordT, type DnsRecordType, type DnsZoneT } from '../../schemas/dns.js';
+import { DNS_RECORD_TYPES, type DnsRecordT, type DnsRecordType } from '../../schemas/dns.js';
 import { encodeAttributes, type AttributeName } from './platform-attributes.js';
 import { DEFAULT_TTL, requestOf } from './record-model.js';
 import { APEX_TTL, SOA_TIMERS } from './serving/soa.js';
@@ -28,7 +28,7 @@ const DATA_FIELDS: Partial<Record<DnsRecordType, readonly AttributeName[]>> = {
   9: ['Value', 'Flags', 'Tag'],
 };
 
-export function writeZoneFile(zone: DnsZoneT | StoredDnsZone): string {
+export function writeZoneFile(zone: StoredDnsZone, records: readonly DnsRecordT[]): string {
   const domain = zone.Domain ?? '';
   const nameservers = [zone.Nameserver1, zone.Nameserver2].filter((ns): ns is string => !!ns).map(fqdn);
   const lines = [
@@ -38,13 +38,13 @@ export function writeZoneFile(zone: DnsZoneT | StoredDnsZone): string {
     `$ORIGIN ${domain}.`,
     `$TTL ${DEFAULT_TTL}`,
     `@\t${NS_TTL}\tIN\tSOA\t${nameservers[0] ?? `ns.${domain}.`} ${mailbox(zone.SoaEmail, domain)} (`,
-    `\t\t\t\t${'Serial' in zone && zone.Serial !== undefined ? zone.Serial : serial(zone.DateModified)}\t; serial`,
+    `\t\t\t\t${zone.Serial ?? serial(zone.DateModified)}\t; serial`,
     `\t\t\t\t${SOA_TIMERS.refresh}\t; refresh`,
     `\t\t\t\t${SOA_TIMERS.retry}\t; retry`,
     `\t\t\t\t${SOA_TIMERS.expire}\t; expire`,
     `\t\t\t\t${SOA_TIMERS.minimum} )\t; minimum`,
     ...nameservers.map((ns) => `@\t${NS_TTL}\tIN\tNS\t${ns}`),
-    ...zone.Records.map(recordLine),
+    ...records.map(recordLine),
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -1,8 +1,9 @@
 /**
  * The text zone-file format of RFC 1035 §5.1 (the "master file" BIND and most DNS software read
- * and write): syntax only, no knowledge of the platform. `parseZoneFile` turns a file into its
- * entries, in file order: resource records with absolute owner names, and the comment lines (kept
- * because the platform's own data travels in comments, see zone-export.ts).
+ * and write): syntax only, no knowledge of the platform. `ZoneFileReader` reads a file as it
+ * arrives and turns it into its entries, in file order: resource records with absolute owner
+ * names, and the comment lines (kept because the platform's own data travels in comments, see
+ * zone-export.ts).
  *
  * Handled: `$ORIGIN` and `$TTL`; relative and absolute names and `@`; an omitted owner (the line
  * starts with a blank), TTL or class, in either order; `( … )` spanning lines; `;` comments;
@@ -69,77 +70,153 @@ interface LogicalLine {
 
 const ENDS_WORD = new Set([' ', '\t', '\r', '\n', ';', '(', ')']);
 
-/** Splits the text into logical lines: physical lines, with `( … )` joining several into one. */
-function logicalLines(text: string): LogicalLine[] {
-  const lines: LogicalLine[] = [];
-  let line = 1;
-  let depth = 0;
-  let openedAt = 0;
-  let blankStart = false;
-  let atLineStart = true;
-  let current: LogicalLine | undefined;
-  const open = () => (current ??= { line, blankStart, tokens: [], comments: [], grouped: false });
+/**
+ * Turns physical lines, given one at a time, into logical lines: `( … )` joins several into one.
+ * Everything but the parentheses ends with its line (a comment, a quoted string, an escape), so a
+ * file can be read as it arrives, a line at a time, without holding its text.
+ */
+class LogicalLines {
+  readonly lines: LogicalLine[] = [];
+  private line = 0;
+  private depth = 0;
+  private openedAt = 0;
+  private current: LogicalLine | undefined;
 
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i]!;
-    if (atLineStart) {
-      blankStart = c === ' ' || c === '\t';
-      atLineStart = false;
+  /** The next physical line, without its line break. */
+  add(text: string): void {
+    const line = ++this.line;
+    const blankStart = text[0] === ' ' || text[0] === '\t';
+    const open = () => (this.current ??= { line, blankStart, tokens: [], comments: [], grouped: false });
+    let i = 0;
+    while (i < text.length) {
+      const c = text[i]!;
+      if (c === ' ' || c === '\t' || c === '\r') {
+        i++;
+      } else if (c === ';') {
+        open().comments.push(text.slice(i + 1).replace(/\r$/, ''));
+        i = text.length;
+      } else if (c === '(') {
+        if (this.depth > 0) throw new ZoneFileSyntaxError(line, 'parentheses cannot be nested.');
+        open().grouped = true;
+        this.depth = 1;
+        this.openedAt = line;
+        i++;
+      } else if (c === ')') {
+        if (this.depth === 0) throw new ZoneFileSyntaxError(line, '")" without a matching "(".');
+        this.depth = 0;
+        i++;
+      } else if (c === '"') {
+        const end = skipQuoted(text, i, line);
+        open().tokens.push({ text: text.slice(i + 1, end - 1), quoted: true });
+        i = end;
+      } else {
+        let j = i;
+        while (j < text.length && !ENDS_WORD.has(text[j]!)) {
+          if (text[j] === '\\' && j + 1 < text.length) j += 2;
+          else if (text[j] === '"')
+            j = skipQuoted(text, j, line); // `key="a b"` stays one word (SVCB)
+          else j++;
+        }
+        open().tokens.push({ text: text.slice(i, Math.min(j, text.length)), quoted: false });
+        i = j;
+      }
     }
-    if (c === '\n') {
-      if (depth === 0 && current) {
-        lines.push(current);
-        current = undefined;
-      }
-      line++;
-      atLineStart = true;
-      i++;
-    } else if (c === ' ' || c === '\t' || c === '\r') {
-      i++;
-    } else if (c === ';') {
-      const end = text.indexOf('\n', i);
-      const stop = end === -1 ? text.length : end;
-      open().comments.push(text.slice(i + 1, stop).replace(/\r$/, ''));
-      i = stop;
-    } else if (c === '(') {
-      if (depth > 0) throw new ZoneFileSyntaxError(line, 'parentheses cannot be nested.');
-      open().grouped = true;
-      depth = 1;
-      openedAt = line;
-      i++;
-    } else if (c === ')') {
-      if (depth === 0) throw new ZoneFileSyntaxError(line, '")" without a matching "(".');
-      depth = 0;
-      i++;
-    } else if (c === '"') {
-      const end = skipQuoted(text, i, line);
-      open().tokens.push({ text: text.slice(i + 1, end - 1), quoted: true });
-      i = end;
-    } else {
-      let j = i;
-      while (j < text.length && !ENDS_WORD.has(text[j]!)) {
-        if (text[j] === '\\' && j + 1 < text.length && text[j + 1] !== '\n') j += 2;
-        else if (text[j] === '"')
-          j = skipQuoted(text, j, line); // `key="a b"` stays one word (SVCB)
-        else j++;
-      }
-      open().tokens.push({ text: text.slice(i, Math.min(j, text.length)), quoted: false });
-      i = j;
+    if (this.depth === 0 && this.current) {
+      this.lines.push(this.current);
+      this.current = undefined;
     }
   }
-  if (depth > 0) throw new ZoneFileSyntaxError(openedAt, '"(" is never closed.');
-  if (current) lines.push(current);
-  return lines;
+
+  end(): LogicalLine[] {
+    if (this.depth > 0) throw new ZoneFileSyntaxError(this.openedAt, '"(" is never closed.');
+    if (this.current) this.lines.push(this.current);
+    this.current = undefined;
+    return this.lines;
+  }
+}
+
+function logicalLines(text: string): LogicalLine[] {
+  const lines = new LogicalLines();
+  for (const line of text.split('\n')) lines.add(line);
+  return lines.end();
+}
+
+/** A zone file as read, its names not yet completed: what `entries` makes of it depends on the zone. */
+export interface ZoneFileReading {
+  /** Its entries with `origin` as the starting `$ORIGIN`; the first problem if the file cannot be read. */
+  entries(origin: string): { entries: ZoneFileEntry[] } | { problem: ZoneFileSyntaxError };
+}
+
+/**
+ * Reads a zone file as it arrives: `write` takes its text in pieces of any size, `end` answers
+ * what was read. A syntax error stops the reading (what follows is not kept) and is what the
+ * reading answers.
+ */
+export class ZoneFileReader {
+  private readonly lines = new LogicalLines();
+  /** The start of a line whose end has not arrived yet. */
+  private partial = '';
+  private problem: ZoneFileSyntaxError | undefined;
+
+  write(text: string): void {
+    if (this.problem) return;
+    let start = 0;
+    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
+      const line = this.partial + text.slice(start, end);
+      this.partial = '';
+      start = end + 1;
+      if (!this.attempt(() => this.lines.add(line))) return;
+    }
+    this.partial += text.slice(start);
+  }
+
+  end(): ZoneFileReading {
+    let lines: LogicalLine[] = [];
+    if (!this.problem) {
+      const last = this.partial;
+      this.partial = '';
+      this.attempt(() => {
+        this.lines.add(last);
+        lines = this.lines.end();
+      });
+    }
+    const problem = this.problem;
+    return {
+      entries: (origin) => {
+        if (problem) return { problem };
+        try {
+          return { entries: resolveEntries(lines, origin) };
+        } catch (error) {
+          if (error instanceof ZoneFileSyntaxError) return { problem: error };
+          throw error;
+        }
+      },
+    };
+  }
+
+  private attempt(read: () => void): boolean {
+    try {
+      read();
+      return true;
+    } catch (error) {
+      if (!(error instanceof ZoneFileSyntaxError)) throw error;
+      this.problem = error;
+      return false;
+    }
+  }
+}
+
+/** A whole zone file already in memory, read as ZoneFileReader reads one arriving. */
+export function readZoneFile(text: string): ZoneFileReading {
+  const reader = new ZoneFileReader();
+  reader.write(text);
+  return reader.end();
 }
 
 /** The index just past the closing quote of the string opening at `start`. */
 function skipQuoted(text: string, start: number, line: number): number {
   let j = start + 1;
-  while (j < text.length && text[j] !== '"') {
-    if (text[j] === '\n') break;
-    j += text[j] === '\\' && text[j + 1] !== '\n' ? 2 : 1;
-  }
+  while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
   if (text[j] !== '"') throw new ZoneFileSyntaxError(line, 'a quoted string is not closed on its line.');
   return j + 1;
 }
@@ -170,15 +247,15 @@ function checkedTtl(word: string | undefined, line: number): number {
   return ttl;
 }
 
-/** Reads a zone file; `origin` (absolute or not) is where `@` and relative names start. */
-export function parseZoneFile(text: string, origin: string): ZoneFileEntry[] {
+/** The entries of the logical lines; `origin` (absolute or not) is where `@` and relative names start. */
+function resolveEntries(lines: LogicalLine[], origin: string): ZoneFileEntry[] {
   let currentOrigin = absoluteName(origin, '.');
   let defaultTtl: number | undefined;
   let lastTtl: number | undefined;
   let lastOwner: string | undefined;
   const entries: ZoneFileEntry[] = [];
 
-  for (const l of logicalLines(text)) {
+  for (const l of lines) {
     if (l.tokens.length === 0) {
       for (const comment of l.comments) entries.push({ kind: 'comment', line: l.line, origin: currentOrigin, text: comment });
       continue;

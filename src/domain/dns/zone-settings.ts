@@ -36,7 +36,7 @@ export const platformNameservers = (names: string[]): PlatformNameservers => ({
  * other servers (sending the current values back, as a read-modify-write client does, is fine).
  * Turning the option off restores the platform's servers.
  */
-export function applyZoneSettings(zone: DnsZoneT, input: DnsZoneUpdateRequestT, platform: PlatformNameservers): DnsZoneT {
+export function applyZoneSettings<Z extends Omit<DnsZoneT, 'Records'>>(zone: Z, input: DnsZoneUpdateRequestT, platform: PlatformNameservers): Z {
   const problems: FieldProblem[] = [];
   const custom = input.CustomNameserversEnabled ?? zone.CustomNameserversEnabled;
   const nameservers = { Nameserver1: zone.Nameserver1, Nameserver2: zone.Nameserver2 };

@@ -1,23 +1,32 @@
 /**
- * Every change to a zone (its settings or its records) is a read-modify-write of the one zone
- * document. The repo's versioned update refuses a write based on a stale read (409
- * `concurrent_update`); SQLite serializes transactions and the PostgreSQL store locks the row it
- * reads, so today that never happens, but a store without such locks would turn two clients adding
- * records at once into a spurious 409. Re-running the whole transaction on a fresh read is always
- * safe here, because the edit is a pure function of the zone it is given.
+ * Every change to a zone goes through here: its settings (the zone's document) and its records
+ * (rows of their own, in the zone's order). A write touches the records it changes and rewrites
+ * the zone's document, which is small and the same size however many records the zone holds: its
+ * serial grows with every change (the SOA serial), and its version orders the writes for the DNS
+ * plane (served-zones.ts). So adding a record to a zone of 10,000 costs what adding it to an empty
+ * zone does.
+ *
+ * The zone's versioned update refuses a write based on a stale read (409 `concurrent_update`);
+ * SQLite serializes transactions and the PostgreSQL store locks the zone row it reads (so record
+ * writes to one zone queue behind each other there too), so today that never happens, but a store
+ * without such locks would turn two clients adding records at once into a spurious 409. Re-running
+ * the whole transaction on a fresh read is always safe here, because each edit reads what it
+ * changes inside the transaction.
  */
-import type { DnsZoneT } from '../../schemas/dns.js';
-import type { ZoneSigningKey } from './serving/types.js';
-import type { Store, StoredDoc, StoreTx } from '../../store/types.js';
+import type { DnsRecordT, DnsZoneT } from '../../schemas/dns.js';
+import type { NewZoneRecord, Store, StoredDoc, StoreTx } from '../../store/types.js';
 import type { DocumentRepo } from '../documents.js';
 import { AppError } from '../errors.js';
+import { linkedId } from './record-model.js';
+import type { ZoneSigningKey } from './serving/types.js';
 
 /**
- * A zone as stored: what the API shows, plus what only serving needs (left out of every answer by
- * the response schema). `Serial` grows with every write (the SOA serial); `DnsSecKey` is the
- * signing key, its private part sealed at rest like every credential.
+ * A zone's document as stored: what the API shows but its records (rows of their own, see
+ * DnsRecordRows), plus what only serving needs (left out of every answer by the response schema).
+ * `Serial` grows with every write (the SOA serial); `DnsSecKey` is the signing key, its private
+ * part sealed at rest like every credential.
  */
-export type StoredDnsZone = DnsZoneT & { Serial?: number; DnsSecKey?: ZoneSigningKey };
+export type StoredDnsZone = Omit<DnsZoneT, 'Records'> & { Serial?: number; DnsSecKey?: ZoneSigningKey };
 
 /** The credential paths of a stored zone, sealed at rest. */
 export const DNS_ZONE_CREDENTIALS = ['DnsSecKey.privateKeyPem'];
@@ -33,20 +42,42 @@ export function nextSerial(previous: number | undefined, now: Date): number {
 /** Tries, including the first, before a lost race is reported to the client as 409. */
 export const ZONE_WRITE_ATTEMPTS = 4;
 
+/** What one write did to a zone's records. */
+export interface RecordChanges {
+  /** Added after the zone's last record, in this order. */
+  added: DnsRecordT[];
+  /** Rewritten in place. */
+  changed: { before: DnsRecordT; after: DnsRecordT }[];
+  removed: DnsRecordT[];
+}
+
 export interface ZoneEdit<T> {
-  /** The zone to write; left out when nothing changed, so nothing is written. */
+  /** The zone's document to write; left out when it did not change (the serial still grows if records did). */
   zone?: StoredDnsZone;
+  records?: Partial<RecordChanges>;
   result: T;
 }
 
-/** Runs in the writing transaction with the zone before (null when new) and after the write. */
-export type ZoneWrittenHook = (tx: StoreTx, accountId: number, before: StoredDnsZone | null, after: StoredDnsZone) => Promise<void>;
+/** Runs in the writing transaction for each record added (`before` undefined) or changed. */
+export type RecordWrittenHook = (tx: StoreTx, accountId: number, zoneId: number, before: DnsRecordT | undefined, after: DnsRecordT) => Promise<void>;
+
+/**
+ * Told once a zone's write has committed, before it is acknowledged: the zone's document at
+ * `version` and what that write did to its records. A new zone is at version 1, its records all
+ * `added`; each write adds one.
+ */
+export type ZoneCommittedHook = (id: number, accountId: number, zone: StoredDnsZone, version: number, records: RecordChanges) => void;
+
+/** A record as a row: the columns are derived from the record, so they can never disagree with it. */
+export const recordRow = (record: DnsRecordT): NewZoneRecord<DnsRecordT> => ({ id: record.Id, type: record.Type, linkId: linkedId(record), doc: record });
+
+const noChanges = (): RecordChanges => ({ added: [], changed: [], removed: [] });
 
 export class ZoneWriter {
   /** Background work that records ask for (acceleration, monitoring) is queued from here. */
-  readonly onWritten: ZoneWrittenHook[] = [];
-  /** Run once a zone's write has committed, before it is acknowledged (the DNS plane's view). */
-  readonly onCommitted: ((id: number, accountId: number, zone: StoredDnsZone, version: number) => void)[] = [];
+  readonly onRecordWritten: RecordWrittenHook[] = [];
+  /** The DNS plane's view of the zones. */
+  readonly onCommitted: ZoneCommittedHook[] = [];
   readonly onDeleted: ((id: number) => void)[] = [];
 
   constructor(
@@ -55,40 +86,42 @@ export class ZoneWriter {
     private readonly clock: () => Date,
   ) {}
 
-  async written(tx: StoreTx, accountId: number, before: StoredDnsZone | null, after: StoredDnsZone): Promise<void> {
-    for (const hook of this.onWritten) await hook(tx, accountId, before, after);
+  /** Adds a new zone with its first records. */
+  async insert(tx: StoreTx, accountId: number, zone: StoredDnsZone, records: DnsRecordT[]): Promise<void> {
+    await this.zones.insert(tx, accountId, zone.Id, zone);
+    const changes = { ...noChanges(), added: records };
+    await this.writeRecords(tx, accountId, zone.Id, changes);
+    this.committedOn(tx, zone.Id, accountId, zone, 1, changes);
   }
 
-  /** Writes `next` over `current` (read in this transaction): every change of a zone goes through here. */
-  async replace(tx: StoreTx, accountId: number, current: StoredDoc<StoredDnsZone>, next: StoredDnsZone): Promise<void> {
+  /** Writes `next` over `current` (read in this transaction) with the record changes: every change of a zone goes through here. */
+  async apply(tx: StoreTx, accountId: number, current: StoredDoc<StoredDnsZone>, next: StoredDnsZone, records: Partial<RecordChanges> = {}): Promise<void> {
+    const changes = { ...noChanges(), ...records };
     const zone = { ...next, Serial: nextSerial(current.doc.Serial, this.clock()) };
+    await this.writeRecords(tx, accountId, zone.Id, changes);
     await this.zones.update(tx, accountId, current, zone);
-    await this.written(tx, accountId, current.doc, zone);
-    this.committedOn(tx, zone.Id, accountId, zone, current.version + 1);
+    this.committedOn(tx, zone.Id, accountId, zone, current.version + 1, changes);
   }
 
-  /** Tells onCommitted once `tx` commits: a new zone is at version 1, each write adds one. */
-  committedOn(tx: StoreTx, id: number, accountId: number, zone: StoredDnsZone, version: number): void {
-    if (this.onCommitted.length === 0) return;
-    tx.afterCommit(() => {
-      for (const fn of this.onCommitted) fn(id, accountId, zone, version);
-    });
-  }
-
-  deletedOn(tx: StoreTx, id: number): void {
+  /** The zone and its records go together. */
+  async delete(tx: StoreTx, accountId: number, id: number): Promise<void> {
+    await this.zones.delete(tx, accountId, id);
+    await tx.dnsRecords.removeZone(id);
     if (this.onDeleted.length === 0) return;
     tx.afterCommit(() => {
       for (const fn of this.onDeleted) fn(id);
     });
   }
 
+  /** Reads the zone in a transaction of its own, lets `change` decide, and writes what it returns. */
   async edit<T>(accountId: number, zoneId: number, change: (tx: StoreTx, zone: StoredDnsZone) => Promise<ZoneEdit<T>>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.store.transaction(async (tx) => {
           const current = await this.zones.get(tx, accountId, zoneId);
-          const { zone, result } = await change(tx, current.doc);
-          if (zone) await this.replace(tx, accountId, current, zone);
+          const { zone, records, result } = await change(tx, current.doc);
+          const recordsChanged = !!(records?.added?.length || records?.changed?.length || records?.removed?.length);
+          if (zone || recordsChanged) await this.apply(tx, accountId, current, zone ?? current.doc, records);
           return result;
         });
       } catch (error) {
@@ -96,5 +129,21 @@ export class ZoneWriter {
         if (!lostRace || attempt >= ZONE_WRITE_ATTEMPTS) throw error;
       }
     }
+  }
+
+  private async writeRecords(tx: StoreTx, accountId: number, zoneId: number, changes: RecordChanges): Promise<void> {
+    for (const record of changes.removed) await tx.dnsRecords.remove(zoneId, record.Id);
+    for (const { after } of changes.changed) await tx.dnsRecords.replace(zoneId, recordRow(after));
+    await tx.dnsRecords.append(accountId, zoneId, changes.added.map(recordRow));
+    if (this.onRecordWritten.length === 0) return;
+    for (const { before, after } of changes.changed) for (const hook of this.onRecordWritten) await hook(tx, accountId, zoneId, before, after);
+    for (const record of changes.added) for (const hook of this.onRecordWritten) await hook(tx, accountId, zoneId, undefined, record);
+  }
+
+  private committedOn(tx: StoreTx, id: number, accountId: number, zone: StoredDnsZone, version: number, changes: RecordChanges): void {
+    if (this.onCommitted.length === 0) return;
+    tx.afterCommit(() => {
+      for (const fn of this.onCommitted) fn(id, accountId, zone, version, changes);
+    });
   }
 }

@@ -58,6 +58,30 @@ export interface RuleEffects {
   bypassPermaCache?: boolean;
   /** SetStatusCode on the answer from the origin. */
   statusCode?: number;
+  /**
+   * The file's path when the policy took a path-embedded URL token out of it
+   * (`/bcdn_token=…&expires=…/videos/a.ts` → `/videos/a.ts`): use it, not request.path, for the
+   * cache key and the origin request.
+   */
+  rewrittenPath?: string;
+  /** The query without the URL token's parameters (token, expires, token_path…): use it for the cache key and the origin request when set. */
+  rewrittenQuery?: string;
+  /** StripCookiesClientToOrigin: request headers (lower case) not to forward to the origin. */
+  removeRequestHeaders?: string[];
+  /** RemoveBrowserCacheResponseHeader: answer headers (lower case) that onResponse removes. */
+  removeResponseHeaders?: string[];
+  /** SetNetworkRateLimit, or a URL token's signed `limit`: download speed cap in kB/s for this answer (throttle() applies it). */
+  rateLimitKBps?: number;
+  /** OriginStorage: fetch from this storage zone instead of the zone's origin. */
+  originStorageZoneId?: number;
+  /** Enable/DisableRequestCoalescing: overrides the zone's EnableRequestCoalescing for this request. */
+  requestCoalescing?: boolean;
+  /** BypassRequestSigning: do not sign the origin request even when the zone's RequestSigningEnabled is on. */
+  bypassRequestSigning?: boolean;
+  /** ForceCompression: compress the answer for clients that accept it, whatever its content type. */
+  forceCompression?: boolean;
+  /** Actions of matching rules that edgeplane records but has no feature for (DisableOptimizer, RunEdgeScript, DisableShield…). */
+  unappliedActions?: string[];
 }
 
 /** An answer ready to deliver: status, headers, and the body as bytes (cached) or a stream (passing through). */
@@ -75,6 +99,8 @@ export interface EdgeAnswer {
 export interface ServedEvent {
   zoneId: number;
   accountId: number;
+  /** The zone as it was when the request was routed (its logging settings decide the access log). */
+  zone: EdgeZone;
   request: EdgeRequest;
   status: number;
   /** Body bytes written to the client (after throttling, ranges and compression). */
@@ -85,6 +111,20 @@ export interface ServedEvent {
   /** From the request's arrival to the last byte written. */
   durationMs: number;
   at: Date;
+  /** Present when the origin was asked (a miss, a refresh, a pass-through). */
+  origin?: OriginReport;
+}
+
+/** What asking the origin took, for the statistics (origin traffic, response time, SafeHop retries). */
+export interface OriginReport {
+  /** Body bytes received from the origin. */
+  bytes: number;
+  /** Until the origin's response headers arrived, over every attempt. */
+  responseMs: number;
+  /** Attempts made (1 = no retry). */
+  attempts: number;
+  /** Whether the last attempt got an answer (any status) rather than a connect/timeout failure. */
+  answered: boolean;
 }
 
 /** A request that the edge lets through for now; `release` once its answer is written (or abandoned). */
@@ -114,8 +154,11 @@ export interface EdgePolicy {
     answer: { status: number; headers: Record<string, string> },
     effects: RuleEffects,
   ): { status: number; headers: Record<string, string> };
-  /** LimitRatePerSecond / LimitRateAfter: a stream that paces the body to the client, or undefined when unlimited. */
-  throttle(zone: EdgeZone): Transform | undefined;
+  /**
+   * LimitRatePerSecond / LimitRateAfter: a stream that paces the body to the client, or undefined when unlimited.
+   * Pass the request's effects so that a rule's SetNetworkRateLimit or a token's `limit` applies.
+   */
+  throttle(zone: EdgeZone, effects?: RuleEffects): Transform | undefined;
 }
 
 /** HTTP-01 style challenges the edge answers at `/.well-known/acme-challenge/<token>` (src/domain/certificates/). */

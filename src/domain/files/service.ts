@@ -98,11 +98,13 @@ export class FileService {
 
   /**
    * Commits a file whose bytes are already in the backend (an S3 multipart upload completing, a
-   * copy): `file.blobs` must be blobs no other file points at.
+   * copy): `file.blobs` must be blobs no other file points at. `alsoDo` runs in the same
+   * transaction first (the upload's own bookkeeping), so both commit or neither does.
    */
-  async commit(zone: ZoneAccess, file: FileRecord): Promise<FileRecord> {
+  async commit(zone: ZoneAccess, file: FileRecord, alsoDo?: (tx: StoreTx) => Promise<void>): Promise<FileRecord> {
     const now = file.changedAt;
     return this.store.transaction(async (tx) => {
+      await alsoDo?.(tx);
       await this.makeRoom(tx, zone, file.path, now);
       const previous = await this.replaceable(tx, zone.zoneId, file.path);
       const committed = { ...file, createdAt: previous?.createdAt ?? file.createdAt };

@@ -45,6 +45,8 @@ export class OperatorService {
   }
 
   async setBalance(accountId: number, balance: number): Promise<AccountView> {
+    // What the account owes does not depend on its balance: the funds left are the new balance less it.
+    const owed = await this.records.billing.owed(accountId);
     return this.store.transaction(async (tx) => {
       // Two operators setting the balance at once must each record the change they made.
       await tx.lock(`balance:${accountId}`);
@@ -53,9 +55,9 @@ export class OperatorService {
       await this.records.billing.recordFunds(tx, accountId, balance - before.balance);
       const zones = await tx.docs.list<PullZoneT>('pullZone', accountId, { offset: 0, limit: Number.MAX_SAFE_INTEGER });
       for (const stored of zones.items) {
-        if (stored.doc.Enabled === shouldBeEnabled(stored.doc, balance)) continue;
+        if (stored.doc.Enabled === shouldBeEnabled(stored.doc, balance - owed)) continue;
         const zone = await this.pullZones.get(tx, accountId, stored.id);
-        await this.pullZones.update(tx, accountId, zone, { ...zone.doc, Enabled: shouldBeEnabled(zone.doc, balance) });
+        await this.pullZones.update(tx, accountId, zone, { ...zone.doc, Enabled: shouldBeEnabled(zone.doc, balance - owed) });
       }
       return view((await tx.accounts.get(accountId))!);
     });
@@ -73,12 +75,14 @@ export class OperatorService {
   }
 
   private async changeZone(pullZoneId: number, change: (zone: PullZoneT) => PullZoneT): Promise<PullZoneT> {
+    const owner = await this.pullZones.findAnyAccount(this.store, pullZoneId);
+    if (!owner) throw errors.notFound('pull zone');
+    const funds = await this.records.billing.availableFunds(owner.accountId);
     return this.store.transaction(async (tx) => {
       const zone = await this.pullZones.findAnyAccount(tx, pullZoneId);
       if (!zone) throw errors.notFound('pull zone');
-      const account = await tx.accounts.get(zone.accountId);
       const changed = change(zone.doc);
-      const next = { ...changed, Enabled: shouldBeEnabled(changed, account?.balance ?? 0) };
+      const next = { ...changed, Enabled: shouldBeEnabled(changed, funds) };
       await this.pullZones.update(tx, zone.accountId, zone, next);
       return withoutCertificates(next);
     });

@@ -54,6 +54,12 @@ export class PullZoneService {
   readonly edgeRules: PullZoneEdgeRules;
   private readonly editor: ZoneEditor;
 
+  /**
+   * What the account can still spend (state.ts): the balance less what it owes. Billing knows that
+   * and is built after this service (it prices the zones), so services.ts sets it once both exist.
+   */
+  fundsOf: (accountId: number) => Promise<number> = async (accountId) => (await this.store.accounts.get(accountId))?.balance ?? 0;
+
   constructor(
     private readonly store: Store,
     secrets: Secrets,
@@ -154,13 +160,13 @@ export class PullZoneService {
   /** Only the fields sent change (null keeps the value too); the answer is the whole zone. */
   async update(principal: Principal, id: number, input: PullZoneUpdateRequestT): Promise<PullZoneT> {
     if (input.OriginUrl != null) checkOriginUrl(input.OriginUrl);
+    const funds = await this.fundsOf(principal.accountId);
     const zone = await this.editor.edit(principal.accountId, id, async (current, tx) => {
       await checkStorageLinks(tx, principal.accountId, input);
       const next = applySettings(current, input);
       if (input.OriginUrl != null) next.OriginLinkValue = input.OriginUrl;
       // A new bandwidth limit can end or start a limit-reached stop (state.ts).
-      const account = await tx.accounts.get(principal.accountId);
-      return { ...next, Enabled: shouldBeEnabled(next, account?.balance ?? 0) };
+      return { ...next, Enabled: shouldBeEnabled(next, funds) };
     });
     return withoutCertificates(zone);
   }

@@ -10,3 +10,16 @@ export const BANDWIDTH = 'bandwidth';
 export const REQUESTS = 'requests';
 /** Bytes served from one edge region (`bandwidth.DE`), counted besides `bandwidth`, so billing can price them by region. */
 export const regionalBandwidth = (regionCode: string) => `${BANDWIDTH}.${regionCode}`;
+
+/** Requests and bytes answered from the edge's cache (HIT, STALE, UPDATING). */
+export const CACHED_REQUESTS = 'cached.requests';
+export const CACHED_BANDWIDTH = 'cached.bandwidth';
+/** Requests that asked the origin, the bytes it sent, and the time until its headers (summed, for averages). */
+export const ORIGIN_REQUESTS = 'origin.requests';
+export const ORIGIN_BYTES = 'origin.bytes';
+export const ORIGIN_MS = 'origin.ms';
+/** Origin attempts beyond the first (SafeHop's "retried"), and requests a retry saved (answered after a failed attempt). */
+export const ORIGIN_RETRIED = 'origin.retried';
+export const ORIGIN_SAVED = 'origin.saved';
+/** Answers by status class: `status.3xx`, `status.4xx`, `status.5xx`. */
+export const statusClass = (status: number) => `status.${Math.floor(status / 100)}xx`;

@@ -118,11 +118,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       jobs.start();
       services.fileSweeper.start();
       services.usage.start();
+      services.edgeAccessLog.start();
+      services.bandwidthLimits.start();
     });
   }
   app.addHook('onClose', async () => {
     await jobs.stop();
     services.fileSweeper.stop();
+    await services.bandwidthLimits.close();
+    await services.edgeAccessLog.close();
     await services.usage.close();
     if (!deps.blobs) await blobs.close();
   });

@@ -25,9 +25,25 @@ interface ResourceRow {
 }
 import { FILE_COLUMNS, type FileRow, fileFromRow, fileRowValues } from './files.js';
 import type { PgSequences } from './repositories.js';
+import { splitZoneDocument } from '../dns-records.js';
+import { fromRow as accessLogFromRow } from './access-log.js';
+import { dumpPgS3Uploads, loadPgS3Record } from './s3-uploads.js';
 import { AUDIT_COLUMNS, auditFromRow, type AuditRow, billingFromRow, type BillingRow } from '../account-records.js';
+import { type AuthorityRow, authorityFromRow, authorityValues } from '../certificate-authority.js';
 
 const PAGE = 1000;
+
+interface DnsRecordRow {
+  zone_id: number;
+  id: number;
+  account_id: number;
+  position: number;
+  type: number;
+  link_id: number | null;
+  doc: string;
+}
+
+const INSERT_DNS_RECORD = 'INSERT INTO dns_records (zone_id, id, account_id, position, type, link_id, doc) VALUES ($1, $2, $3, $4, $5, $6, $7)';
 
 async function* pages<R extends pg.QueryResultRow>(pool: pg.Pool, table: string, key: string, columns = '*'): AsyncGenerator<R> {
   let after = 0;
@@ -88,6 +104,9 @@ export async function* dumpPostgres(pool: pg.Pool): AsyncGenerator<DumpRecord> {
       doc: r.doc,
     };
   }
+  for await (const r of pagesBy<DnsRecordRow>(pool, 'dns_records', ['zone_id', 'position'])) {
+    yield { type: 'dnsRecord', zoneId: r.zone_id, id: r.id, accountId: r.account_id, position: r.position, recordType: r.type, linkId: r.link_id, doc: r.doc };
+  }
   const seqs = await pool.query<{ sequencename: string; last_value: number | null }>(
     `SELECT sequencename, last_value FROM pg_sequences WHERE schemaname = current_schema() AND sequencename LIKE 'seq\\_%' ORDER BY sequencename`,
   );
@@ -108,6 +127,9 @@ export async function* dumpPostgres(pool: pg.Pool): AsyncGenerator<DumpRecord> {
   }
   for await (const r of pages<AuditRow>(pool, 'audit_log', 'id', AUDIT_COLUMNS)) yield { type: 'auditEntry', ...auditFromRow(r) };
   for await (const r of pages<BillingRow>(pool, 'billing_records', 'id')) yield { type: 'billingRecord', ...billingFromRow(r) };
+  for (const r of (await pool.query<AuthorityRow>('SELECT * FROM certificate_authority')).rows) yield { type: 'certificateAuthority', ...authorityFromRow(r) };
+  for await (const r of pages<Parameters<typeof accessLogFromRow>[0]>(pool, 'access_log', 'id')) yield { type: 'accessLogEntry', ...accessLogFromRow(r) };
+  yield* dumpPgS3Uploads(pool);
 }
 
 export async function loadPostgres(pool: pg.Pool, sequences: PgSequences, records: AsyncIterable<DumpRecord>): Promise<number> {
@@ -134,7 +156,9 @@ export async function loadPostgres(pool: pg.Pool, sequences: PgSequences, record
             [r.id, r.accountId, r.kind, JSON.stringify(r.roles), r.lookupHash, r.sealedKey, r.createdAt, r.revokedAt],
           );
           break;
-        case 'resource':
+        case 'resource': {
+          // A dump made before records had rows of their own holds them in the zone document.
+          const split = r.kind === 'dnsZone' ? splitZoneDocument(r.id, r.accountId, r.doc) : { doc: r.doc, records: [] };
           await client.query('INSERT INTO resources (kind, id, account_id, name, parent_id, link_id, version, doc) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)', [
             r.kind,
             r.id,
@@ -143,8 +167,13 @@ export async function loadPostgres(pool: pg.Pool, sequences: PgSequences, record
             r.parentId,
             r.linkId,
             r.version,
-            r.doc,
+            split.doc,
           ]);
+          for (const d of split.records) await client.query(INSERT_DNS_RECORD, [d.zoneId, d.id, d.accountId, d.position, d.recordType, d.linkId, d.doc]);
+          break;
+        }
+        case 'dnsRecord':
+          await client.query(INSERT_DNS_RECORD, [r.zoneId, r.id, r.accountId, r.position, r.recordType, r.linkId, r.doc]);
           break;
         case 'sequence':
           seqs.push({ name: r.name, last: r.last });
@@ -187,6 +216,13 @@ export async function loadPostgres(pool: pg.Pool, sequences: PgSequences, record
             r.diff,
           ]);
           break;
+        case 'certificateAuthority':
+          // The dump's authority replaces this store's own (which survives wipes, so an "empty" store may have one).
+          await client.query(
+            'INSERT INTO certificate_authority (id, installation_id, certificate, sealed_key, created_at) VALUES (1, $1, $2, $3, $4) ON CONFLICT (id) DO UPDATE SET installation_id = excluded.installation_id, certificate = excluded.certificate, sealed_key = excluded.sealed_key, created_at = excluded.created_at',
+            authorityValues(r),
+          );
+          break;
         case 'billingRecord':
           await client.query('INSERT INTO billing_records (id, account_id, type, amount, at, month, payer, details) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)', [
             r.id,
@@ -199,11 +235,24 @@ export async function loadPostgres(pool: pg.Pool, sequences: PgSequences, record
             r.details,
           ]);
           break;
+        case 'accessLogEntry':
+          await client.query('INSERT INTO access_log (id, account_id, pull_zone_id, at, entry) VALUES ($1, $2, $3, $4, $5)', [
+            r.id,
+            r.accountId,
+            r.pullZoneId,
+            r.at,
+            r.entry,
+          ]);
+          break;
+        case 's3Upload':
+        case 's3UploadPart':
+          await loadPgS3Record(client, r);
+          break;
       }
       n++;
     }
     // Rows came with their ids: move the serial counters past them.
-    for (const table of ['accounts', 'api_keys', 'audit_log', 'billing_records']) {
+    for (const table of ['accounts', 'api_keys', 'audit_log', 'billing_records', 'access_log']) {
       await client.query(
         `SELECT setval(pg_get_serial_sequence('${table}', 'id'), GREATEST((SELECT max(id) FROM ${table}), 1), (SELECT max(id) FROM ${table}) IS NOT NULL)`,
       );

@@ -10,21 +10,29 @@ import { loadMigrations } from '../migrations.js';
 import type {
   Accounts,
   ApiKeys,
+  AccessLog,
   AuditLog,
   BillingRecords,
+  DnsRecordRows,
+  CertificateAuthorityRecords,
   DeadBlobs,
   Documents,
   DumpRecord,
   Files,
   IdempotencyKeys,
   Jobs,
+  S3Uploads,
   Store,
   StoreStats,
   StoreTx,
   UsageCounters,
 } from '../types.js';
+import { PgAccessLog } from './access-log.js';
+import { PgS3Uploads } from './s3-uploads.js';
 import { PgAuditLog, PgBillingRecords } from './account-records.js';
+import { PgCertificateAuthority } from './certificate-authority.js';
 import { channelOf, newInstanceId, PgChangeFeed, TransactionChanges } from './changes.js';
+import { PgDnsRecords } from './dns-records.js';
 import { dumpPostgres, loadPostgres } from './dump.js';
 import { PgDeadBlobs, PgFiles, PgUsageCounters } from './files.js';
 import { PgIdempotencyKeys } from './idempotency.js';
@@ -102,8 +110,12 @@ export class PostgresStore implements Store {
   readonly deadBlobs: DeadBlobs;
   readonly usage: UsageCounters;
   readonly audit: AuditLog;
+  readonly accessLog: AccessLog;
+  readonly s3Uploads: S3Uploads;
   readonly billing: BillingRecords;
+  readonly dnsRecords: DnsRecordRows;
   readonly idempotency: IdempotencyKeys;
+  readonly certificateAuthority: CertificateAuthorityRecords;
   private readonly sequences: PgSequences;
 
   private constructor(
@@ -120,7 +132,11 @@ export class PostgresStore implements Store {
     this.usage = guard(new PgUsageCounters(pool as Queryable));
     this.audit = guard(new PgAuditLog(pool as Queryable));
     this.billing = guard(new PgBillingRecords(pool as Queryable));
+    this.dnsRecords = guard(new PgDnsRecords(pool as Queryable));
+    this.accessLog = guard(new PgAccessLog(pool as Queryable));
+    this.s3Uploads = guard(new PgS3Uploads(pool as Queryable));
     this.idempotency = guard(new PgIdempotencyKeys(pool as Queryable));
+    this.certificateAuthority = guard(new PgCertificateAuthority(pool as Queryable));
     this.sequences = new PgSequences(connectOne as () => Promise<Queryable & { end(): Promise<void> }>);
   }
 
@@ -189,6 +205,14 @@ export class PostgresStore implements Store {
     }
   }
 
+  async nextIds(sequence: string, count: number): Promise<number[]> {
+    try {
+      return await this.sequences.nextMany(this.pool as Queryable, sequence, count);
+    } catch (error) {
+      throw isUnavailable(error) ? errors.unavailable() : error;
+    }
+  }
+
   async transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       let client: pg.PoolClient;
@@ -213,7 +237,11 @@ export class PostgresStore implements Store {
           usage: new PgUsageCounters(client as Queryable),
           audit: new PgAuditLog(client as Queryable),
           billing: new PgBillingRecords(client as Queryable),
+          dnsRecords: new PgDnsRecords(client as Queryable),
+          accessLog: new PgAccessLog(client as Queryable),
+          s3Uploads: new PgS3Uploads(client as Queryable),
           nextId: (name) => this.sequences.next(client as Queryable, name),
+          nextIds: (name, count) => this.sequences.nextMany(client as Queryable, name, count),
           lock: async (name) => {
             await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [name]);
           },
@@ -280,7 +308,7 @@ export class PostgresStore implements Store {
     try {
       await client.query('BEGIN');
       await client.query(
-        'TRUNCATE api_keys, resources, jobs, sequences, accounts, files, storage_usage, storage_usage_daily, usage_counters, audit_log, billing_records RESTART IDENTITY CASCADE',
+        'TRUNCATE api_keys, resources, jobs, sequences, accounts, files, storage_usage, storage_usage_daily, usage_counters, audit_log, billing_records, dns_records, access_log, s3_uploads, s3_upload_parts RESTART IDENTITY CASCADE',
       );
       const seqs = await client.query<{ sequencename: string }>(
         `SELECT sequencename FROM pg_sequences WHERE schemaname = current_schema() AND sequencename LIKE 'seq\\_%'`,

@@ -325,6 +325,15 @@ export class PgSequences {
     return (await run<{ id: number }>(db, `SELECT nextval('${seq}') AS id`))[0]!.id;
   }
 
+  /** `count` ids in one round trip; other sessions may draw from the sequence meanwhile, so they need not be consecutive. */
+  async nextMany(db: Queryable, name: string, count: number): Promise<number[]> {
+    if (count <= 0) return [];
+    const seq = sequenceName(name);
+    if (!this.known.has(seq)) await this.ensure(seq);
+    const rows = await run<{ id: number }>(db, `SELECT nextval('${seq}') AS id FROM generate_series(1, $1::integer)`, [count]);
+    return rows.map((r) => r.id).sort((a, b) => a - b);
+  }
+
   /** Sets a sequence so the next id is above `last` (used when importing a store). */
   async advance(name: string, last: number): Promise<void> {
     const seq = sequenceName(name);

@@ -2,8 +2,12 @@
 import type Database from 'better-sqlite3';
 import type { DumpRecord, KeyKind, ResourceKind } from '../types.js';
 import { decodeDoc, encodeDoc } from './doc-codec.js';
+import { splitZoneDocument } from '../dns-records.js';
 import { type FileRow, fileFromRow, fileRowValues } from './files.js';
+import { fromRow as accessLogFromRow } from './access-log.js';
+import { dumpS3Uploads, INSERT_PART, INSERT_UPLOAD, partRowValues, uploadRowValues } from './s3-uploads.js';
 import { AUDIT_COLUMNS, auditFromRow, type AuditRow, billingFromRow, type BillingRow } from '../account-records.js';
+import { type AuthorityRow, authorityFromRow, authorityValues } from '../certificate-authority.js';
 
 interface KeyRow {
   id: number;
@@ -25,6 +29,16 @@ interface ResourceRow {
   link_id: string | null;
   version: number;
   doc: string | Buffer;
+}
+
+interface DnsRecordRow {
+  zone_id: number;
+  id: number;
+  account_id: number;
+  position: number;
+  type: number;
+  link_id: number | null;
+  doc: string;
 }
 
 type Db = Database.Database;
@@ -59,6 +73,9 @@ export function* dumpSqlite(db: Db): Generator<DumpRecord> {
       version: r.version,
       doc: decodeDoc(r.doc),
     };
+  }
+  for (const r of db.prepare('SELECT * FROM dns_records ORDER BY zone_id, position').iterate() as Iterable<DnsRecordRow>) {
+    yield { type: 'dnsRecord', zoneId: r.zone_id, id: r.id, accountId: r.account_id, position: r.position, recordType: r.type, linkId: r.link_id, doc: r.doc };
   }
   for (const r of db.prepare('SELECT name, last FROM sequences ORDER BY name').iterate() as Iterable<{ name: string; last: number }>) {
     yield { type: 'sequence', name: r.name, last: r.last };
@@ -103,6 +120,11 @@ export function* dumpSqlite(db: Db): Generator<DumpRecord> {
     yield { type: 'auditEntry', ...auditFromRow(r) };
   for (const r of db.prepare('SELECT * FROM billing_records ORDER BY id').iterate() as Iterable<BillingRow>)
     yield { type: 'billingRecord', ...billingFromRow(r) };
+  for (const r of db.prepare('SELECT * FROM certificate_authority').iterate() as Iterable<AuthorityRow>)
+    yield { type: 'certificateAuthority', ...authorityFromRow(r) };
+  for (const r of db.prepare('SELECT * FROM access_log ORDER BY id').iterate() as Iterable<Parameters<typeof accessLogFromRow>[0]>)
+    yield { type: 'accessLogEntry', ...accessLogFromRow(r) };
+  yield* dumpS3Uploads(db);
 }
 
 export async function loadSqlite(db: Db, records: AsyncIterable<DumpRecord>): Promise<number> {
@@ -112,6 +134,7 @@ export async function loadSqlite(db: Db, records: AsyncIterable<DumpRecord>): Pr
     account: db.prepare('INSERT INTO accounts (id, name, balance, created_at) VALUES (?, ?, ?, ?)'),
     apiKey: db.prepare('INSERT INTO api_keys (id, account_id, kind, roles, lookup_hash, sealed_key, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
     resource: db.prepare('INSERT INTO resources (kind, id, account_id, name, parent_id, link_id, version, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+    dnsRecord: db.prepare('INSERT INTO dns_records (zone_id, id, account_id, position, type, link_id, doc) VALUES (?, ?, ?, ?, ?, ?, ?)'),
     sequence: db.prepare('INSERT INTO sequences (name, last) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET last = max(last, excluded.last)'),
     job: db.prepare('INSERT INTO jobs (kind, payload, run_at, attempts) VALUES (?, ?, ?, ?)'),
     file: db.prepare(
@@ -122,7 +145,14 @@ export async function loadSqlite(db: Db, records: AsyncIterable<DumpRecord>): Pr
     deadBlob: db.prepare('INSERT INTO dead_blobs (key, dead_at) VALUES (?, ?)'),
     usage: db.prepare('INSERT INTO usage_counters (subject, metric, hour, value) VALUES (?, ?, ?, ?)'),
     auditEntry: db.prepare(`INSERT INTO audit_log (${AUDIT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    accessLogEntry: db.prepare('INSERT INTO access_log (id, account_id, pull_zone_id, at, entry) VALUES (?, ?, ?, ?, ?)'),
+    s3Upload: db.prepare(INSERT_UPLOAD),
+    s3UploadPart: db.prepare(INSERT_PART),
     billingRecord: db.prepare('INSERT INTO billing_records (id, account_id, type, amount, at, month, payer, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+    // The dump's authority replaces this store's own (which survives wipes, so an "empty" store may have one).
+    certificateAuthority: db.prepare(
+      'INSERT INTO certificate_authority (id, installation_id, certificate, sealed_key, created_at) VALUES (1, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET installation_id = excluded.installation_id, certificate = excluded.certificate, sealed_key = excluded.sealed_key, created_at = excluded.created_at',
+    ),
   };
   let n = 0;
   db.exec('BEGIN IMMEDIATE');
@@ -138,8 +168,15 @@ export async function loadSqlite(db: Db, records: AsyncIterable<DumpRecord>): Pr
         case 'apiKey':
           insert.apiKey.run(r.id, r.accountId, r.kind, JSON.stringify(r.roles), r.lookupHash, r.sealedKey, r.createdAt, r.revokedAt);
           break;
-        case 'resource':
-          insert.resource.run(r.kind, r.id, r.accountId, r.name, r.parentId, r.linkId, r.version, encodeDoc(r.kind, r.doc));
+        case 'resource': {
+          // A dump made before records had rows of their own holds them in the zone document.
+          const split = r.kind === 'dnsZone' ? splitZoneDocument(r.id, r.accountId, r.doc) : { doc: r.doc, records: [] };
+          insert.resource.run(r.kind, r.id, r.accountId, r.name, r.parentId, r.linkId, r.version, encodeDoc(r.kind, split.doc));
+          for (const d of split.records) insert.dnsRecord.run(d.zoneId, d.id, d.accountId, d.position, d.recordType, d.linkId, d.doc);
+          break;
+        }
+        case 'dnsRecord':
+          insert.dnsRecord.run(r.zoneId, r.id, r.accountId, r.position, r.recordType, r.linkId, r.doc);
           break;
         case 'sequence':
           insert.sequence.run(r.name, r.last);
@@ -167,6 +204,18 @@ export async function loadSqlite(db: Db, records: AsyncIterable<DumpRecord>): Pr
           break;
         case 'billingRecord':
           insert.billingRecord.run(r.id, r.accountId, r.recordType, r.amount, r.at, r.month, r.payer, r.details);
+          break;
+        case 'certificateAuthority':
+          insert.certificateAuthority.run(...authorityValues(r));
+          break;
+        case 'accessLogEntry':
+          insert.accessLogEntry.run(r.id, r.accountId, r.pullZoneId, r.at, r.entry);
+          break;
+        case 's3Upload':
+          insert.s3Upload.run(...uploadRowValues(r));
+          break;
+        case 's3UploadPart':
+          insert.s3UploadPart.run(...partRowValues(r));
           break;
       }
       n++;

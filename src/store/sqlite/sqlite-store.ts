@@ -28,21 +28,29 @@ import { loadMigrations } from '../migrations.js';
 import type {
   Accounts,
   ApiKeys,
+  AccessLog,
   AuditLog,
   BillingRecords,
+  DnsRecordRows,
+  CertificateAuthorityRecords,
   DeadBlobs,
   Documents,
   DumpRecord,
   Files,
   IdempotencyKeys,
   Jobs,
+  S3Uploads,
   Store,
   StoreStats,
   StoreTx,
   UsageCounters,
 } from '../types.js';
+import { SqliteAccessLog } from './access-log.js';
+import { SqliteS3Uploads } from './s3-uploads.js';
 import { SqliteAuditLog, SqliteBillingRecords } from './account-records.js';
+import { SqliteCertificateAuthority } from './certificate-authority.js';
 import { SqliteChangeFeed } from './changes.js';
+import { SqliteDnsRecords } from './dns-records.js';
 import { dumpSqlite, loadSqlite } from './dump.js';
 import { SqliteDeadBlobs, SqliteFiles, SqliteUsageCounters } from './files.js';
 import { SqliteIdempotencyKeys } from './idempotency.js';
@@ -83,8 +91,12 @@ export class SqliteStore implements Store {
   readonly deadBlobs: DeadBlobs;
   readonly usage: UsageCounters;
   readonly audit: AuditLog;
+  readonly accessLog: AccessLog;
+  readonly s3Uploads: S3Uploads;
   readonly billing: BillingRecords;
+  readonly dnsRecords: DnsRecordRows;
   readonly idempotency: IdempotencyKeys;
+  readonly certificateAuthority: CertificateAuthorityRecords;
   readonly changes: SqliteChangeFeed;
   private readonly tx: StoreTx;
   private readonly sequences: SqliteSequences;
@@ -135,7 +147,11 @@ export class SqliteStore implements Store {
       usage: new SqliteUsageCounters(db),
       audit: new SqliteAuditLog(db),
       billing: new SqliteBillingRecords(db),
+      dnsRecords: new SqliteDnsRecords(db),
+      accessLog: new SqliteAccessLog(db),
+      s3Uploads: new SqliteS3Uploads(db),
       nextId: async (name) => this.sequences.next(name),
+      nextIds: async (name, count) => this.sequences.nextMany(name, count),
       lock: async () => {},
       afterCommit: (fn) => this.turnCommitted.push(fn),
     };
@@ -150,7 +166,11 @@ export class SqliteStore implements Store {
     this.usage = this.gated(this.tx.usage);
     this.audit = this.gated(this.tx.audit);
     this.billing = this.gated(this.tx.billing);
+    this.dnsRecords = this.gated(this.tx.dnsRecords);
+    this.accessLog = this.gated(this.tx.accessLog);
+    this.s3Uploads = this.gated(this.tx.s3Uploads);
     this.idempotency = this.gated(new SqliteIdempotencyKeys(db));
+    this.certificateAuthority = this.gated(new SqliteCertificateAuthority(db));
   }
 
   /** `path` is a file path or `:memory:`. Migrations run before the store is returned. */
@@ -183,6 +203,10 @@ export class SqliteStore implements Store {
 
   async nextId(sequence: string): Promise<number> {
     return this.whenUnlocked(() => this.sequences.next(sequence));
+  }
+
+  async nextIds(sequence: string, count: number): Promise<number[]> {
+    return this.whenUnlocked(() => this.sequences.nextMany(sequence, count));
   }
 
   async transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
@@ -414,8 +438,8 @@ export class SqliteStore implements Store {
       // Files go with their zones; their blobs become garbage for the files backend's sweep.
       this.db.exec(`DELETE FROM api_keys; DELETE FROM resources; DELETE FROM jobs; DELETE FROM sequences; DELETE FROM accounts;
         DELETE FROM files; DELETE FROM storage_usage; DELETE FROM storage_usage_daily; DELETE FROM usage_counters;
-        DELETE FROM audit_log; DELETE FROM billing_records;
-        DELETE FROM sqlite_sequence WHERE name IN ('accounts', 'api_keys', 'resources', 'jobs', 'audit_log', 'billing_records');`);
+        DELETE FROM audit_log; DELETE FROM billing_records; DELETE FROM dns_records; DELETE FROM access_log; DELETE FROM s3_uploads;
+        DELETE FROM sqlite_sequence WHERE name IN ('accounts', 'api_keys', 'resources', 'jobs', 'audit_log', 'billing_records', 'access_log');`);
     });
   }
 

@@ -48,7 +48,7 @@ describe('the apex', () => {
       DnsSecEnabled: false,
       CertificateKeyType: 0,
     };
-    const file = writeZoneFile(exported);
+    const file = writeZoneFile(exported, []);
     const soaTtl = Number(/^@\t(\d+)\tIN\tSOA\t/m.exec(file)![1]);
     const timers = [...file.matchAll(/^\t+(\d+)(?: \))?\t; (refresh|retry|expire|minimum)$/gm)].map((m) => [m[2], Number(m[1])]);
     const nsTtl = Number(/^@\t(\d+)\tIN\tNS\t/m.exec(file)![1]);

@@ -3,6 +3,7 @@ import type { Api } from '../../api.js';
 import { errorResponses } from '../../api.js';
 import { DnsZoneRecordsParams } from '../../../../schemas/dns.js';
 import { Int32 } from '../../../../schemas/common.js';
+import { readZoneFile } from '../../../../domain/dns/zone-file.js';
 
 /** The platform's DnsZoneImportResultModel. */
 const DnsZoneImportResult = Type.Object(
@@ -31,6 +32,6 @@ export default function importDnsZone(app: Api) {
       body: Type.String({ description: 'The zone file.' }),
       response: { 200: DnsZoneImportResult, ...errorResponses, 409: { $ref: 'ErrorBody#' }, 413: { $ref: 'ErrorBody#' }, 415: { $ref: 'ErrorBody#' } },
     },
-    handler: (req) => app.services.dnsZones.records.importZoneFile(req.principal, req.params.zoneId, req.body),
+    handler: (req) => app.services.dnsZones.records.importZoneFile(req.principal, req.params.zoneId, readZoneFile(req.body)),
   });
 }

@@ -10,8 +10,10 @@ import dnsZoneDnssec from './dnssec.js';
 import exportDnsZone from './export-zone.js';
 import getDnsZone from './get-zone.js';
 import importDnsZone from './import-zone.js';
+import issueDnsZoneCertificate from './issue-certificate.js';
 import listDnsRecords from './list-records.js';
 import listDnsZones from './list-zones.js';
+import dnsRecordScan from './scan.js';
 import dnsZoneStatistics from './statistics.js';
 import updateDnsRecord from './update-record.js';
 import updateDnsZone from './update-zone.js';
@@ -30,6 +32,8 @@ export default function dnsRoutes(app: Api) {
   deleteDnsRecord(app);
   dnsZoneDnssec(app);
   dnsZoneStatistics(app);
+  dnsRecordScan(app);
+  issueDnsZoneCertificate(app);
   // The import is the one core operation with a text body. Its own scope reads text/plain (the
   // server's body limit applies) and refuses every other type, while the auth and binding hooks of
   // the enclosing scope still run; everywhere else text/plain stays a 415.

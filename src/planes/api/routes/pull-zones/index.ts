@@ -8,6 +8,8 @@ import createPullZone from './create.js';
 import deletePullZone from './delete.js';
 import addOrUpdateEdgeRule from './edge-rule-add-or-update.js';
 import deleteEdgeRule from './edge-rule-delete.js';
+import externalCertificates from './external-certificates.js';
+import freeCertificates from './free-certificates.js';
 import setEdgeRuleEnabled from './edge-rule-set-enabled.js';
 import getPullZone from './get.js';
 import listPullZones from './list.js';
@@ -16,6 +18,7 @@ import removeCertificate from './remove-certificate.js';
 import removeHostname from './remove-hostname.js';
 import resetSecurityKey from './reset-security-key.js';
 import setForceSsl from './set-force-ssl.js';
+import pullZoneStatistics from './statistics.js';
 import updatePullZone from './update.js';
 
 export default function pullZoneRoutes(app: Api) {
@@ -31,10 +34,13 @@ export default function pullZoneRoutes(app: Api) {
   setForceSsl(app);
   addCertificate(app);
   removeCertificate(app);
+  freeCertificates(app);
+  externalCertificates(app);
   accessListRoutes(app);
   addOrUpdateEdgeRule(app);
   deleteEdgeRule(app);
   setEdgeRuleEnabled(app);
   resetSecurityKey(app);
   purgeCache(app);
+  pullZoneStatistics(app);
 }

@@ -1,0 +1,54 @@
+/**
+ * Where the local certificate authority comes from: the store, so every process and instance on one
+ * database signs with the same root. The first one that needs it creates it; when two instances
+ * race, the store keeps the first root written and both use that one. The root's key is sealed
+ * with the master key, like every stored credential.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Secrets } from '../../security/secrets.js';
+import type { Store } from '../../store/types.js';
+import type { Clock } from '../principal.js';
+import { createRootCertificate, LocalCertificateAuthority } from './local-ca.js';
+import { importSigningKey } from './x509.js';
+
+export class AuthorityStore {
+  private loading: Promise<LocalCertificateAuthority> | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly secrets: Secrets,
+    private readonly clock: Clock,
+  ) {
+    // A load (an import) may replace the stored root: read it again then.
+    store.changes.subscribe((change) => {
+      if (change.type === 'all') this.loading = undefined;
+    });
+  }
+
+  /** The installation's authority, created on first use. */
+  get(): Promise<LocalCertificateAuthority> {
+    const loading = (this.loading ??= this.load());
+    // A failure (the store unavailable) is not remembered: the next call tries again.
+    loading.catch(() => {
+      if (this.loading === loading) this.loading = undefined;
+    });
+    return loading;
+  }
+
+  private async load(): Promise<LocalCertificateAuthority> {
+    const stored = (await this.store.certificateAuthority.get()) ?? (await this.create());
+    return new LocalCertificateAuthority(stored.installationId, stored.certificate, await importSigningKey(this.secrets.open(stored.sealedKey)));
+  }
+
+  private async create() {
+    const installationId = randomBytes(6).toString('hex');
+    const now = this.clock();
+    const root = await createRootCertificate(installationId, now);
+    return this.store.certificateAuthority.createOnce({
+      installationId,
+      certificate: root.certificatePem,
+      sealedKey: this.secrets.seal(root.privateKeyPem),
+      createdAt: now.toISOString(),
+    });
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * The edge's cache: whole answers in memory, bounded by bytes (`EDGEPLANE_EDGE_CACHE_BYTES`), the
+ * least recently used going first. A Map keeps insertion order, so moving an entry to the end on
+ * each hit makes its first key the least recently used one.
+ *
+ * An entry stays after it expires, until space is needed: an expired copy is what
+ * `UseStaleWhileUpdating` and `UseStaleWhileOffline` serve, and what a revalidation refreshes.
+ * Each zone's keys are indexed, so a zone purged or changed beyond recognition drops its entries at
+ * once rather than waiting for them to age out.
+ */
+import type { Purgeable } from '../purge/purge-log.js';
+
+export interface CachedAnswer extends Purgeable {
+  zoneId: number;
+  status: number;
+  /** Lower-case names, as the origin sent them (cookies already stripped when DisableCookies). */
+  headers: Record<string, string | string[]>;
+  body: Buffer;
+  storedAt: number;
+  /** Fresh until then (ms); stale after. */
+  expiresAt: number;
+  etag: string | undefined;
+  lastModified: Date | undefined;
+}
+
+/** What an entry costs beyond its body: the key, the headers, the bookkeeping. */
+const OVERHEAD_BYTES = 512;
+
+export class EdgeCache {
+  private readonly entries = new Map<string, CachedAnswer>();
+  private readonly byZone = new Map<number, Set<string>>();
+  private used = 0;
+
+  constructor(readonly maxBytes: number) {}
+
+  /** The largest answer worth keeping: one answer may not push out more than an eighth of the cache. */
+  get maxEntryBytes(): number {
+    return Math.floor(this.maxBytes / 8);
+  }
+
+  get bytes(): number {
+    return this.used;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(key: string): CachedAnswer | undefined {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  set(key: string, entry: CachedAnswer): boolean {
+    const cost = costOf(key, entry);
+    if (cost > this.maxEntryBytes) return false;
+    this.delete(key);
+    while (this.used + cost > this.maxBytes) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.delete(oldest);
+    }
+    this.entries.set(key, entry);
+    this.used += cost;
+    let keys = this.byZone.get(entry.zoneId);
+    if (!keys) this.byZone.set(entry.zoneId, (keys = new Set()));
+    keys.add(key);
+    return true;
+  }
+
+  delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return;
+    this.entries.delete(key);
+    this.used -= costOf(key, entry);
+    const keys = this.byZone.get(entry.zoneId);
+    keys?.delete(key);
+    if (keys?.size === 0) this.byZone.delete(entry.zoneId);
+  }
+
+  /** Drops the zone's entries that `matches` (all of them without it). */
+  dropZone(zoneId: number, matches?: (entry: CachedAnswer) => boolean): number {
+    const keys = this.byZone.get(zoneId);
+    if (!keys) return 0;
+    let dropped = 0;
+    for (const key of [...keys]) {
+      const entry = this.entries.get(key);
+      if (entry && (!matches || matches(entry))) {
+        this.delete(key);
+        dropped++;
+      }
+    }
+    return dropped;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.byZone.clear();
+    this.used = 0;
+  }
+}
+
+const costOf = (key: string, entry: CachedAnswer) => entry.body.length + key.length + OVERHEAD_BYTES;

@@ -1,0 +1,122 @@
+/**
+ * The cache key: which requests share one cached answer. A key belongs to one zone and one of its
+ * cache versions (so `purgeCache`, which moves the version, leaves every old key unreachable), then
+ * the path, the query as the zone's settings shape it, and what the answer may differ by:
+ * - the query: left out with `IgnoreQueryStrings` (or an edge rule's IgnoreQueryString), reduced to
+ *   `QueryStringVaryParameters` when that list is not empty, sorted with `EnableQueryStringOrdering`;
+ * - `EnableHostnameVary`: the hostname asked for (otherwise every hostname of the zone shares);
+ * - `EnableWebPVary` / `EnableAvifVary`: whether the client accepts WebP / AVIF, for image paths
+ *   only (jpg, jpeg, png, gif, webp, avif), where an origin would switch formats;
+ * - `EnableMobileVary`: mobile or desktop, from the User-Agent;
+ * - `EnableCookieVary`: the values of the cookies named in `CookieVaryParameters`;
+ * - `CacheKeyHeaders`: the values of those request headers;
+ * - always, the content codings the client accepts (br, gzip, zstd, deflate), since the origin may
+ *   compress differently for each, and the edge never re-encodes.
+ * Country vary settings are not enforced: edgeplane has no location database.
+ */
+import type { EdgeRequest, EdgeZone, RuleEffects } from '../types.js';
+
+export interface KeyRules {
+  ignoreQuery: boolean;
+  ordered: boolean;
+  /** Only these parameters (by name) count, when set. */
+  varyParams: ReadonlySet<string> | undefined;
+  hostname: boolean;
+  webp: boolean;
+  avif: boolean;
+  mobile: boolean;
+  cookies: readonly string[];
+  headers: readonly string[];
+}
+
+export function keyRulesOf(zone: EdgeZone): KeyRules {
+  const params = (zone.QueryStringVaryParameters ?? []).map((p) => p.trim()).filter((p) => p.length > 0);
+  return {
+    ignoreQuery: zone.IgnoreQueryStrings,
+    ordered: zone.EnableQueryStringOrdering,
+    varyParams: params.length > 0 ? new Set(params) : undefined,
+    hostname: zone.EnableHostnameVary,
+    webp: zone.EnableWebPVary,
+    avif: zone.EnableAvifVary,
+    mobile: zone.EnableMobileVary,
+    cookies: zone.EnableCookieVary ? (zone.CookieVaryParameters ?? []).map((c) => c.trim()).filter((c) => c.length > 0) : [],
+    headers: (zone.CacheKeyHeaders ?? '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter((h) => h.length > 0),
+  };
+}
+
+const IMAGE_PATH = /\.(jpe?g|png|gif|webp|avif)$/i;
+const MOBILE_AGENT = /mobi|android|iphone|ipad|ipod|blackberry|opera mini|iemobile/i;
+const CODINGS = ['br', 'deflate', 'gzip', 'zstd'] as const;
+
+export interface KeyedRequest {
+  key: string;
+  /** The query as it counts for the key (what a purge pattern with `?` is matched against). */
+  query: string;
+}
+
+export function cacheKeyOf(zoneId: number, cacheVersion: number, rules: KeyRules, request: EdgeRequest, effects: RuleEffects): KeyedRequest {
+  const query = rules.ignoreQuery || effects.ignoreQueryString ? '' : shapeQuery(request.query, rules);
+  let key = `${zoneId}:${cacheVersion}|${request.path}`;
+  if (query !== '') key += `?${query}`;
+  key += `|${codings(request.headers['accept-encoding'])}`;
+  if (rules.hostname) key += `|h=${request.host}`;
+  if ((rules.webp || rules.avif) && IMAGE_PATH.test(request.path)) {
+    const accept = request.headers['accept'] ?? '';
+    if (rules.webp) key += accept.includes('image/webp') ? '|webp' : '|-';
+    if (rules.avif) key += accept.includes('image/avif') ? '|avif' : '|-';
+  }
+  if (rules.mobile) key += MOBILE_AGENT.test(request.headers['user-agent'] ?? '') ? '|m' : '|d';
+  if (rules.cookies.length > 0) {
+    const jar = cookies(request.headers['cookie']);
+    for (const name of rules.cookies) key += `|c:${name}=${jar.get(name) ?? ''}`;
+  }
+  for (const name of rules.headers) key += `|${name}:${request.headers[name] ?? ''}`;
+  return { key, query };
+}
+
+/** Whether the client's User-Agent reads as a mobile device (also told to the origin). */
+export const isMobileAgent = (userAgent: string | undefined) => MOBILE_AGENT.test(userAgent ?? '');
+
+function shapeQuery(query: string, rules: KeyRules): string {
+  if (query === '') return '';
+  if (!rules.varyParams && !rules.ordered) return query;
+  let pairs = query.split('&').filter((p) => p.length > 0);
+  if (rules.varyParams) {
+    const keep = rules.varyParams;
+    pairs = pairs.filter((pair) => keep.has(paramName(pair)));
+  }
+  if (rules.ordered) pairs.sort();
+  return pairs.join('&');
+}
+
+function paramName(pair: string): string {
+  const eq = pair.indexOf('=');
+  const raw = eq < 0 ? pair : pair.slice(0, eq);
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    return raw;
+  }
+}
+
+/** The content codings accepted, as a sorted list: `gzip, deflate, br` and `br,gzip,deflate` are one key. */
+function codings(acceptEncoding: string | undefined): string {
+  if (!acceptEncoding) return '';
+  const lower = acceptEncoding.toLowerCase();
+  let out = '';
+  for (const coding of CODINGS) if (lower.includes(coding)) out += out === '' ? coding : `,${coding}`;
+  return out;
+}
+
+function cookies(header: string | undefined): Map<string, string> {
+  const jar = new Map<string, string>();
+  if (!header) return jar;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0) jar.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
+  }
+  return jar;
+}

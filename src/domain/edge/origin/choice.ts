@@ -1,0 +1,49 @@
+/**
+ * Where a zone's answers come from.
+ * - A storage zone (`OriginType` StorageZone, or a `StorageZoneId`): its files are read through the
+ *   storage domain, with no HTTP hop.
+ * - A container endpoint (`OriginType` ManagedContainers): edgeplane runs no containers, so such a
+ *   zone answers 502 with a page saying so. A zone that merely records a link to an endpoint
+ *   (`ManagedContainersEndpointId`) but pulls from a URL keeps pulling from that URL: point it at
+ *   the container running on your machine.
+ * - Otherwise the `OriginUrl` (http or https; its path, if any, prefixes every request path).
+ *   Load balancers, edge scripts and push zones have no engine here: with an OriginUrl they pull
+ *   from it, without one they answer 502 naming why.
+ */
+import type { EdgeZone } from '../types.js';
+
+export type OriginChoice = { kind: 'url'; url: URL } | { kind: 'storage'; storageZoneId: number } | { kind: 'unavailable'; reason: string };
+
+const ORIGIN_TYPE_NAMES: Record<number, string> = { 3: 'a load balancer', 4: 'an edge script', 6: 'a push zone' };
+
+export function originOf(zone: EdgeZone): OriginChoice {
+  if (zone.OriginType === 2 || (zone.StorageZoneId > 0 && zone.OriginType !== 5)) {
+    if (zone.StorageZoneId > 0) return { kind: 'storage', storageZoneId: zone.StorageZoneId };
+    return { kind: 'unavailable', reason: 'The zone pulls from a storage zone, but none is linked to it.' };
+  }
+  if (zone.OriginType === 5) {
+    const endpoint = zone.ManagedContainersEndpointId ? ` (endpoint ${zone.ManagedContainersEndpointId})` : '';
+    return { kind: 'unavailable', reason: `The zone's origin is a container endpoint${endpoint}, and edgeplane runs no containers.` };
+  }
+  const url = httpUrl(zone.OriginUrl);
+  if (url) return { kind: 'url', url };
+  const what = ORIGIN_TYPE_NAMES[zone.OriginType];
+  return { kind: 'unavailable', reason: what ? `The zone's origin is ${what}, which edgeplane does not run.` : 'The zone has no origin URL.' };
+}
+
+/** An absolute http(s) URL, or undefined. */
+export function httpUrl(value: string | null | undefined): URL | undefined {
+  if (!value) return undefined;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The origin's URL for a request path: the origin's own path, if any, goes first. */
+export function originTarget(origin: URL, path: string, query: string): string {
+  const base = origin.pathname.endsWith('/') ? origin.pathname.slice(0, -1) : origin.pathname;
+  return `${base}${path}${query === '' ? '' : `?${query}`}`;
+}

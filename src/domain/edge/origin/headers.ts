@@ -1,0 +1,90 @@
+/**
+ * The headers of a request to the origin, and of the origin's answer as the edge passes it on.
+ *
+ * To the origin go the client's headers, less the hop-by-hop ones, with:
+ * - `Host`: the client's hostname with `AddHostHeader`, else `OriginHostHeader` when set, else the
+ *   origin URL's host (an HTTPS origin also gets it as the TLS server name);
+ * - `X-Real-IP` and `X-Forwarded-For` (the client's address alone: one sent by the client is
+ *   dropped, so an origin can trust it), `X-Forwarded-Proto`, `Via`;
+ * - `CDN-PullZoneId`, `CDN-RequestId` (the id the client sees in its answer), and, with
+ *   `EnableMobileVary`, `CDN-MobileDevice` (`mobile` or `desktop`, the edge's reading of the
+ *   User-Agent, which is also part of the cache key);
+ * - the edge rules' SetRequestHeader headers last.
+ * A request that will fill the cache goes without the client's conditions and range: the edge
+ * fetches the whole answer once and answers conditions and ranges itself.
+ */
+import { isMobileAgent } from '../cache/key.js';
+import type { EdgeRequest, EdgeZone, RuleEffects } from '../types.js';
+
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'x-forwarded-for',
+  'x-real-ip',
+  'x-forwarded-proto',
+  'via',
+  'expect',
+]);
+const CONDITIONS = new Set(['range', 'if-range', 'if-none-match', 'if-modified-since', 'if-match', 'if-unmodified-since']);
+
+export interface OriginRequestContext {
+  /** Host of the origin URL (with its port when not the default). */
+  originHost: string;
+  requestId: string;
+  /** The request fills the cache: conditions and range are the edge's to answer. */
+  fillsCache: boolean;
+}
+
+export function originRequestHeaders(zone: EdgeZone, request: EdgeRequest, effects: RuleEffects, context: OriginRequestContext): Record<string, string> {
+  const listed = connectionTokens(request.headers['connection']);
+  const out: Record<string, string> = {};
+  for (const name in request.headers) {
+    if (HOP_BY_HOP.has(name) || listed.has(name) || (context.fillsCache && CONDITIONS.has(name))) continue;
+    const value = request.headers[name];
+    if (value !== undefined) out[name] = value;
+  }
+  out['host'] = zone.AddHostHeader ? request.host : zone.OriginHostHeader || context.originHost;
+  out['x-real-ip'] = request.clientIp;
+  out['x-forwarded-for'] = request.clientIp;
+  out['x-forwarded-proto'] = request.scheme;
+  out['via'] = '1.1 edgeplane';
+  out['cdn-pullzoneid'] = String(zone.Id);
+  out['cdn-requestid'] = context.requestId;
+  if (zone.EnableMobileVary) out['cdn-mobiledevice'] = isMobileAgent(request.headers['user-agent']) ? 'mobile' : 'desktop';
+  for (const [name, value] of Object.entries(effects.requestHeaders)) out[name.toLowerCase()] = value;
+  return out;
+}
+
+const ANSWER_HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+
+/** The origin's answer headers as the edge passes them on: hop-by-hop ones dropped, cookies with `DisableCookies`. */
+export function passedAnswerHeaders(headers: Record<string, string | string[] | undefined>, disableCookies: boolean): Record<string, string | string[]> {
+  const listed = connectionTokens(headers['connection']);
+  const out: Record<string, string | string[]> = {};
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined || ANSWER_HOP_BY_HOP.has(name) || listed.has(name)) continue;
+    if (name === 'set-cookie' && disableCookies) continue;
+    out[name] = value;
+  }
+  return out;
+}
+
+function connectionTokens(value: string | string[] | undefined): Set<string> {
+  if (value === undefined) return new Set();
+  const text = Array.isArray(value) ? value.join(',') : value;
+  return new Set(
+    text
+      .split(',')
+      .map((t) => t.trim().toLowerCase())
+      .filter((t) => t.length > 0),
+  );
+}

@@ -1,0 +1,50 @@
+/**
+ * A storage zone as a pull zone's origin: its files are read through the storage domain (the same
+ * metadata and blob store the storage plane serves), with no HTTP hop. The answer looks like the
+ * storage plane's: the file's type, ETag (its MD5), Last-Modified and length; no Cache-Control,
+ * so the zone's cache settings (or the heuristic lifetime from Last-Modified) decide. A path that
+ * names no file, a directory, or an invalid path answers 404. Directory listings are not served.
+ */
+import { Readable } from 'node:stream';
+import { zonePath } from '../../files/paths.js';
+import type { FileService } from '../../files/service.js';
+import mime from 'mime-types';
+
+export interface StorageAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer | Readable;
+}
+
+/** Files up to this size are read into one buffer; larger ones stream. */
+const SMALL_READ_BYTES = 1024 * 1024;
+
+const NOT_FOUND: StorageAnswer = { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: Buffer.from('Not Found') };
+
+export async function readStorageOrigin(files: FileService, storageZoneId: number, path: string): Promise<StorageAnswer> {
+  const filePath = filePathOf(path);
+  if (filePath === undefined) return NOT_FOUND;
+  const file = await files.find({ zoneId: String(storageZoneId) }, filePath);
+  if (!file || file.isDirectory) return NOT_FOUND;
+  const headers = {
+    'content-type': file.contentType ?? (mime.lookup(file.path) || 'application/octet-stream'),
+    etag: `"${file.md5 ?? file.guid}"`,
+    'last-modified': new Date(file.changedAt).toUTCString(),
+    'content-length': String(file.size),
+  };
+  const body = file.size <= SMALL_READ_BYTES ? await files.readBytes(file) : await files.read(file);
+  return { status: 200, headers, body };
+}
+
+/** `/a/b%20c.txt` → `a/b c.txt`, checked as the storage plane checks paths; undefined when it names no file. */
+function filePathOf(path: string): string | undefined {
+  const raw = path.split('/').slice(1);
+  if (raw.length === 0 || raw.at(-1) === '') return undefined;
+  try {
+    return zonePath(raw.map(decodeURIComponent), false).path;
+  } catch {
+    return undefined;
+  }
+}
+
+export const asStream = (body: Buffer | Readable): Readable => (Buffer.isBuffer(body) ? Readable.from([body]) : body);

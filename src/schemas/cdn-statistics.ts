@@ -1,0 +1,100 @@
+/** What the edge served, as the platform's CDN statistics operations answer it. */
+import { Type, type Static } from 'typebox';
+import { Double, Int32, Int64, Nullable } from './common.js';
+import { Chart } from './statistics.js';
+
+const DoubleChart = (description: string) => Nullable(Type.Record(Type.String(), Double()), { description });
+
+const period = {
+  dateFrom: Type.Optional(Type.String({ format: 'date-time', description: 'Start of the period (default: 30 days before `dateTo`).' })),
+  dateTo: Type.Optional(Type.String({ format: 'date-time', description: 'End of the period (default: now).' })),
+  hourly: Type.Optional(Type.Boolean({ default: false, description: 'One point per hour instead of per day.' })),
+};
+
+export const CdnStatisticsQuery = Type.Object({
+  ...period,
+  pullZone: Type.Optional(Int64({ default: -1, description: 'Only this pull zone (-1: every pull zone of the account).' })),
+  serverZoneId: Type.Optional(
+    Int64({ default: -1, description: 'Only this edge region. edgeplane serves from one location, so every value gives the same figures.' }),
+  ),
+  loadErrors: Type.Optional(Type.Boolean({ default: false, description: 'Fill the 3xx, 4xx and 5xx answer charts.' })),
+  exactRange: Type.Optional(Type.Boolean({ default: false, description: 'With `hourly`, keep the hours of `dateFrom` and `dateTo` instead of whole days.' })),
+  loadOriginResponseTimes: Type.Optional(Type.Boolean({ default: false, description: 'Fill the origin response time chart.' })),
+  loadOriginTraffic: Type.Optional(Type.Boolean({ default: false, description: 'Fill the origin traffic chart.' })),
+  loadRequestsServed: Type.Optional(Type.Boolean({ default: false, description: 'Accepted; the requests charts are always filled.' })),
+  loadBandwidthUsed: Type.Optional(Type.Boolean({ default: false, description: 'Accepted; the bandwidth charts are always filled.' })),
+  loadOriginShieldBandwidth: Type.Optional(
+    Type.Boolean({ default: false, description: 'Fill the origin shield charts (edgeplane has no origin shield: zeros).' }),
+  ),
+  loadGeographicTrafficDistribution: Type.Optional(Type.Boolean({ default: false, description: 'Fill the bytes per edge location.' })),
+  loadUserBalanceHistory: Type.Optional(Type.Boolean({ default: false, description: "Fill the account's balance at each point." })),
+});
+export type CdnStatisticsQueryT = Static<typeof CdnStatisticsQuery>;
+
+export const PullZoneStatisticsQuery = Type.Object(period);
+export type PullZoneStatisticsQueryT = Static<typeof PullZoneStatisticsQuery>;
+
+export const PullZoneStatisticsParams = Type.Object({ pullZoneId: Int64({ description: 'Id of the pull zone.' }) });
+
+export const CdnStatistics = Type.Object(
+  {
+    TotalBandwidthUsed: Int64({ description: 'Bytes served to clients over the period.' }),
+    TotalOriginTraffic: Int64({ description: 'Bytes received from origins over the period.' }),
+    AverageOriginResponseTime: Int32({ description: "Milliseconds until an origin's response headers, on average." }),
+    OriginResponseTimeChart: DoubleChart('Average origin response time per point (with `loadOriginResponseTimes`).'),
+    TotalRequestsServed: Int64({ description: 'Requests answered over the period.' }),
+    CacheHitRate: Double({ description: "Percentage of requests answered from the edge's cache." }),
+    BandwidthUsedChart: DoubleChart('Bytes served per point.'),
+    BandwidthCachedChart: DoubleChart('Bytes served from the cache per point.'),
+    CacheHitRateChart: DoubleChart('Cache hit percentage per point.'),
+    RequestsServedChart: DoubleChart('Requests answered per point.'),
+    PullRequestsPulledChart: DoubleChart('Requests that went to the origin per point.'),
+    OriginShieldBandwidthUsedChart: DoubleChart('Origin shield bytes per point (with `loadOriginShieldBandwidth`; always 0).'),
+    OriginShieldInternalBandwidthUsedChart: DoubleChart('Origin shield internal bytes per point (with `loadOriginShieldBandwidth`; always 0).'),
+    OriginTrafficChart: DoubleChart('Bytes received from origins per point (with `loadOriginTraffic`).'),
+    UserBalanceHistoryChart: DoubleChart("The account's balance at each point (with `loadUserBalanceHistory`)."),
+    GeoTrafficDistribution: Nullable(Type.Record(Type.String(), Int64()), {
+      description: 'Bytes served per edge location (with `loadGeographicTrafficDistribution`): edgeplane has one, `LOCAL`.',
+    }),
+    Error3xxChart: DoubleChart('3xx answers per point (with `loadErrors`).'),
+    Error4xxChart: DoubleChart('4xx answers per point (with `loadErrors`).'),
+    Error5xxChart: DoubleChart('5xx answers per point (with `loadErrors`).'),
+  },
+  { additionalProperties: false, description: 'What the edge served for the pull zones asked for.' },
+);
+export type CdnStatisticsT = Static<typeof CdnStatistics>;
+
+export const OptimizerStatistics = Type.Object(
+  {
+    RequestsOptimizedChart: Chart('Requests optimized per point (edgeplane has no optimizer: 0).'),
+    AverageCompressionChart: Chart('Average compression per point (0).'),
+    TrafficSavedChart: Chart('Bytes saved per point (0).'),
+    AverageProcessingTimeChart: Chart('Average processing time per point (0).'),
+    TotalRequestsOptimized: Double({ description: 'Requests optimized (0).' }),
+    TotalTrafficSaved: Double({ description: 'Bytes saved (0).' }),
+    AverageProcessingTime: Double({ description: 'Average processing time (0).' }),
+    AverageCompressionRatio: Double({ description: 'Average compression ratio (0).' }),
+  },
+  { additionalProperties: false, description: "The image optimizer's work for a pull zone: edgeplane has no optimizer, so every figure is 0." },
+);
+export type OptimizerStatisticsT = Static<typeof OptimizerStatistics>;
+
+export const OriginShieldQueueStatistics = Type.Object(
+  {
+    ConcurrentRequestsChart: Chart('Requests in flight at the origin shield per point (edgeplane has no origin shield: 0).'),
+    QueuedRequestsChart: Chart('Requests queued at the origin shield per point (0).'),
+  },
+  { additionalProperties: false, description: 'The origin shield queue of a pull zone: edgeplane has none, so every figure is 0.' },
+);
+export type OriginShieldQueueStatisticsT = Static<typeof OriginShieldQueueStatistics>;
+
+export const SafeHopStatistics = Type.Object(
+  {
+    RequestsRetriedChart: Chart("Origin attempts beyond the first per point (the zone's `OriginRetries…` settings)."),
+    RequestsSavedChart: Chart('Requests answered by the origin after a failed attempt, per point.'),
+    TotalRequestsRetried: Double({ description: 'Origin attempts beyond the first over the period.' }),
+    TotalRequestsSaved: Double({ description: 'Requests a retry saved over the period.' }),
+  },
+  { additionalProperties: false, description: 'The origin retries of a pull zone, as the edge made them.' },
+);
+export type SafeHopStatisticsT = Static<typeof SafeHopStatistics>;

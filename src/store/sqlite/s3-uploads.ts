@@ -1,0 +1,140 @@
+/** S3 multipart uploads in progress on SQLite (migration 0009). */
+import type Database from 'better-sqlite3';
+import { prefixEnd } from '../file-paths.js';
+import type { S3Upload, S3UploadPart, S3Uploads } from '../types.js';
+
+export interface UploadRow {
+  upload_id: string;
+  zone_id: string;
+  account_id: number;
+  key: string;
+  content_type: string | null;
+  meta: string | null;
+  created_at: string;
+}
+
+export interface PartRow {
+  upload_id: string;
+  part_number: number;
+  blob_key: string;
+  size: number;
+  md5: string;
+  sha256: string;
+  uploaded_at: string;
+}
+
+export const uploadFromRow = (r: UploadRow): S3Upload => ({
+  uploadId: r.upload_id,
+  zoneId: r.zone_id,
+  accountId: r.account_id,
+  key: r.key,
+  contentType: r.content_type,
+  metadata: r.meta === null ? null : (JSON.parse(r.meta) as Record<string, string>),
+  createdAt: r.created_at,
+});
+
+export const partFromRow = (r: PartRow): S3UploadPart => ({
+  uploadId: r.upload_id,
+  partNumber: r.part_number,
+  blobKey: r.blob_key,
+  size: r.size,
+  md5: r.md5,
+  sha256: r.sha256,
+  uploadedAt: r.uploaded_at,
+});
+
+export const uploadRowValues = (u: S3Upload) => [
+  u.uploadId,
+  u.zoneId,
+  u.accountId,
+  u.key,
+  u.contentType,
+  u.metadata === null ? null : JSON.stringify(u.metadata),
+  u.createdAt,
+];
+export const partRowValues = (p: S3UploadPart) => [p.uploadId, p.partNumber, p.blobKey, p.size, p.md5, p.sha256, p.uploadedAt];
+
+export const INSERT_UPLOAD = 'INSERT INTO s3_uploads (upload_id, zone_id, account_id, key, content_type, meta, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)';
+export const INSERT_PART =
+  'INSERT INTO s3_upload_parts (upload_id, part_number, blob_key, size, md5, sha256, uploaded_at) VALUES (?, ?, ?, ?, ?, ?, ?)';
+
+/** Every upload, then every part: what a dump holds of them. */
+export function* dumpS3Uploads(db: Database.Database): Generator<{ type: 's3Upload' } & S3Upload | ({ type: 's3UploadPart' } & S3UploadPart)> {
+  for (const r of db.prepare('SELECT * FROM s3_uploads ORDER BY upload_id').iterate() as Iterable<UploadRow>) yield { type: 's3Upload', ...uploadFromRow(r) };
+  for (const r of db.prepare('SELECT * FROM s3_upload_parts ORDER BY upload_id, part_number').iterate() as Iterable<PartRow>)
+    yield { type: 's3UploadPart', ...partFromRow(r) };
+}
+
+export class SqliteS3Uploads implements S3Uploads {
+  private readonly insertStmt;
+  private readonly getStmt;
+  private readonly listStmt;
+  private readonly partStmt;
+  private readonly upsertPartStmt;
+  private readonly partsStmt;
+  private readonly allPartsStmt;
+  private readonly removeStmt;
+  private readonly removeZoneStmt;
+  private readonly existsStmt;
+
+  constructor(db: Database.Database) {
+    this.insertStmt = db.prepare(INSERT_UPLOAD);
+    this.getStmt = db.prepare<[string, string], UploadRow>('SELECT * FROM s3_uploads WHERE zone_id = ? AND upload_id = ?');
+    this.listStmt = db.prepare<[string, string, string, string, string, string, number], UploadRow>(
+      `SELECT * FROM s3_uploads WHERE zone_id = ? AND key >= ? AND key < ? AND (key > ? OR (key = ? AND upload_id > ?))
+       ORDER BY key, upload_id LIMIT ?`,
+    );
+    this.partStmt = db.prepare<[string, number], PartRow>('SELECT * FROM s3_upload_parts WHERE upload_id = ? AND part_number = ?');
+    this.upsertPartStmt = db.prepare(
+      `${INSERT_PART} ON CONFLICT (upload_id, part_number) DO UPDATE SET blob_key = excluded.blob_key, size = excluded.size,
+       md5 = excluded.md5, sha256 = excluded.sha256, uploaded_at = excluded.uploaded_at`,
+    );
+    this.partsStmt = db.prepare<[string, number, number], PartRow>(
+      'SELECT * FROM s3_upload_parts WHERE upload_id = ? AND part_number > ? ORDER BY part_number LIMIT ?',
+    );
+    this.allPartsStmt = db.prepare<[string], PartRow>('SELECT * FROM s3_upload_parts WHERE upload_id = ? ORDER BY part_number');
+    this.removeStmt = db.prepare<[string]>('DELETE FROM s3_uploads WHERE upload_id = ?');
+    this.removeZoneStmt = db.prepare<[string]>('DELETE FROM s3_uploads WHERE zone_id = ?');
+    this.existsStmt = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM s3_uploads WHERE upload_id = ?');
+  }
+
+  async create(upload: S3Upload): Promise<void> {
+    this.insertStmt.run(...uploadRowValues(upload));
+  }
+
+  async get(zoneId: string, uploadId: string): Promise<S3Upload | undefined> {
+    const row = this.getStmt.get(zoneId, uploadId);
+    return row && uploadFromRow(row);
+  }
+
+  async list(zoneId: string, query: { prefix: string; after?: { key: string; uploadId: string } | undefined; limit: number }): Promise<S3Upload[]> {
+    const after = query.after ?? { key: '', uploadId: '' };
+    return this.listStmt
+      .all(zoneId, query.prefix, prefixEnd(query.prefix), after.key, after.key, after.uploadId, query.limit)
+      .map(uploadFromRow);
+  }
+
+  async putPart(part: S3UploadPart): Promise<{ replaced: S3UploadPart | undefined } | undefined> {
+    if (!this.existsStmt.get(part.uploadId)) return undefined;
+    const previous = this.partStmt.get(part.uploadId, part.partNumber);
+    this.upsertPartStmt.run(...partRowValues(part));
+    return { replaced: previous && partFromRow(previous) };
+  }
+
+  async parts(uploadId: string, after: number, limit: number): Promise<S3UploadPart[]> {
+    return this.partsStmt.all(uploadId, after, limit).map(partFromRow);
+  }
+
+  async remove(uploadId: string): Promise<S3UploadPart[] | undefined> {
+    const parts = this.allPartsStmt.all(uploadId).map(partFromRow);
+    return this.removeStmt.run(uploadId).changes === 0 ? undefined : parts;
+  }
+
+  async removeZone(zoneId: string): Promise<void> {
+    this.removeZoneStmt.run(zoneId);
+  }
+
+  async exists(zoneId: string, uploadId: string): Promise<boolean> {
+    return this.getStmt.get(zoneId, uploadId) !== undefined;
+  }
+}

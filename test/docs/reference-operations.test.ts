@@ -1,0 +1,106 @@
+/**
+ * Every operation of the platform's two reference documents is served and documented: listed in
+ * `/openapi.json` (the core document's at the root, the containers document's under `/mc`), the
+ * containers ones also routed without `/mc` (the platform's command-line client calls them there),
+ * plus `GET /user`, which that client calls although the reference does not list it. Paths are
+ * compared as the router compares them: any parameter name, any letter case.
+ *
+ * The reference documents live outside the repository; test/reference/responses.json is the copy
+ * of their operations CI has (scripts/reference-responses.mjs). Its scope is the specification's
+ * resources, which leaves out two operations of the core document: they are named here, and the
+ * total is checked against the documents' own count so neither list can shrink unnoticed.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../helpers/app.js';
+import { pathKey } from '../helpers/reference-schemas.js';
+
+/**
+ * Operations other work in progress is adding (certificates, purge). Excluded from the checks below, and checked to be still missing: whoever adds one
+ * removes it here, or this test fails.
+ */
+const BEING_BUILT = [
+  'POST /purge',
+];
+
+/** Operations of the core document outside the scope of test/reference/responses.json. */
+const OUTSIDE_THE_COPY = ['POST /purge', 'GET /statistics'];
+/** How many operations the two reference documents hold: 96 in the core document, 52 in the containers one. */
+const REFERENCE_OPERATIONS = 148;
+/** Operations a client of the platform calls that the reference does not list. */
+const BEYOND_THE_REFERENCE = ['GET /user'];
+
+interface Operation {
+  document: 'core' | 'containers';
+  /** `METHOD /path` as the reference writes it (without `/mc`), as BEING_BUILT names it too. */
+  name: string;
+}
+
+function referenceOperations(): Operation[] {
+  const copy = JSON.parse(readFileSync(new URL('../reference/responses.json', import.meta.url), 'utf8')) as Record<
+    Operation['document'],
+    { paths: Record<string, Record<string, unknown>> }
+  >;
+  const operations = new Map<string, Operation>();
+  for (const document of ['core', 'containers'] as const) {
+    for (const [path, methods] of Object.entries(copy[document].paths)) {
+      for (const method of Object.keys(methods))
+        operations.set(`${document} ${method.toUpperCase()} ${path}`, { document, name: `${method.toUpperCase()} ${path}` });
+    }
+  }
+  for (const name of OUTSIDE_THE_COPY) operations.set(`core ${name}`, { document: 'core', name });
+  return [...operations.values()];
+}
+
+const split = (name: string) => {
+  const [method, path] = name.split(' ') as [string, string];
+  return { method, path };
+};
+/** Where the app serves an operation of the reference: the containers document under `/mc`. */
+const served = (op: Operation) => (op.document === 'containers' ? `${split(op.name).method} /mc${split(op.name).path}` : op.name);
+const keyOf = (name: string) => pathKey(split(name).method, split(name).path);
+const beingBuilt = new Set(BEING_BUILT.map(keyOf));
+/** The reference operations in BEING_BUILT (true), or the others (false). */
+const building = (listed: boolean) => referenceOperations().filter((op) => beingBuilt.has(keyOf(op.name)) === listed);
+
+let t: TestContext;
+let documented: Set<string>;
+beforeAll(async () => {
+  t = await createTestApp();
+  const doc = (await t.get('/openapi.json', null)).body as { paths: Record<string, Record<string, unknown>> };
+  documented = new Set(Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => pathKey(method, path))));
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('the reference operations', () => {
+  it('are all known to this test', () => {
+    expect(referenceOperations()).toHaveLength(REFERENCE_OPERATIONS);
+  });
+
+  it('are all in /openapi.json, with GET /user', () => {
+    const expected = [...building(false).map(served), ...BEYOND_THE_REFERENCE];
+    expect(expected.filter((name) => !documented.has(keyOf(name)))).toEqual([]);
+  });
+
+  it('of the containers document are routed without /mc too', () => {
+    const containers = building(false).filter((op) => op.document === 'containers');
+    expect(containers.length).toBeGreaterThan(0);
+    const unrouted = containers.filter((op) => {
+      const { method, path } = split(op.name);
+      return !t.app.hasRoute({ method: method as 'GET', url: path.replace(/\{([^}]+)\}/g, ':$1') });
+    });
+    expect(unrouted.map((op) => op.name)).toEqual([]);
+  });
+
+  it('being built are reference operations still missing (remove each from BEING_BUILT once it lands)', () => {
+    const inTheReference = new Set(building(true).map((op) => keyOf(op.name)));
+    expect(BEING_BUILT.filter((name) => !inTheReference.has(keyOf(name)))).toEqual([]);
+    expect(
+      building(true)
+        .filter((op) => documented.has(keyOf(served(op))))
+        .map((op) => op.name),
+    ).toEqual([]);
+  });
+});
