@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [--json <file>] [--only <names>] [--cpu-prof <dir>] [--no-build]`
+ * `npm run bench [-- --quick] [--json <file>] [--only <names>] [--cpu-prof <dir>] [--no-build] [--log-level warn]`
  * (BENCHMARKS.md explains each option and the method.)
  *
  * Starts the built server on a fresh SQLite file, seeds it, measures each workload against a bare
@@ -22,7 +22,7 @@ import { ownPostgres } from '../test/helpers/own-postgres.js';
 import { ensureBuilt, killAll, startEdgeplane, type Child } from './server.js';
 import * as w from './workloads.js';
 
-const USAGE = 'usage: npm run bench -- [--quick] [--json <file>] [--only <names>] [--cpu-prof <dir>] [--no-build]';
+const USAGE = 'usage: npm run bench -- [--quick] [--json <file>] [--only <names>] [--cpu-prof <dir>] [--no-build] [--log-level warn]';
 const ALL = ['get-pullzone', 'list-apikeys', 'add-dns-record', 'create-storage-zone', 'mixed', 'files', 'dns', 'postgres', 'scaling'];
 
 function usageError(message: string): never {
@@ -39,6 +39,7 @@ try {
       only: { type: 'string' },
       'cpu-prof': { type: 'string' },
       'no-build': { type: 'boolean', default: false },
+      'log-level': { type: 'string' },
     },
   });
 } catch (error) {
@@ -80,7 +81,10 @@ async function main(): Promise<Report> {
   if (!args['no-build']) ensureBuilt();
   const dbFile = join(workDir, 'bench.db');
   const bootstrapKey = `bench-${randomBytes(16).toString('hex')}`;
-  const startServer = (settings: Record<string, string> = {}) => startEdgeplane({ dbFile, bootstrapKey, cpuProfDir: args['cpu-prof'], settings });
+  // The server runs as `npm start` runs it (request logs on) unless --log-level says otherwise.
+  const logLevel: Record<string, string> = args['log-level'] ? { LOG_LEVEL: args['log-level'] } : {};
+  const startServer = (settings: Record<string, string> = {}) =>
+    startEdgeplane({ dbFile, bootstrapKey, cpuProfDir: args['cpu-prof'], settings: { ...logLevel, ...settings } });
   const machine = describeMachine();
   let server: Child = await startServer();
   try {

@@ -81,7 +81,6 @@ export function startEdgeplane(options: EdgeplaneOptions): Promise<Child> {
     EDGEPLANE_RATE_LIMIT_PER_SECOND: '0',
     // Likewise the DNS plane's limit per client address: dnsperf is one address sending 100,000s a second.
     EDGEPLANE_DNS_RATE_LIMIT_PER_SECOND: '0',
-    LOG_LEVEL: 'warn',
     ...options.settings,
   });
 }
@@ -97,12 +96,20 @@ export function startChild(name: string, args: string[], readyLine: RegExp, env:
   let ready = false;
   let forwarded = 0;
   child.stdout.on('data', (d: Buffer) => {
-    if (!ready) output += d.toString();
-    // A few of the server's own log lines explain failed requests; a storm of them would bury the table.
-    else if (forwarded < MAX_FORWARDED_CHUNKS)
-      process.stderr.write(
-        `[${name}] ${d.toString().slice(0, 2000)}${++forwarded === MAX_FORWARDED_CHUNKS ? `\n[${name}] (further output suppressed)\n` : ''}`,
-      );
+    if (!ready) {
+      output += d.toString();
+      return;
+    }
+    // A few of the server's warnings and errors explain failed requests (its request lines, level 30, do not);
+    // a storm of them would bury the table.
+    if (forwarded >= MAX_FORWARDED_CHUNKS) return;
+    const worth = d
+      .toString()
+      .split('\n')
+      .filter((line) => line !== '' && !/^\{"level":(10|20|30),/.test(line))
+      .join('\n');
+    if (worth === '') return;
+    process.stderr.write(`[${name}] ${worth.slice(0, 2000)}${++forwarded === MAX_FORWARDED_CHUNKS ? `\n[${name}] (further output suppressed)\n` : ''}\n`);
   });
   child.stderr.on('data', (d: Buffer) => process.stderr.write(`[${name}] ${d.toString()}`));
   const exited = new Promise<void>((resolve) => child.once('exit', () => (running.delete(child), resolve())));

@@ -32,6 +32,7 @@ import { EdgeAccessLog } from './edge/usage/access-log.js';
 import { BandwidthLimits } from './edge/usage/bandwidth-limits.js';
 import { EdgeUsage } from './edge/usage/edge-usage.js';
 import { CdnStatistics } from './edge/usage/statistics.js';
+import { UrlPurges } from './edge/purge/url-purges.js';
 import type { BlobStore } from '../files/types.js';
 import type { JobRunner } from '../jobs/runner.js';
 import { OperatorService } from './operator/service.js';
@@ -164,6 +165,8 @@ export function buildServices(ctx: ServiceContext) {
     edgeAccessLog,
     bandwidthLimits,
     cdnStatistics: new CdnStatistics(ctx.store, pullZones, usage, ctx.clock),
+    /** `POST /purge?url=…`: URL purges the edge of every instance hears through the change feed. */
+    edgePurges: new UrlPurges(ctx.store, { store: ctx.store, pullZones: pullZones.zones, dnsZones: dnsZones.zones, cdnDomain: ctx.config.cdnDomain }),
     storageZoneStatistics: new StorageZoneStatistics(storageZones, files, usage, ctx.clock),
     faults: new FaultInjector(ctx.config.faults?.rules),
     pullZones,

@@ -5,7 +5,7 @@
  */
 
 /** Every plane edgeplane can run, in the order they start. Only built planes are listed. */
-export const PLANES = ['api', 'storage', 'edge', 'edge-tls', 'dns'] as const;
+export const PLANES = ['api', 'storage', 'edge', 'edge-tls', 'dns', 's3'] as const;
 export type PlaneName = (typeof PLANES)[number];
 
 export type PlaneState = 'ok' | 'off';

@@ -19,9 +19,7 @@ import { pathKey } from '../helpers/reference-schemas.js';
  * Operations other work in progress is adding (certificates, purge). Excluded from the checks below, and checked to be still missing: whoever adds one
  * removes it here, or this test fails.
  */
-const BEING_BUILT = [
-  'POST /purge',
-];
+const BEING_BUILT: string[] = [];
 
 /** Operations of the core document outside the scope of test/reference/responses.json. */
 const OUTSIDE_THE_COPY = ['POST /purge', 'GET /statistics'];

@@ -2,7 +2,7 @@
  * Builds the HTTP application around a store. Never listens: the server and the tests decide that.
  */
 import fastifySwagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import type { Config } from '../../config.js';
 import { systemClock, type Clock } from '../../domain/principal.js';
 import { buildServices } from '../../domain/services.js';
@@ -41,6 +41,7 @@ import dnsRoutes from './routes/dns/index.js';
 import pullZoneRoutes from './routes/pull-zones/index.js';
 import referenceDataRoutes from './routes/reference-data/index.js';
 import searchRoutes from './routes/search/index.js';
+import purgeUrl from './routes/purge.js';
 import storageZoneRoutes from './routes/storage-zones/index.js';
 import videoLibraryRoutes from './routes/video-libraries/index.js';
 import { ErrorBody } from '../../schemas/error.js';
@@ -58,6 +59,7 @@ const CORE_ROUTES: ((app: Api) => void)[] = [
   billingRoutes,
   referenceDataRoutes,
   searchRoutes,
+  purgeUrl,
 ];
 
 /** Container-application operations, served under /mc (and /apps). */
@@ -75,10 +77,17 @@ export interface AppDeps {
   blobs?: BlobStore;
 }
 
+/** The request's line: what was asked, how it ended, how long it took (the serializers keep headers and bodies out). */
+const requestLog = quickHook((request, reply) => {
+  request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+});
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, store } = deps;
   const app = Fastify({
     logger: deps.logger ?? false,
+    // One line per request, when it completes (requestLog below), instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimit,
     // A client's own X-Request-Id is kept so it can correlate; anything odd is replaced, as it ends up in logs.
     genReqId: (req) => {
@@ -91,6 +100,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ajv: { customOptions: { coerceTypes: false } },
   }).withTypeProvider();
 
+  if (deps.logger) app.addHook('onResponse', requestLog);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerBodyParsers(app);

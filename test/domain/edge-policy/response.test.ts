@@ -30,7 +30,9 @@ describe('EnableAccessControlOriginHeader with AccessControlOriginHeaderExtensio
 
   it('sends nothing when turned off, or with an empty extension list', () => {
     expect(answerFor(zoneWith({ EnableAccessControlOriginHeader: false }), get('/f/a.woff2'), origin()).headers['access-control-allow-origin']).toBeUndefined();
-    expect(answerFor(zoneWith({ AccessControlOriginHeaderExtensions: [] }), get('/f/a.woff2'), origin()).headers['access-control-allow-origin']).toBeUndefined();
+    expect(
+      answerFor(zoneWith({ AccessControlOriginHeaderExtensions: [] }), get('/f/a.woff2'), origin()).headers['access-control-allow-origin'],
+    ).toBeUndefined();
   });
 });
 

@@ -21,7 +21,11 @@ describe('ForceSSL (0)', () => {
 describe('Redirect (1)', () => {
   it('sends ActionParameter1 as the target with the status in ActionParameter2', () => {
     for (const status of [301, 302, 307, 308] as const) {
-      expect(verdictOf(only(action(1, 'https://new.example/', String(status))), get('/only/a'))).toEqual({ kind: 'redirect', status, location: 'https://new.example/' });
+      expect(verdictOf(only(action(1, 'https://new.example/', String(status))), get('/only/a'))).toEqual({
+        kind: 'redirect',
+        status,
+        location: 'https://new.example/',
+      });
     }
   });
   it('uses 302 when ActionParameter2 is empty or not a redirect status', () => {
@@ -29,7 +33,9 @@ describe('Redirect (1)', () => {
     expect(verdictOf(only(action(1, 'https://new.example/', '200')), get('/only/a'))).toMatchObject({ status: 302 });
   });
   it('expands variables in the target', () => {
-    expect(verdictOf(only(action(1, 'https://new.example/{{path}}', '301')), get('/only/a.jpg?v=2'))).toMatchObject({ location: 'https://new.example/only/a.jpg?v=2' });
+    expect(verdictOf(only(action(1, 'https://new.example/{{path}}', '301')), get('/only/a.jpg?v=2'))).toMatchObject({
+      location: 'https://new.example/only/a.jpg?v=2',
+    });
     expect(verdictOf(only(action(1, 'https://%{Url.Hostname}/archive/%{Path.1-}')), get('/only/x/y.txt'))).toMatchObject({
       location: 'https://cdn.example.com/archive/x/y.txt',
     });

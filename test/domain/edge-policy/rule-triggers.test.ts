@@ -107,7 +107,8 @@ describe('UrlExtension trigger', () => {
 describe('RemoteIP trigger', () => {
   const t = [trigger(5, ['192.0.2.0/24', '2001:db8::/32', '203.0.113.7', '10.1.*'])];
   it('matches addresses, CIDR blocks (IPv4 and IPv6) and wildcard text', () => {
-    for (const ip of ['192.0.2.200', '::ffff:192.0.2.5', '2001:db8:ffff::1', '203.0.113.7', '10.1.2.3']) expect(runs(t, request({ clientIp: ip })), ip).toBe(true);
+    for (const ip of ['192.0.2.200', '::ffff:192.0.2.5', '2001:db8:ffff::1', '203.0.113.7', '10.1.2.3'])
+      expect(runs(t, request({ clientIp: ip })), ip).toBe(true);
     for (const ip of ['192.0.3.1', '2001:db9::1', '203.0.113.8', '10.2.0.1']) expect(runs(t, request({ clientIp: ip })), ip).toBe(false);
   });
 });
@@ -176,7 +177,7 @@ describe('CountryCode (and the other triggers edgeplane cannot decide)', () => {
     expect(runs([trigger(13, ['*'])], request(), 2)).toBe(false);
   });
   it('under MatchAny the rule still runs on its other triggers; under MatchAll and MatchNone it does not', () => {
-    const path = trigger(0, ['/a'])
+    const path = trigger(0, ['/a']);
     expect(runs([country, path], get('/a'), 0)).toBe(true);
     expect(runs([country, path], get('/b'), 0)).toBe(false);
     expect(runs([country, path], get('/a'), 1)).toBe(false);
@@ -229,7 +230,10 @@ describe('TriggerMatchingType (triggers of one rule)', () => {
 describe('OrderIndex and Enabled', () => {
   it('rules run in OrderIndex order whatever their stored order: the first redirect wins', () => {
     const zone = zoneWith({
-      EdgeRules: [always(action(1, 'https://second.example/', '301'), { OrderIndex: 2 }), always(action(1, 'https://first.example/', '302'), { OrderIndex: 1 })],
+      EdgeRules: [
+        always(action(1, 'https://second.example/', '301'), { OrderIndex: 2 }),
+        always(action(1, 'https://first.example/', '302'), { OrderIndex: 1 }),
+      ],
     });
     expect(verdictOf(zone, get('/x'))).toEqual({ kind: 'redirect', status: 302, location: 'https://first.example/' });
   });

@@ -14,12 +14,16 @@
 import { createHash, createHmac } from 'node:crypto';
 import { isIPv4 } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { always, action, CONTINUE, decide, get, KEY, refused, rule, trigger, zoneWith } from './helpers.js';
+import { action, always, answerFor, CONTINUE, decide, get, KEY, refused, rule, trigger, zoneWith } from './helpers.js';
 
 const b64url = (bytes: Buffer) => bytes.toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 
 function md5Token(key: string, path: string, expires: number, ip = ''): string {
-  return b64url(createHash('md5').update(key + path + expires + ip).digest());
+  return b64url(
+    createHash('md5')
+      .update(key + path + expires + ip)
+      .digest(),
+  );
 }
 
 function sortedParams(params: Record<string, string>): string {
@@ -30,7 +34,11 @@ function sortedParams(params: Record<string, string>): string {
 }
 
 function sha256Token(key: string, signedPath: string, expires: number, params: Record<string, string> = {}, ip = ''): string {
-  return b64url(createHash('sha256').update(key + signedPath + expires + ip + sortedParams(params)).digest());
+  return b64url(
+    createHash('sha256')
+      .update(key + signedPath + expires + ip + sortedParams(params))
+      .digest(),
+  );
 }
 
 /** The address as the HMAC signers bind it: 4 bytes for IPv4, the /64 then 8 zero bytes for IPv6. */
@@ -298,5 +306,29 @@ describe('paths the signers write differently', () => {
     expect(decide(zone, get(`/videos/a.ts${q}`)).verdict).toEqual(CONTINUE);
     expect(decide(zone, get(`/videos/../secret.txt${q}`)).verdict).toEqual(refused('token-path-mismatch'));
     expect(decide(zone, get(`/videos/%2e%2e/secret.txt${q}`)).verdict).toEqual(refused('token-path-mismatch'));
+  });
+});
+
+describe('the README’s worked example', () => {
+  it('computes the tokens the README shows, and the edge accepts them', () => {
+    const key = '0d9b6a1e-example-key';
+    const expires = 1900000000;
+    expect(md5Token(key, '/videos/intro.mp4', expires)).toBe('j2GphJ4VByMRoreK3NwmnA');
+    expect(hmacToken(key, '/videos/', expires, { token_path: '/videos/' })).toBe('HS256-iG2WIEICyoL2RnHM7F3qHY0ck5kz1fssTRfd3rRMU3E');
+    const zone = secured({ ZoneSecurityKey: key });
+    expect(decide(zone, get(`/videos/intro.mp4?token=j2GphJ4VByMRoreK3NwmnA&expires=${expires}`)).verdict).toEqual(CONTINUE);
+    const dir = `/bcdn_token=HS256-iG2WIEICyoL2RnHM7F3qHY0ck5kz1fssTRfd3rRMU3E&token_path=%2Fvideos%2F&expires=${expires}/videos/intro.mp4`;
+    expect(decide(zone, get(dir)).verdict).toEqual(CONTINUE);
+  });
+});
+
+describe('a refused request keeps its refusal', () => {
+  it('a rule’s SetStatusCode or ForceDownload does not change the 403 of a missing token; its headers still go out', () => {
+    const zone = secured({ EdgeRules: [always(action(14, '200'), { ExtraActions: [action(7), action(5, 'X-Zone', 'z1')] })] });
+    const { verdict, status, headers } = answerFor(zone, get('/a.jpg'), { status: 403, headers: { 'content-type': 'text/html' } });
+    expect(verdict).toEqual(refused('token-missing'));
+    expect(status).toBe(403);
+    expect(headers['content-disposition']).toBeUndefined();
+    expect(headers['x-zone']).toBe('z1');
   });
 });

@@ -106,8 +106,13 @@ describe('POST /pullzone/{id}/updatePrivateKeyType', () => {
     // An uploaded certificate is the user's: only the setting changes.
     const issued = after;
     expect(
-      (await t.post(`/pullzone/${zoneId}/addCertificate`, { Hostname: 'cdn.example.com', Certificate: issued.Certificate, CertificateKey: issued.CertificateKey }))
-        .status,
+      (
+        await t.post(`/pullzone/${zoneId}/addCertificate`, {
+          Hostname: 'cdn.example.com',
+          Certificate: issued.Certificate,
+          CertificateKey: issued.CertificateKey,
+        })
+      ).status,
     ).toBe(204);
     expect((await updateKeyType(zoneId, { Hostname: 'cdn.example.com', KeyType: 0 })).status).toBe(200);
     const custom = await readHostname(t, zoneId, 'cdn.example.com');

@@ -36,7 +36,12 @@ export async function expectIssued(t: TestContext, hostname: HostnameT, names: s
   return expectLeaf(t, certificate, key, names);
 }
 
-export async function expectLeaf(t: TestContext, certificate: X509Certificate, key: ReturnType<typeof createPrivateKey>, names: string[]): Promise<X509Certificate> {
+export async function expectLeaf(
+  t: TestContext,
+  certificate: X509Certificate,
+  key: ReturnType<typeof createPrivateKey>,
+  names: string[],
+): Promise<X509Certificate> {
   const root = await rootOf(t);
   expect(certificate.verify(root.publicKey)).toBe(true);
   expect(certificate.checkIssued(root)).toBe(true);

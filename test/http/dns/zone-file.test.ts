@@ -298,12 +298,24 @@ describe('POST /dnszone/{zoneId}/import', () => {
     expect((await recordsOf()).map((r) => [r['Name'], r['LinkName']])).toEqual([['b', String(own)]]);
   });
 
-  it('refuses a body larger than the configured limit', async () => {
+  it('imports a 10,000-record zone in one request, past the JSON body limit, and refuses a file over 16 MiB', async () => {
     const small = await createTestApp({ bodyLimit: 1024 });
     try {
       const zone = (await small.post('/dnszone', { Domain: 'example.com' })).body.Id as number;
-      const res = await small.request('POST', `/dnszone/${zone}/import`, `x TXT "${'a'.repeat(2000)}"`, undefined, { 'content-type': 'text/plain' });
-      expectErrorBody(res, 413);
+      const lines = Array.from({ length: 10_000 }, (_, i) => `host-${i} 300 IN A 10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`);
+      const res = await small.request('POST', `/dnszone/${zone}/import`, `$ORIGIN example.com.\n${lines.join('\n')}\n`, undefined, {
+        'content-type': 'text/plain',
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body).toEqual({ RecordsSuccessful: 10_000, RecordsFailed: 0, RecordsSkipped: 0 });
+      const page = await small.get(`/dnszone/${zone}/records?page=1&perPage=1000`);
+      expect(page.status).toBe(200);
+
+      const huge = `; ${'a'.repeat(1000)}\n`.repeat(17 * 1024);
+      expectErrorBody(await small.request('POST', `/dnszone/${zone}/import`, huge, undefined, { 'content-type': 'text/plain' }), 413);
+      expect((await small.get(`/dnszone/${zone}`)).body.Records).toHaveLength(10_000);
+      // JSON bodies keep the configured limit.
+      expectErrorBody(await small.post('/dnszone', { Domain: `${'a'.repeat(2000)}.com` }), 413);
     } finally {
       await small.close();
     }

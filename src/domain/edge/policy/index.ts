@@ -38,6 +38,13 @@ const CONTINUE: Verdict = Object.freeze({ kind: 'continue' }) as Verdict;
 
 const newEffects = (): RuleEffects => ({ requestHeaders: {}, responseHeaders: {} });
 
+/**
+ * What of the rules' effects still applies when the request ends in a refusal or a redirect: the
+ * headers they set on the answer, nothing that would disguise the refusal (a SetStatusCode 200
+ * must not turn a missing token's 403 into a 200, nor ForceDownload or a browser cache time apply to it).
+ */
+const ending = (effects: RuleEffects): RuleEffects => ({ requestHeaders: {}, responseHeaders: effects.responseHeaders });
+
 export function createEdgePolicy(options: EdgePolicyOptions = {}): EdgePolicy {
   const zones = new CompiledZones({ httpsPort: options.httpsPort ?? 443 });
   const random = options.random ?? Math.random;
@@ -76,11 +83,11 @@ export function createEdgePolicy(options: EdgePolicyOptions = {}): EdgePolicy {
       const refused = compiled.access?.(request, ctx.clientIp);
       if (refused) return { verdict: refused, effects };
       const ruled = runRequestRules(compiled.rules.request, effects, ctx);
-      if (ruled) return { verdict: ruled, effects };
+      if (ruled) return { verdict: ruled, effects: ending(effects) };
 
       if (!(effects.tokenAuthentication ?? zone.ZoneSecurityEnabled)) return { verdict: CONTINUE, effects };
       const token = verifyToken(request, ctx.clientIp, { key: zone.ZoneSecurityKey ?? '', includeClientIp: zone.ZoneSecurityIncludeHashRemoteIP }, now);
-      if (!token.ok) return { verdict: { kind: 'refuse', status: 403, reason: token.reason }, effects };
+      if (!token.ok) return { verdict: { kind: 'refuse', status: 403, reason: token.reason }, effects: ending(effects) };
       if (token.path !== request.path) effects.rewrittenPath = token.path;
       if (token.query !== request.query) effects.rewrittenQuery = token.query;
       if (token.speedLimitKBps !== undefined) effects.rateLimitKBps = Math.min(effects.rateLimitKBps ?? token.speedLimitKBps, token.speedLimitKBps);

@@ -19,6 +19,8 @@
  * valid until `expires` (Unix seconds): a request at or after that second is refused.
  * `token_countries` / `token_countries_blocked` are signed but not enforced: edgeplane has no
  * location database. An advanced token's signed `limit` caps the download speed (kB/s).
+ * An escaped path is accepted signed either way (as sent, or decoded), since the platform's
+ * signers differ there; a directory token never covers a path with a `..` segment.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { EdgeRequest } from '../../types.js';

@@ -9,7 +9,7 @@ import deleteDnsZone from './delete-zone.js';
 import dnsZoneDnssec from './dnssec.js';
 import exportDnsZone from './export-zone.js';
 import getDnsZone from './get-zone.js';
-import importDnsZone from './import-zone.js';
+import importDnsZone, { readZoneFileBody } from './import-zone.js';
 import issueDnsZoneCertificate from './issue-certificate.js';
 import listDnsRecords from './list-records.js';
 import listDnsZones from './list-zones.js';
@@ -34,12 +34,13 @@ export default function dnsRoutes(app: Api) {
   dnsZoneStatistics(app);
   dnsRecordScan(app);
   issueDnsZoneCertificate(app);
-  // The import is the one core operation with a text body. Its own scope reads text/plain (the
-  // server's body limit applies) and refuses every other type, while the auth and binding hooks of
-  // the enclosing scope still run; everywhere else text/plain stays a 415.
+  // The import is the one core operation with a text body. Its own scope reads text/plain as it
+  // arrives (up to ZONE_FILE_BYTES) and refuses every other type, while the auth and binding hooks
+  // of the enclosing scope still run; everywhere else text/plain stays a 415.
   void app.register(async (textScope) => {
     textScope.removeAllContentTypeParsers();
-    textScope.addContentTypeParser('text/plain', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+    textScope.decorateRequest('zoneFile', undefined);
+    textScope.addContentTypeParser('text/plain', readZoneFileBody);
     textScope.addContentTypeParser(
       '*',
       emptyBodyOr(() => new AppError('unsupported_media_type', 'Send the zone file as text/plain.', 'unsupported_media_type')),

@@ -1,0 +1,71 @@
+/**
+ * Asks a request's origin: the zone's (or an edge rule's) origin URL over HTTP(S), or a storage
+ * zone through the storage domain. Either way the result has one shape: a head and a body, or a
+ * failure the edge turns into a 502/504 page (or a stale copy).
+ */
+import type { Readable } from 'node:stream';
+import type { FileService } from '../../domain/files/service.js';
+import { type OriginChoice, httpUrl, originTarget } from '../../domain/edge/origin/choice.js';
+import { fetchOrigin } from '../../domain/edge/origin/fetch.js';
+import { originRequestHeaders } from '../../domain/edge/origin/headers.js';
+import { readStorageOrigin } from '../../domain/edge/origin/storage-origin.js';
+import type { RoutedZone } from '../../domain/edge/routing/routed-zone.js';
+import type { EdgeRequest, OriginReport, RuleEffects } from '../../domain/edge/types.js';
+
+export type OriginOutcome =
+  | { ok: true; status: number; headers: Record<string, string | string[] | undefined>; body: Buffer | Readable; report: OriginReport }
+  | { ok: false; status: 502 | 504; message: string; report?: OriginReport };
+
+export interface OriginAsk {
+  routed: RoutedZone;
+  request: EdgeRequest;
+  effects: RuleEffects;
+  requestId: string;
+  /** The file's path and query as the policy left them (a URL token taken out). */
+  path: string;
+  query: string;
+  /** The answer will fill the cache: a whole GET, without the client's conditions and range. */
+  fillsCache: boolean;
+  clientBody?: Readable | undefined;
+}
+
+const BODYLESS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
+
+export async function askOrigin(files: FileService, ask: OriginAsk): Promise<OriginOutcome> {
+  const { routed, effects, request } = ask;
+  const choice = originFor(routed, effects);
+  if (choice.kind === 'unavailable') return { ok: false, status: 502, message: choice.reason };
+  if (choice.kind === 'storage') {
+    if (!ask.fillsCache && request.method !== 'GET' && request.method !== 'HEAD') {
+      return { ok: false, status: 502, message: `A storage zone origin answers GET and HEAD only, not ${request.method}.` };
+    }
+    const started = performance.now();
+    const answer = await readStorageOrigin(files, choice.storageZoneId, ask.path);
+    const bytes = Number(answer.headers['content-length'] ?? (Buffer.isBuffer(answer.body) ? answer.body.length : 0));
+    return { ok: true, ...answer, report: { bytes, responseMs: performance.now() - started, attempts: 1, answered: true } };
+  }
+  const headers = originRequestHeaders(routed.zone, request, effects, { originHost: choice.url.host, requestId: ask.requestId, fillsCache: ask.fillsCache });
+  for (const name of effects.removeRequestHeaders ?? []) delete headers[name];
+  const method = ask.fillsCache ? 'GET' : request.method;
+  const withBody = !ask.fillsCache && !BODYLESS.has(method) && ask.clientBody !== undefined;
+  if (!withBody) {
+    delete headers['content-length'];
+    delete headers['transfer-encoding'];
+  }
+  const url = new URL(originTarget(choice.url, ask.path, ask.query), choice.url);
+  const result = await fetchOrigin(routed.zone, { url, method, headers, body: withBody ? ask.clientBody : undefined });
+  if (!result.ok) {
+    const what = result.failure === 'timeout' ? 504 : 502;
+    return { ok: false, status: what, message: `The origin could not be reached: ${result.message}.`, report: result.report };
+  }
+  return { ok: true, status: result.status, headers: result.headers, body: result.body, report: result.report };
+}
+
+function originFor(routed: RoutedZone, effects: RuleEffects): OriginChoice {
+  if (effects.originUrl !== undefined) {
+    const url = httpUrl(effects.originUrl);
+    return url ? { kind: 'url', url } : { kind: 'unavailable', reason: `An edge rule sends the request to "${effects.originUrl}", which is no http(s) URL.` };
+  }
+  if (effects.originStorageZoneId !== undefined && effects.originStorageZoneId > 0) return { kind: 'storage', storageZoneId: effects.originStorageZoneId };
+  return routed.origin;
+}

@@ -1,0 +1,57 @@
+/**
+ * The parts the edge's listeners share in one process: the directory of hostnames and zones, the
+ * cache, the policy's per-client counters and the pipeline. The HTTP and HTTPS listeners serve
+ * from the same ones, so a purge or a hit counts once whichever way a request came.
+ */
+import { EdgeCache } from '../../domain/edge/cache/edge-cache.js';
+import { createEdgePolicy } from '../../domain/edge/policy/index.js';
+import { EdgeDirectory } from '../../domain/edge/routing/directory.js';
+import type { HttpChallenges } from '../../domain/edge/types.js';
+import type { Services } from '../../domain/services.js';
+import { EdgePipeline } from './pipeline.js';
+
+export interface EdgeCoreOptions {
+  cdnDomain: string;
+  cacheBytes: number;
+  /** The port of the HTTPS listener as clients reach it (ForceSSL redirects). Default 443. */
+  httpsPort?: number | undefined;
+  challenges?: HttpChallenges | undefined;
+  logError: (error: unknown) => void;
+  /** The clock cache freshness is measured on (tests move it). */
+  now?: (() => number) | undefined;
+}
+
+export interface EdgeCore {
+  pipeline: EdgePipeline;
+  cache: EdgeCache;
+  directory: EdgeDirectory;
+  /** Set once the HTTPS listener knows its port. */
+  httpsPort: number;
+}
+
+const cores = new WeakMap<Services, EdgeCore>();
+
+export function edgeCoreOf(services: Services, options: EdgeCoreOptions): EdgeCore {
+  const known = cores.get(services);
+  if (known) return known;
+  const directory = new EdgeDirectory(
+    { store: services.store, pullZones: services.pullZones.zones, dnsZones: services.dnsZones.zones, cdnDomain: options.cdnDomain },
+    options.logError,
+  );
+  directory.start();
+  const cache = new EdgeCache(options.cacheBytes);
+  const core: EdgeCore = { directory, cache, httpsPort: options.httpsPort ?? 443, pipeline: undefined as unknown as EdgePipeline };
+  core.pipeline = new EdgePipeline({
+    directory,
+    cache,
+    policy: createEdgePolicy({ httpsPort: core.httpsPort }),
+    files: services.files,
+    httpsPort: () => core.httpsPort,
+    challenges: options.challenges,
+    onServed: services.edgeUsage.served,
+    logError: options.logError,
+    now: options.now,
+  });
+  cores.set(services, core);
+  return core;
+}

@@ -1,0 +1,69 @@
+/**
+ * An answer from a cached copy: the client's conditions (If-None-Match, If-Modified-Since → 304;
+ * If-Match, If-Unmodified-Since → 412) and a single byte range (206, or 416) are answered by the
+ * edge from the copy, as an origin would, without asking the origin.
+ */
+import type { CachedAnswer } from '../../domain/edge/cache/edge-cache.js';
+import type { EdgeRequest } from '../../domain/edge/types.js';
+import { evaluateConditions, rangeStillApplies } from '../common/conditions.js';
+import { chooseRange, contentRange, unsatisfiedRange } from '../common/ranges.js';
+
+export interface CopyAnswer {
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: Buffer;
+}
+
+/** Headers a 304 repeats from the full answer (RFC 9110 §15.4.5). */
+const KEPT_ON_304 = ['cache-control', 'content-location', 'date', 'etag', 'expires', 'last-modified', 'vary'];
+
+export function answerFromCopy(request: EdgeRequest, entry: CachedAnswer, now: number): CopyAnswer {
+  const headers: Record<string, string | string[]> = { ...entry.headers };
+  headers['age'] = String(Math.max(0, Math.floor((now - entry.storedAt) / 1000)));
+  if (entry.status !== 200) return { status: entry.status, headers: withLength(headers, entry.body.length), body: entry.body };
+
+  const conditional = request.headers;
+  if (hasConditions(conditional)) {
+    const outcome = evaluateConditions(request.method, withoutDateConditions(conditional, entry), {
+      etag: entry.etag ?? '',
+      lastModified: entry.lastModified ?? new Date(0),
+    });
+    if (outcome === 'not-modified') {
+      const kept: Record<string, string | string[]> = { age: headers['age']! };
+      for (const name of KEPT_ON_304) if (headers[name] !== undefined) kept[name] = headers[name]!;
+      return { status: 304, headers: kept, body: Buffer.alloc(0) };
+    }
+    if (outcome === 'precondition-failed') return { status: 412, headers: { 'content-length': '0' }, body: Buffer.alloc(0) };
+  }
+
+  headers['accept-ranges'] = 'bytes';
+  const range = conditional['range'];
+  if (range !== undefined && (request.method === 'GET' || request.method === 'HEAD')) {
+    const applies = rangeStillApplies(conditional, { etag: entry.etag ?? '', lastModified: entry.lastModified ?? new Date(0) });
+    const choice = applies ? chooseRange(range, entry.body.length) : ({ kind: 'whole' } as const);
+    if (choice.kind === 'unsatisfiable') {
+      return { status: 416, headers: { 'content-range': unsatisfiedRange(entry.body.length), 'content-length': '0' }, body: Buffer.alloc(0) };
+    }
+    if (choice.kind === 'range') {
+      const body = entry.body.subarray(choice.range.start, choice.range.end + 1);
+      headers['content-range'] = contentRange(choice.range, entry.body.length);
+      return { status: 206, headers: withLength(headers, body.length), body };
+    }
+  }
+  return { status: 200, headers: withLength(headers, entry.body.length), body: entry.body };
+}
+
+const hasConditions = (h: Record<string, string>) =>
+  h['if-none-match'] !== undefined || h['if-modified-since'] !== undefined || h['if-match'] !== undefined || h['if-unmodified-since'] !== undefined;
+
+/** A copy without Last-Modified has no date to compare: date conditions do not apply to it. */
+function withoutDateConditions(headers: Record<string, string>, entry: CachedAnswer): Record<string, string> {
+  if (entry.lastModified !== undefined) return headers;
+  const { 'if-modified-since': _ims, 'if-unmodified-since': _ius, ...rest } = headers;
+  return rest;
+}
+
+function withLength(headers: Record<string, string | string[]>, length: number): Record<string, string | string[]> {
+  headers['content-length'] = String(length);
+  return headers;
+}

@@ -1,0 +1,121 @@
+/**
+ * The edge's HTTP layer: turns a node:http request into an EdgeRequest, lets the pipeline decide,
+ * and writes the answer (paced by the zone's throttle when it has one). Counts the body bytes that
+ * reached the socket, for usage and statistics.
+ */
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream';
+import type { EdgeRequest } from '../../domain/edge/types.js';
+import type { Delivery } from './delivery.js';
+import type { EdgePipeline } from './pipeline.js';
+
+export function edgeHandler(edge: EdgePipeline, scheme: 'http' | 'https', logError: (error: unknown) => void): RequestListener {
+  return (req, res) => {
+    const request = edgeRequestOf(req, scheme);
+    if (request === undefined) {
+      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8', server: 'edgeplane' });
+      res.end('A request to the edge needs a Host header and a path.');
+      return;
+    }
+    const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+    let delivery: Delivery | Promise<Delivery>;
+    try {
+      delivery = edge.serve(request, hasBody ? req : undefined);
+    } catch (error) {
+      return failed(res, error, logError);
+    }
+    if (delivery instanceof Promise) delivery.then((d) => write(res, d, logError), (error: unknown) => failed(res, error, logError));
+    else write(res, delivery, logError);
+  };
+}
+
+function write(res: ServerResponse, delivery: Delivery, logError: (error: unknown) => void): void {
+  const { body, throttle } = delivery;
+  if (res.destroyed) {
+    if (body && !Buffer.isBuffer(body)) body.destroy();
+    delivery.done(0);
+    return;
+  }
+  res.writeHead(delivery.status, delivery.headers);
+  if (body === undefined) {
+    res.end();
+    res.once('close', () => delivery.done(0));
+    return;
+  }
+  if (Buffer.isBuffer(body)) {
+    res.once('close', () => delivery.done(res.writableFinished ? body.length : 0));
+    if (!throttle) {
+      res.end(body);
+      return;
+    }
+    pipeline(throttle, res, ignoreClosed(logError));
+    throttle.end(body);
+    return;
+  }
+  let sent = 0;
+  body.on('data', (chunk: Buffer) => {
+    sent += chunk.length;
+  });
+  res.once('close', () => delivery.done(sent));
+  if (throttle) pipeline(body, throttle, res, ignoreClosed(logError));
+  else pipeline(body, res, ignoreClosed(logError));
+}
+
+/** A client that leaves mid-answer is no error; an origin that breaks off mid-body is logged. */
+const ignoreClosed = (logError: (error: unknown) => void) => (error: NodeJS.ErrnoException | null) => {
+  if (error && error.code !== 'ERR_STREAM_PREMATURE_CLOSE') logError(error);
+};
+
+function failed(res: ServerResponse, error: unknown, logError: (error: unknown) => void): void {
+  logError(error);
+  if (res.headersSent || res.destroyed) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', server: 'edgeplane' });
+  res.end('The edge failed to answer this request.');
+}
+
+/** Undefined when the request names no host (HTTP/1.0 without Host) or no origin-form path. */
+export function edgeRequestOf(req: IncomingMessage, scheme: 'http' | 'https'): EdgeRequest | undefined {
+  let target = req.url ?? '';
+  let host = req.headers.host;
+  if (!target.startsWith('/')) {
+    // absolute-form (`GET http://host/path`): its authority wins over the Host header (RFC 9112 §3.2.2).
+    try {
+      const url = new URL(target);
+      host = url.host;
+      target = `${url.pathname}${url.search}`;
+    } catch {
+      return undefined;
+    }
+  }
+  if (!host) return undefined;
+  const mark = target.indexOf('?');
+  const headers: Record<string, string> = {};
+  const raw = req.headers;
+  for (const name in raw) {
+    const value = raw[name];
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return {
+    method: req.method ?? 'GET',
+    scheme,
+    host: hostOnly(host),
+    path: mark < 0 ? target : target.slice(0, mark),
+    query: mark < 0 ? '' : target.slice(mark + 1),
+    headers,
+    clientIp: clientIpOf(req.socket.remoteAddress),
+  };
+}
+
+/** `Example.com:8082` → `example.com`; `[::1]:8082` → `::1`. */
+function hostOnly(host: string): string {
+  const lower = host.toLowerCase();
+  if (lower.startsWith('[')) return lower.slice(1, lower.indexOf(']'));
+  const colon = lower.indexOf(':');
+  const name = colon < 0 ? lower : lower.slice(0, colon);
+  return name.endsWith('.') ? name.slice(0, -1) : name;
+}
+
+const clientIpOf = (address: string | undefined) => (address === undefined ? '0.0.0.0' : address.startsWith('::ffff:') ? address.slice(7) : address);

@@ -1,0 +1,61 @@
+/**
+ * Puts the edge on its ports: plain HTTP (`EDGEPLANE_EDGE_PORT`) and HTTPS (`EDGEPLANE_EDGE_TLS_PORT`,
+ * its certificate options from tls.ts). Both serve every pull zone from one shared core (core.ts).
+ */
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { Services } from '../../domain/services.js';
+import { httpUrl, listenError, type PlaneName, type RunningPlane } from '../plane.js';
+import { type EdgeCoreOptions, edgeCoreOf } from './core.js';
+import { edgeHandler } from './handler.js';
+import { edgeTlsOptions, keepDefaultCertificateFresh } from './tls.js';
+
+export type EdgePlaneOptions = EdgeCoreOptions;
+
+export async function listenEdge(services: Services, host: string, port: number, options: EdgePlaneOptions): Promise<RunningPlane> {
+  const core = edgeCoreOf(services, options);
+  const server = http.createServer({ insecureHTTPParser: false, keepAliveTimeout: 65_000 }, edgeHandler(core.pipeline, 'http', options.logError));
+  return start(server, 'edge', 'http', 'EDGEPLANE_EDGE_PORT', host, port);
+}
+
+/** The HTTPS listener: certificates chosen by SNI from the hostnames' own or the local authority's (tls.ts). */
+export async function listenEdgeTls(services: Services, host: string, port: number, options: EdgePlaneOptions): Promise<RunningPlane> {
+  const core = edgeCoreOf(services, options);
+  const certificates = services.certificates.edge;
+  const tls = await edgeTlsOptions(certificates, { onError: (error) => options.logError(error) });
+  const server = https.createServer({ ...tls, insecureHTTPParser: false, keepAliveTimeout: 65_000 }, edgeHandler(core.pipeline, 'https', options.logError));
+  const running = await start(server, 'edge-tls', 'https', 'EDGEPLANE_EDGE_TLS_PORT', host, port);
+  const stopRefreshing = keepDefaultCertificateFresh(server, certificates);
+  // Redirects to HTTPS name the port clients really reach, when the system picked it.
+  if (options.httpsPort === undefined) core.httpsPort = Number(new URL(running.url).port);
+  return {
+    ...running,
+    close: () => {
+      stopRefreshing();
+      return running.close();
+    },
+  };
+}
+
+async function start(server: http.Server, name: PlaneName, scheme: 'http' | 'https', variable: string, host: string, port: number): Promise<RunningPlane> {
+  const bound = await new Promise<AddressInfo>((resolve, reject) => {
+    server.once('error', (error) => reject(listenError(error, variable, host, port)));
+    server.listen(port, host, () => resolve(server.address() as AddressInfo));
+  });
+  return {
+    name,
+    url: httpUrl(scheme, host, bound.port),
+    close: () =>
+      new Promise<void>((resolve) => {
+        // Connections kept alive end as soon as their request in flight is answered.
+        const reaper = setInterval(() => server.closeIdleConnections(), 50);
+        server.close(() => {
+          clearInterval(reaper);
+          resolve();
+        });
+        server.closeIdleConnections();
+      }),
+    forceClose: () => server.closeAllConnections(),
+  };
+}

@@ -1,0 +1,57 @@
+/** Puts the S3 plane (the S3-compatible API of storage zones with S3 support) on its port (`EDGEPLANE_S3_PORT`). */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Services } from '../../domain/services.js';
+import { httpUrl, listenError, type RunningPlane } from '../plane.js';
+import { s3Handler } from './handler.js';
+
+export interface S3PlaneOptions {
+  storageDomain: string;
+  logError: (error: unknown) => void;
+}
+
+export async function listenS3(services: Services, host: string, port: number, options: S3PlaneOptions): Promise<RunningPlane> {
+  let closing = false;
+  const handler = s3Handler({
+    files: services.files,
+    multipart: services.multipartUploads,
+    usage: services.usage,
+    store: services.store,
+    credentials: services.s3Credentials,
+    clock: () => new Date(),
+    storageDomain: options.storageDomain,
+    logError: options.logError,
+  });
+  const server = http.createServer({ insecureHTTPParser: false }, (req, res) => {
+    if (closing) res.setHeader('connection', 'close');
+    handler(req, res);
+  });
+  let bound: AddressInfo;
+  try {
+    bound = await new Promise<AddressInfo>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve(server.address() as AddressInfo);
+      });
+    });
+  } catch (error) {
+    throw listenError(error, 'EDGEPLANE_S3_PORT', host, port);
+  }
+  return {
+    name: 's3',
+    url: httpUrl('http', host, bound.port),
+    close: () =>
+      new Promise<void>((resolve) => {
+        closing = true;
+        // Keep-alive connections end as soon as they are idle; requests in flight finish first.
+        const reaper = setInterval(() => server.closeIdleConnections(), 50);
+        server.close(() => {
+          clearInterval(reaper);
+          resolve();
+        });
+        server.closeIdleConnections();
+      }),
+    forceClose: () => server.closeAllConnections(),
+  };
+}

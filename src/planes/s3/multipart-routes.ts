@@ -1,0 +1,181 @@
+/** Multipart uploads: Create, UploadPart, UploadPartCopy, Complete, Abort, ListParts, ListMultipartUploads. */
+import { keyPath } from '../../domain/files/paths.js';
+import { MAX_PART_NUMBER } from '../../domain/s3/multipart.js';
+import type { S3Upload } from '../../store/types.js';
+import { chooseRange } from '../common/ranges.js';
+import { declaredLength, header, objectBody, objectMetadata, requireWrite, type S3Call, sendEmpty, sendXml, smallBody } from './call.js';
+import { S3Error, s3Errors } from './errors.js';
+import { owner } from './listing.js';
+import { checkContentMd5, copySourceFile, etagOf, isoTime } from './objects.js';
+import { element, parseXml, rootElement, textOf } from './xml.js';
+
+const MAX_LISTED = 1000;
+
+async function uploadOf(call: S3Call): Promise<S3Upload> {
+  return call.deps.multipart.get(call.zone, call.query.get('uploadId') ?? '', keyPath(call.key!).path);
+}
+
+function partNumberOf(call: S3Call): number {
+  const raw = call.query.get('partNumber') ?? '';
+  const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(n >= 1 && n <= MAX_PART_NUMBER)) throw s3Errors.invalidArgument(`Part number must be an integer between 1 and ${MAX_PART_NUMBER}, inclusive`, 'partNumber', raw);
+  return n;
+}
+
+function intParam(call: S3Call, name: string, fallback: number): number {
+  const raw = call.query.get(name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw s3Errors.invalidArgument(`Provided ${name} not an integer or within integer range`, name, raw);
+  return Number(raw);
+}
+
+export async function createUpload(call: S3Call): Promise<void> {
+  requireWrite(call);
+  const target = keyPath(call.key!);
+  if (target.isDirectory) throw s3Errors.invalidArgument('An object whose key ends in "/" is a folder and holds no bytes.', 'key', call.key);
+  const upload = await call.deps.multipart.create(call.zone, call.key!, {
+    contentType: header(call.req, 'content-type') ?? null,
+    metadata: objectMetadata(call.req),
+  });
+  sendXml(
+    call.res,
+    200,
+    rootElement('InitiateMultipartUploadResult', [element('Bucket', call.zone.zoneName), element('Key', call.key), element('UploadId', upload.uploadId)]),
+  );
+}
+
+export async function uploadPart(call: S3Call): Promise<void> {
+  requireWrite(call);
+  const partNumber = partNumberOf(call);
+  const upload = await uploadOf(call);
+  const max = call.deps.multipart.maxPartBytes;
+  if (header(call.req, 'x-amz-copy-source') !== undefined) return uploadPartCopy(call, upload, partNumber);
+  const declared = declaredLength(call);
+  if (declared !== undefined && declared > max) throw s3Errors.entityTooLarge(max);
+  const md5 = checkContentMd5(call);
+  const { body, expectedSha256 } = objectBody(call);
+  const part = await call.deps.multipart.putPart(call.zone, upload, partNumber, body, {
+    check: (written) => {
+      if (expectedSha256 !== undefined && written.sha256 !== expectedSha256) throw s3Errors.sha256Mismatch();
+      if (md5 !== undefined && Buffer.from(written.md5, 'hex').toString('base64') !== md5) throw s3Errors.badDigest();
+    },
+  });
+  sendEmpty(call.res, 200, { etag: `"${part.md5}"` });
+}
+
+async function uploadPartCopy(call: S3Call, upload: S3Upload, partNumber: number): Promise<void> {
+  const source = await copySourceFile(call);
+  const rangeHeader = header(call.req, 'x-amz-copy-source-range');
+  let range: { start: number; end: number } | undefined;
+  if (rangeHeader !== undefined) {
+    const m = /^bytes=(\d+)-(\d+)$/.exec(rangeHeader.trim());
+    const choice = m ? chooseRange(rangeHeader.trim(), source.size) : undefined;
+    if (!m || Number(m[2]) >= source.size || Number(m[1]) > Number(m[2]) || choice?.kind !== 'range')
+      throw new S3Error('InvalidArgument', 'The x-amz-copy-source-range value must be of the form bytes=first-last where first and last are the zero-based offsets of the first and last bytes to copy', 400, {
+        ArgumentName: 'x-amz-copy-source-range',
+        ArgumentValue: rangeHeader,
+      });
+    range = choice.range;
+  }
+  const body = await call.deps.files.read(source, range);
+  const part = await call.deps.multipart.putPart(call.zone, upload, partNumber, body, {});
+  sendXml(call.res, 200, rootElement('CopyPartResult', [element('LastModified', isoTime(part.uploadedAt)), element('ETag', `"${part.md5}"`)]));
+}
+
+export async function completeUpload(call: S3Call): Promise<void> {
+  requireWrite(call);
+  const upload = await uploadOf(call);
+  const doc = parseXml(await smallBody(call, 4 * 1024 * 1024), 'CompleteMultipartUpload');
+  const parts = ((doc.Part as Record<string, unknown>[] | undefined) ?? []).map((p) => {
+    const number = textOf(p?.PartNumber).trim();
+    if (!/^\d+$/.test(number)) throw s3Errors.malformedXml();
+    return { partNumber: Number(number), etag: textOf(p?.ETag) };
+  });
+  if (parts.length === 0) throw s3Errors.malformedXml();
+  // S3 answers 200 at once and the outcome in the body; the answer is only sent once the file is committed.
+  const file = await call.deps.multipart.complete(call.zone, upload, parts);
+  const host = header(call.req, 'host') ?? '';
+  sendXml(
+    call.res,
+    200,
+    rootElement('CompleteMultipartUploadResult', [
+      element('Location', `http://${host}/${call.zone.zoneName}/${encodeURI(file.path)}`),
+      element('Bucket', call.zone.zoneName),
+      element('Key', call.key),
+      element('ETag', etagOf(file)),
+    ]),
+  );
+}
+
+export async function abortUpload(call: S3Call): Promise<void> {
+  requireWrite(call);
+  const upload = await uploadOf(call);
+  await call.deps.multipart.abort(call.zone, upload);
+  sendEmpty(call.res, 204);
+}
+
+export async function listParts(call: S3Call): Promise<void> {
+  const upload = await uploadOf(call);
+  const marker = intParam(call, 'part-number-marker', 0);
+  const maxParts = Math.min(MAX_LISTED, intParam(call, 'max-parts', MAX_LISTED));
+  const parts = await call.deps.multipart.parts(upload, marker, maxParts + 1);
+  const truncated = parts.length > maxParts;
+  const shown = parts.slice(0, maxParts);
+  sendXml(
+    call.res,
+    200,
+    rootElement('ListPartsResult', [
+      element('Bucket', call.zone.zoneName),
+      element('Key', upload.key),
+      element('UploadId', upload.uploadId),
+      owner(call.zone, 'Initiator'),
+      owner(call.zone),
+      element('StorageClass', 'STANDARD'),
+      element('PartNumberMarker', marker),
+      element('NextPartNumberMarker', shown.at(-1)?.partNumber ?? marker),
+      element('MaxParts', maxParts),
+      element('IsTruncated', truncated),
+      ...shown.map((p) =>
+        element('Part', [element('PartNumber', p.partNumber), element('LastModified', isoTime(p.uploadedAt)), element('ETag', `"${p.md5}"`), element('Size', p.size)]),
+      ),
+    ]),
+  );
+}
+
+export async function listUploads(call: S3Call): Promise<void> {
+  const prefix = call.query.get('prefix') ?? '';
+  const keyMarker = call.query.get('key-marker') ?? '';
+  const uploadIdMarker = call.query.get('upload-id-marker') ?? '';
+  const maxUploads = Math.min(MAX_LISTED, intParam(call, 'max-uploads', MAX_LISTED));
+  if (call.query.get('delimiter')) throw s3Errors.notImplemented('ListMultipartUploads with a delimiter');
+  // Without an upload id marker, every upload of the marker key is past.
+  const after = keyMarker === '' ? undefined : { key: keyMarker, uploadId: uploadIdMarker === '' ? '\u{10FFFF}' : uploadIdMarker };
+  const uploads = await call.deps.multipart.list(call.zone, { prefix, after, limit: maxUploads + 1 });
+  const truncated = uploads.length > maxUploads;
+  const shown = uploads.slice(0, maxUploads);
+  const last = shown.at(-1);
+  sendXml(
+    call.res,
+    200,
+    rootElement('ListMultipartUploadsResult', [
+      element('Bucket', call.zone.zoneName),
+      element('KeyMarker', keyMarker),
+      element('UploadIdMarker', uploadIdMarker),
+      element('NextKeyMarker', truncated ? last?.key : undefined),
+      element('NextUploadIdMarker', truncated ? last?.uploadId : undefined),
+      element('Prefix', prefix),
+      element('MaxUploads', maxUploads),
+      element('IsTruncated', truncated),
+      ...shown.map((u) =>
+        element('Upload', [
+          element('Key', u.key),
+          element('UploadId', u.uploadId),
+          owner(call.zone, 'Initiator'),
+          owner(call.zone),
+          element('StorageClass', 'STANDARD'),
+          element('Initiated', isoTime(u.createdAt)),
+        ]),
+      ),
+    ]),
+  );
+}

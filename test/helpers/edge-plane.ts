@@ -1,0 +1,155 @@
+/**
+ * The edge plane of a test app on a free loopback port, a real `node:http` origin behind it, and a
+ * small client that sends any Host header to the edge (undici: fetch would not let a test choose
+ * the Host).
+ *
+ *   const origin = await startOrigin((req, res) => res.end('hello'));
+ *   const edge = await startEdgePlane(t);
+ *   const zone = await createPullZone(t, 'my-zone', origin.url);
+ *   const res = await edge.get(`${zone.Name}.edgeplane.test`, '/a.txt');
+ *   res.status, res.headers['cdn-cache'], res.text
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { request as undiciRequest } from 'undici';
+import type { HttpChallenges } from '../../src/domain/edge/types.js';
+import { edgeCoreOf, type EdgeCore } from '../../src/planes/edge/core.js';
+import { listenEdge } from '../../src/planes/edge/listen.js';
+import type { TestContext } from './app.js';
+
+export interface EdgeAnswer {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  body: Buffer;
+}
+
+export interface EdgePlane {
+  url: string;
+  port: number;
+  /** The shared cache, directory and pipeline (to look at the cache's size, or fills in flight). */
+  core: EdgeCore;
+  /** Errors the plane logged; close() fails when any were logged. */
+  errors: unknown[];
+  /** Moves the clock cache freshness is measured on (answers age without waiting). */
+  advance(seconds: number): void;
+  /** Any request to the edge with this Host header. */
+  request(method: string, host: string, path: string, headers?: Record<string, string>, body?: string | Buffer): Promise<EdgeAnswer>;
+  get(host: string, path: string, headers?: Record<string, string>): Promise<EdgeAnswer>;
+  close(): Promise<void>;
+}
+
+export interface EdgePlaneOptions {
+  cacheBytes?: number;
+  challenges?: HttpChallenges;
+  httpsPort?: number;
+}
+
+export async function startEdgePlane(t: TestContext, options: EdgePlaneOptions = {}): Promise<EdgePlane> {
+  const errors: unknown[] = [];
+  const logError = (error: unknown) => errors.push(error);
+  let offset = 0;
+  const coreOptions = {
+    now: () => Date.now() + offset,
+    cdnDomain: t.config.cdnDomain,
+    cacheBytes: options.cacheBytes ?? t.config.edgeCacheBytes,
+    httpsPort: options.httpsPort,
+    challenges: options.challenges,
+    logError,
+  };
+  const plane = await listenEdge(t.app.services, '127.0.0.1', 0, coreOptions);
+  const port = Number(new URL(plane.url).port);
+  const request: EdgePlane['request'] = async (method, host, path, headers = {}, body) => {
+    const res = await undiciRequest(`${plane.url}${path}`, { method: method as 'GET', headers: { host, ...headers }, body, headersTimeout: 15_000 });
+    const bytes = Buffer.from(await res.body.arrayBuffer());
+    const flat: Record<string, string> = {};
+    for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+    return { status: res.statusCode, headers: flat, text: bytes.toString('utf8'), body: bytes };
+  };
+  return {
+    url: plane.url,
+    port,
+    core: edgeCoreOf(t.app.services, coreOptions),
+    errors,
+    advance(seconds) {
+      offset += seconds * 1000;
+    },
+    request,
+    get: (host, path, headers) => request('GET', host, path, headers),
+    async close() {
+      await plane.close();
+      if (errors.length > 0) throw new Error(`the edge plane logged errors: ${errors.map(String).join('; ')}`);
+    },
+  };
+}
+
+export interface TestOrigin {
+  url: string;
+  port: number;
+  /** Every request the origin received, in order. */
+  requests: { method: string; url: string; headers: IncomingMessage['headers']; body: string }[];
+  /** Replaces the origin's handler. */
+  handle(handler: OriginHandler): void;
+  close(): Promise<void>;
+}
+
+export type OriginHandler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
+
+/** A real HTTP origin on a free loopback port; by default answers `origin <path>` with `Cache-Control: max-age=60`. */
+export async function startOrigin(handler?: OriginHandler): Promise<TestOrigin> {
+  let current: OriginHandler =
+    handler ??
+    ((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'max-age=60' });
+      res.end(`origin ${req.url}`);
+    });
+  const requests: TestOrigin['requests'] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+      current(req, res, body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    handle(next) {
+      current = next;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+export interface TestPullZone {
+  Id: number;
+  Name: string;
+  /** `<name>.<cdn domain>`: the Host to send. */
+  host: string;
+  [field: string]: unknown;
+}
+
+/** Creates a pull zone pulling from `originUrl`, then applies `settings` (POST /pullzone/{id}). */
+export async function createPullZone(t: TestContext, name: string, originUrl: string, settings: Record<string, unknown> = {}): Promise<TestPullZone> {
+  const created = await t.post('/pullzone', { Name: name, OriginUrl: originUrl });
+  if (created.status !== 201) throw new Error(`pull zone: ${created.status} ${JSON.stringify(created.body)}`);
+  let zone = created.body as TestPullZone;
+  if (Object.keys(settings).length > 0) zone = await updatePullZone(t, zone.Id, settings);
+  return { ...zone, host: `${name.toLowerCase()}.${t.config.cdnDomain}` };
+}
+
+export async function updatePullZone(t: TestContext, id: number, settings: Record<string, unknown>): Promise<TestPullZone> {
+  const updated = await t.post(`/pullzone/${id}`, settings);
+  if (updated.status !== 200) throw new Error(`pull zone update: ${updated.status} ${JSON.stringify(updated.body)}`);
+  const zone = updated.body as TestPullZone;
+  return { ...zone, host: `${String(zone.Name).toLowerCase()}.${t.config.cdnDomain}` };
+}
