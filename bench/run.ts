@@ -16,14 +16,33 @@ import { syncsPerSecond } from './proc.js';
 import { startFileBaseline } from './file-baseline.js';
 import { checkTargets, describeMachine, failedRuns, failuresOf, type FileRun, render, scalingDrop, type Report, type ScalingPoint } from './report.js';
 import { measureDns } from './dns-bench.js';
+import { measureEdge } from './edge-bench.js';
+import { measureS3, renderS3, s3Failures, type S3Report } from './s3-bench.js';
+import { edgeFailures, edgeTargets, renderEdge, type EdgeReport } from './edge-report.js';
 import { dnsFailures } from './dns-report.js';
 import { Client, createDnsZones, createPullZones, seedApiKeys, seedPullZonesDirect } from './seed.js';
 import { ownPostgres } from '../test/helpers/own-postgres.js';
 import { ensureBuilt, killAll, startEdgeplane, type Child } from './server.js';
 import * as w from './workloads.js';
+import { measureStartup, renderStartup, startupTargets, type StartupReport } from './startup.js';
+import { measureSession, renderSession, sessionTargets, type SessionReport } from './session.js';
 
 const USAGE = 'usage: npm run bench -- [--quick] [--json <file>] [--only <names>] [--cpu-prof <dir>] [--no-build] [--log-level warn]';
-const ALL = ['get-pullzone', 'list-apikeys', 'add-dns-record', 'create-storage-zone', 'mixed', 'files', 'dns', 'postgres', 'scaling'];
+const ALL = [
+  'get-pullzone',
+  'list-apikeys',
+  'add-dns-record',
+  'create-storage-zone',
+  'mixed',
+  'files',
+  'dns',
+  'edge',
+  's3',
+  'postgres',
+  'startup',
+  'session',
+  'scaling',
+];
 
 function usageError(message: string): never {
   process.stderr.write(`bench: ${message}\n${USAGE}\n`);
@@ -77,6 +96,13 @@ process.once('exit', killAll);
 const startedAt = performance.now();
 const log = (message: string) => process.stderr.write(`bench: [${((performance.now() - startedAt) / 1000).toFixed(1)} s] ${message}\n`);
 
+/** The edge workload's figures, printed after the main table (report.ts knows nothing of them). */
+let edgeReport: EdgeReport | undefined;
+let s3Report: S3Report | undefined;
+/** Start-up to ready and the sequential CI-like session, printed after the main table too. */
+let startupReport: StartupReport | undefined;
+let sessionReport: SessionReport | undefined;
+
 async function main(): Promise<Report> {
   if (!args['no-build']) ensureBuilt();
   const dbFile = join(workDir, 'bench.db');
@@ -111,6 +137,8 @@ async function main(): Promise<Report> {
       workloads.push(result);
     };
     if (only.includes('get-pullzone')) await measure(w.getPullZone(fx));
+    if (only.includes('session'))
+      sessionReport = await measureSession({ url: server.url, pid: server.pid, bootstrapKey, tag, iterations: quick ? 30 : 100, captured, workDir, log });
     if (only.includes('list-apikeys')) {
       await seedApiKeys(client, API_KEYS);
       await measure(w.listApiKeys(fx));
@@ -130,7 +158,10 @@ async function main(): Promise<Report> {
       workloads.push(...measured.reads.map((r) => r.edgeplane), measured.puts);
     }
     const dns = only.includes('dns') ? await measureDns(server, client, workDir, timing, log) : undefined;
+    if (only.includes('edge')) edgeReport = await measureEdge(server, client, workDir, timing, tag, log);
+    if (only.includes('s3')) s3Report = await measureS3(server, client, timing, tag, log);
     if (only.includes('postgres')) await measurePostgres(measure, tag);
+    if (only.includes('startup')) startupReport = await measureStartup({ workDir, runs: quick ? 5 : 15, cpuProfDir: args['cpu-prof'], log });
 
     const scaling: ScalingPoint[] = [];
     if (only.includes('scaling')) {
@@ -169,8 +200,26 @@ async function main(): Promise<Report> {
 try {
   const report = await main();
   process.stdout.write(`${render(report)}\n`);
+  if (edgeReport) process.stdout.write(`\n${renderEdge(edgeReport)}\n`);
+  if (s3Report) process.stdout.write(`\n${renderS3(s3Report)}\n`);
+  if (startupReport) process.stdout.write(`\n${renderStartup(startupReport)}\n`);
+  if (sessionReport) process.stdout.write(`\n${renderSession(sessionReport)}\n`);
   if (args.json) {
-    const raw = { ...report, scalingDrop: scalingDrop(report.scaling) ?? null, targets: checkTargets(report) };
+    const targets = [
+      ...checkTargets(report),
+      ...(edgeReport ? edgeTargets(edgeReport) : []),
+      ...(startupReport ? startupTargets(startupReport) : []),
+      ...(sessionReport ? sessionTargets(sessionReport) : []),
+    ];
+    const raw = {
+      ...report,
+      edge: edgeReport ?? null,
+      s3: s3Report ?? null,
+      startup: startupReport ?? null,
+      session: sessionReport ?? null,
+      scalingDrop: scalingDrop(report.scaling) ?? null,
+      targets,
+    };
     writeFileSync(args.json, `${JSON.stringify(raw, null, 2)}\n`);
   }
   const failed = failedRuns(report);
@@ -178,7 +227,7 @@ try {
     process.stderr.write(`bench: FAILED: requests failed in ${failed.map((r) => r.label).join(', ')}\n`);
     process.exitCode = 1;
   }
-  for (const failure of dnsFailures(report.dns)) {
+  for (const failure of [...dnsFailures(report.dns), ...edgeFailures(edgeReport), ...s3Failures(s3Report)]) {
     process.stderr.write(`bench: FAILED: ${failure}\n`);
     process.exitCode = 1;
   }

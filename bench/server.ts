@@ -74,6 +74,7 @@ export function startEdgeplane(options: EdgeplaneOptions): Promise<Child> {
     EDGEPLANE_DNS_PORT: '0',
     EDGEPLANE_EDGE_PORT: '0',
     EDGEPLANE_EDGE_TLS_PORT: '0',
+    EDGEPLANE_S3_PORT: '0',
     DATABASE_URL: options.postgres ? options.postgres.url : `sqlite:${options.dbFile}`,
     ...(options.postgres ? { EDGEPLANE_MASTER_KEY: options.postgres.masterKey } : {}),
     EDGEPLANE_BOOTSTRAP_KEY: options.bootstrapKey,

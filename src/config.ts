@@ -26,10 +26,7 @@ export const ConfigSchema = Type.Object({
     'TCP port of the S3 plane: the S3-compatible API of storage zones created with S3 support (0 picks a free one; `off` turns it off).',
   ),
   edgePort: Port(8082, 'TCP port of the edge plane: HTTP for the hostnames of every pull zone (0 picks a free one; `off` turns it off).'),
-  edgeTlsPort: Port(
-    8443,
-    'TCP port of the edge plane over HTTPS, the certificate chosen by SNI (0 picks a free one; `off` turns it off).',
-  ),
+  edgeTlsPort: Port(8443, 'TCP port of the edge plane over HTTPS, the certificate chosen by SNI (0 picks a free one; `off` turns it off).'),
   edgeCacheBytes: Type.Integer({
     minimum: 0,
     default: 268435456,

@@ -115,16 +115,20 @@ export async function serve(config: Config): Promise<void> {
     if (config.storagePort !== 'off') running.push(await listenStorage(app.services, config.host, config.storagePort, logPlaneError('storage')));
     if (config.edgePort !== 'off' || config.edgeTlsPort !== 'off') {
       const { certificates } = app.services;
-      const options = { cdnDomain: config.cdnDomain, cacheBytes: config.edgeCacheBytes, challenges: certificates.httpChallenges, logError: logPlaneError('edge') };
+      const options = {
+        cdnDomain: config.cdnDomain,
+        cacheBytes: config.edgeCacheBytes,
+        challenges: certificates.httpChallenges,
+        logError: logPlaneError('edge'),
+      };
       await certificates.httpChallenges.start();
       // HTTPS first: redirects to it (ForceSSL) name its real port.
-      const tls = config.edgeTlsPort !== 'off' ? await listenEdgeTls(app.services, config.host, config.edgeTlsPort, options) : undefined;
+      if (config.edgeTlsPort !== 'off') running.push(await listenEdgeTls(app.services, config.host, config.edgeTlsPort, options));
       if (config.edgePort !== 'off') {
         const edge = await listenEdge(app.services, config.host, config.edgePort, options);
         running.push(edge);
         certificates.edgeUrl = edge.url;
       }
-      if (tls) running.push(tls);
     }
     if (config.dnsPort !== 'off')
       running.push(

@@ -5,7 +5,8 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { blobKeySegments } from './blob-key.js';
 import { LocalDiskBlobStore } from './local-disk.js';
-import { S3BlobStore, type S3Location } from './s3.js';
+import { LazyS3BlobStore } from './lazy-s3.js';
+import type { S3Location } from './s3.js';
 import type { BlobStore } from './types.js';
 
 export type BlobStoreLocation = { kind: 'file'; directory: string } | ({ kind: 's3' } & S3Location);
@@ -96,5 +97,5 @@ export function openBlobStore(url: string): BlobStore {
   const location = parseBlobStoreUrl(url);
   if (location.kind === 'file') return new LocalDiskBlobStore(location.directory);
   const { kind: _, ...s3 } = location;
-  return new S3BlobStore(s3);
+  return new LazyS3BlobStore(s3);
 }

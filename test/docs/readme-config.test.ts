@@ -7,7 +7,7 @@ const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
 describe('README configuration table', () => {
   it('lists every option with its variable and default, and nothing else', () => {
     const table = readme.split('<!-- config:start -->')[1]!.split('<!-- config:end -->')[0]!;
-    const rows = [...table.matchAll(/^\| `([A-Z_]+)` \| (.+?) \| (.+?) \|$/gm)].map((m) => ({ variable: m[1]!, def: m[2]! }));
+    const rows = [...table.matchAll(/^\| `([A-Z0-9_]+)` \| (.+?) \| (.+?) \|$/gm)].map((m) => ({ variable: m[1]!, def: m[2]! }));
     const expected = Object.entries(ENV_VARS).map(([key, variable]) => {
       const d = (ConfigSchema.properties as Record<string, { default?: unknown }>)[key]!.default;
       return { variable, def: d === undefined ? '—' : `\`${String(d)}\`` };

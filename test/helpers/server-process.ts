@@ -23,7 +23,7 @@ export function startServer(env: Record<string, string>, entry = SOURCE_SERVER):
   const child = spawn(process.execPath, entry, {
     cwd: root,
     // Every plane on a free port: tests run side by side.
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', EDGEPLANE_STORAGE_PORT: '0', EDGEPLANE_DNS_PORT: '0', EDGEPLANE_EDGE_PORT: '0', EDGEPLANE_EDGE_TLS_PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', EDGEPLANE_STORAGE_PORT: '0', EDGEPLANE_DNS_PORT: '0', EDGEPLANE_EDGE_PORT: '0', EDGEPLANE_EDGE_TLS_PORT: '0', EDGEPLANE_S3_PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

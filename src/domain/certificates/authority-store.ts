@@ -9,7 +9,6 @@ import type { Secrets } from '../../security/secrets.js';
 import type { Store } from '../../store/types.js';
 import type { Clock } from '../principal.js';
 import { createRootCertificate, LocalCertificateAuthority } from './local-ca.js';
-import { importSigningKey } from './x509.js';
 
 export class AuthorityStore {
   private loading: Promise<LocalCertificateAuthority> | undefined;
@@ -37,6 +36,8 @@ export class AuthorityStore {
 
   private async load(): Promise<LocalCertificateAuthority> {
     const stored = (await this.store.certificateAuthority.get()) ?? (await this.create());
+    // Imported here, not at the top: see local-ca.ts.
+    const { importSigningKey } = await import('./x509.js');
     return new LocalCertificateAuthority(stored.installationId, stored.certificate, await importSigningKey(this.secrets.open(stored.sealedKey)));
   }
 

@@ -3,7 +3,11 @@
  * signs server certificates valid ninety days (as public authorities issue them). Nothing here
  * checks who asks: the callers decide which names deserve a certificate.
  */
-import { createLeaf, createRoot, type KeyType } from './x509.js';
+import type { KeyType } from './x509.js';
+
+// The X.509 library and its ASN.1 stack are a good part of the bundle: loaded on the first
+// certificate, not at start-up.
+const x509 = () => import('./x509.js');
 
 export const ROOT_YEARS = 10;
 export const LEAF_DAYS = 90;
@@ -30,6 +34,7 @@ export async function createRootCertificate(installationId: string, now: Date): 
   const notBefore = new Date(now.getTime() - BACKDATE_MS);
   const notAfter = new Date(notBefore);
   notAfter.setUTCFullYear(notAfter.getUTCFullYear() + ROOT_YEARS);
+  const { createRoot } = await x509();
   return createRoot({ commonName: rootCommonName(installationId), notBefore, notAfter });
 }
 
@@ -45,6 +50,7 @@ export class LocalCertificateAuthority {
     if (names.length === 0) throw new Error('a certificate needs at least one name');
     const notBefore = new Date(now.getTime() - BACKDATE_MS);
     const notAfter = new Date(notBefore.getTime() + LEAF_DAYS * DAY_MS);
+    const { createLeaf } = await x509();
     const leaf = await createLeaf({ names, keyType, notBefore, notAfter, issuerPem: this.rootPem, signingKey: this.signingKey });
     return { names: [...names], keyType, certificatePem: leaf.certificatePem, privateKeyPem: leaf.privateKeyPem, serial: leaf.serial, notBefore, notAfter };
   }

@@ -42,6 +42,8 @@ export interface CertificateServiceDeps {
   certificateClock?: Clock;
 }
 
+const PAGE = 500;
+
 export class CertificateService {
   readonly authority: AuthorityStore;
   readonly leaves: IssuedLeaves;
@@ -53,6 +55,7 @@ export class CertificateService {
   /** What the edge's TLS listener presents per name. */
   readonly edge: EdgeCertificates;
   private readonly challenges: DocumentRepo<PendingChallenge>;
+  private readonly store: Store;
   /** The edge plane's base URL on this instance, set once it listens: the HTTP challenge check fetches through it. */
   edgeUrl: string | undefined;
 
@@ -63,6 +66,7 @@ export class CertificateService {
     const dnsView = new DnsView({ authority: deps.dnsAuthority, ensureZonesLoaded: deps.ensureDnsZonesLoaded, upstream: deps.config.dnsUpstream });
     const challenges = challengeRepo(deps.secrets);
     this.challenges = challenges;
+    this.store = deps.store;
     this.authority = new AuthorityStore(deps.store, deps.secrets, certificateClock);
     this.leaves = new IssuedLeaves(this.authority, certificateClock);
     this.free = new FreeCertificates(names, new ZoneEditor(deps.store, deps.pullZones), this.authority, certificateClock);
@@ -100,6 +104,21 @@ export class CertificateService {
       await this.challenges.delete(tx, accountId, item.id);
       tx.afterCommit(() => this.httpChallenges.committed(item.id, Number.POSITIVE_INFINITY, undefined));
     }
+  }
+
+  /**
+   * A DNS zone's deletion (after its commit) takes its wildcard certificates along: they could no
+   * longer be served (zone ids are never reused), but their keys are credentials. The zone writer
+   * tells only the id, so the few zone certificates there are are scanned for it.
+   */
+  async forgetDnsZone(dnsZoneId: number): Promise<void> {
+    const gone: { accountId: number; id: string }[] = [];
+    for (let offset = 0; ; offset += PAGE) {
+      const page = await this.zones.repo.scan(this.store, offset, PAGE);
+      for (const item of page) if (item.doc.DnsZoneId === dnsZoneId) gone.push({ accountId: item.accountId, id: item.id });
+      if (page.length < PAGE) break;
+    }
+    for (const { accountId, id } of gone) await this.store.transaction((tx) => tx.docs.delete('zoneCertificate', accountId, id));
   }
 
   /** The root certificate, PEM, created on first use: what developers add to their trust stores. */

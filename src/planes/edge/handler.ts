@@ -24,7 +24,11 @@ export function edgeHandler(edge: EdgePipeline, scheme: 'http' | 'https', logErr
     } catch (error) {
       return failed(res, error, logError);
     }
-    if (delivery instanceof Promise) delivery.then((d) => write(res, d, logError), (error: unknown) => failed(res, error, logError));
+    if (delivery instanceof Promise)
+      delivery.then(
+        (d) => write(res, d, logError),
+        (error: unknown) => failed(res, error, logError),
+      );
     else write(res, delivery, logError);
   };
 }
@@ -92,12 +96,9 @@ export function edgeRequestOf(req: IncomingMessage, scheme: 'http' | 'https'): E
   }
   if (!host) return undefined;
   const mark = target.indexOf('?');
-  const headers: Record<string, string> = {};
+  // Node joins repeated request headers itself; only Set-Cookie stays a list, which no request should send.
   const raw = req.headers;
-  for (const name in raw) {
-    const value = raw[name];
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
+  const headers = (raw['set-cookie'] === undefined ? raw : { ...raw, 'set-cookie': raw['set-cookie'].join(', ') }) as Record<string, string>;
   return {
     method: req.method ?? 'GET',
     scheme,

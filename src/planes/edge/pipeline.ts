@@ -14,7 +14,7 @@
  * - Other methods, and answers the cache may not keep (freshness.ts), pass through: BYPASS.
  */
 import { PassThrough, Readable } from 'node:stream';
-import { type CachedAnswer, EdgeCache } from '../../domain/edge/cache/edge-cache.js';
+import type { CachedAnswer, EdgeCache } from '../../domain/edge/cache/edge-cache.js';
 import { browserCacheControl, edgeLifetime } from '../../domain/edge/cache/freshness.js';
 import { cacheKeyOf } from '../../domain/edge/cache/key.js';
 import { cachedAtHeader, RequestIds } from '../../domain/edge/diagnostics.js';
@@ -22,7 +22,17 @@ import { errorPage } from '../../domain/edge/error-pages.js';
 import { passedAnswerHeaders } from '../../domain/edge/origin/headers.js';
 import type { EdgeDirectory, Route } from '../../domain/edge/routing/directory.js';
 import type { RoutedZone } from '../../domain/edge/routing/routed-zone.js';
-import type { Admission, EdgeAnswer, EdgePolicy, EdgeRequest, HttpChallenges, OriginReport, RuleEffects, ServedEvent, Verdict } from '../../domain/edge/types.js';
+import type {
+  Admission,
+  EdgeAnswer,
+  EdgePolicy,
+  EdgeRequest,
+  HttpChallenges,
+  OriginReport,
+  RuleEffects,
+  ServedEvent,
+  Verdict,
+} from '../../domain/edge/types.js';
 import type { FileService } from '../../domain/files/service.js';
 import { VERSION } from '../../version.js';
 import { askOrigin, type OriginOutcome } from './ask-origin.js';
@@ -117,7 +127,11 @@ export class EdgePipeline {
 
   private routed(route: Route | undefined, request: EdgeRequest, clientBody: Readable | undefined, arrived: number): Delivery | Promise<Delivery> {
     if (route === undefined) {
-      return plainDelivery(404, { 'content-type': HTML, server: 'edgeplane' }, errorPage(404, 'Not Found', `No pull zone serves the hostname ${request.host}.`, undefined));
+      return plainDelivery(
+        404,
+        { 'content-type': HTML, server: 'edgeplane' },
+        errorPage(404, 'Not Found', `No pull zone serves the hostname ${request.host}.`, undefined),
+      );
     }
     if (route.kind === 'redirect') return plainDelivery(301, { location: route.location, server: 'edgeplane' }, '');
     const routed = route.zone;
@@ -197,7 +211,12 @@ export class EdgePipeline {
     const now = this.now();
     const decision = edgeLifetime(
       { status: outcome.status, headers: outcome.headers },
-      { maxAgeOverride: zone.CacheControlMaxAgeOverride, ruleSeconds: effects.cacheSeconds, cacheErrors: zone.CacheErrorResponses, disableCookies: zone.DisableCookies },
+      {
+        maxAgeOverride: zone.CacheControlMaxAgeOverride,
+        ruleSeconds: effects.cacheSeconds,
+        cacheErrors: zone.CacheErrorResponses,
+        disableCookies: zone.DisableCookies,
+      },
       now,
     );
     const headers = passedAnswerHeaders(outcome.headers, zone.DisableCookies);
@@ -300,7 +319,8 @@ export class EdgePipeline {
       const browser = browserCacheControl(zone.CacheControlPublicMaxAgeOverride, undefined);
       if (browser !== undefined && status < 400) textHeaders['cache-control'] = browser;
     }
-    const shaped = extra.own && status !== 403 ? { status, headers: textHeaders } : this.deps.policy.onResponse(zone, request, { status, headers: textHeaders }, effects);
+    const shaped =
+      extra.own && status !== 403 ? { status, headers: textHeaders } : this.deps.policy.onResponse(zone, request, { status, headers: textHeaders }, effects);
     const out: Record<string, string | string[]> = shaped.headers;
     if (cookies !== undefined) out['set-cookie'] = cookies;
     out['server'] = 'edgeplane';

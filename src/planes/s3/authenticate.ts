@@ -14,6 +14,8 @@ export interface Authenticated {
   /** When the zone was last changed (ListBuckets' creation date). */
   modifiedAt: string;
   payload: PayloadMode;
+  /** Signed in the query (a presigned URL) rather than the Authorization header. */
+  presigned: boolean;
   /** For aws-chunked bodies whose chunks are signed. */
   chunkSigning: { key: Buffer; amzDate: string; scope: string; seed: string };
 }
@@ -55,6 +57,7 @@ export async function authenticate(
         zone: { ...entry.zone, canWrite },
         modifiedAt: entry.modifiedAt,
         payload: info.payload,
+        presigned: info.presigned,
         chunkSigning: { key, amzDate: info.amzDate, scope: info.scope, seed: info.signature },
       };
     }

@@ -75,6 +75,9 @@ export function objectBody(call: S3Call): { body: Readable; expectedSha256: stri
     payload.trailer ? header(call.req, 'x-amz-trailer') : undefined,
     declaredLength(call),
   );
+  // Whoever reads the decoded body learns of a failure from its own reading; without a listener here,
+  // a failure after the reader stopped listening would be an uncaught 'error' event.
+  decoder.on('error', () => {});
   finished(call.req, { writable: false }, (error) => {
     if (error) decoder.destroy(error);
   });

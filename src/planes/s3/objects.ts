@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { keyPath } from '../../domain/files/paths.js';
 import type { ZoneAccess } from '../../domain/files/zone-keys.js';
 import { bareEtag } from '../../domain/s3/etag.js';
+import { EGRESS_METRICS } from '../../domain/storage-zones/statistics.js';
 import type { FileRecord } from '../../store/types.js';
 import { contentTypeOf } from '../common/content-types.js';
 import { evaluateConditions, rangeStillApplies, type Validators } from '../common/conditions.js';
@@ -135,11 +136,13 @@ export async function getObject(call: S3Call, method: 'GET' | 'HEAD'): Promise<v
     return;
   }
   const subject = `storageZone:${zone.zoneId}`;
+  // The zone's egress statistics tell S3 downloads, and those through presigned URLs, apart.
+  const metric = call.auth.presigned ? EGRESS_METRICS.s3Presigned : EGRESS_METRICS.s3;
   if (length <= SMALL_READ_BYTES) {
     const bytes = await deps.files.readBytes(file, range);
     res.writeHead(status, headers);
     res.end(bytes);
-    deps.usage.add(subject, 'egress.http', length);
+    deps.usage.add(subject, metric, length);
     return;
   }
   const body = await deps.files.read(file, range);
@@ -148,7 +151,7 @@ export async function getObject(call: S3Call, method: 'GET' | 'HEAD'): Promise<v
     return;
   }
   res.writeHead(status, headers);
-  res.once('finish', () => deps.usage.add(subject, 'egress.http', length));
+  res.once('finish', () => deps.usage.add(subject, metric, length));
   body.once('error', (error) => {
     deps.logError(error);
     res.destroy(error);

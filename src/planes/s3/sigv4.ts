@@ -33,6 +33,8 @@ export interface SignedRequestInfo {
   signedHeaders: string[];
   signature: string;
   payload: PayloadMode;
+  /** The payload line of the canonical request. */
+  canonicalPayload: string;
   presigned: boolean;
   /** Epoch ms after which a presigned URL no longer works. */
   expiresAt?: number;
@@ -96,9 +98,12 @@ export function parseAmzDate(value: string | undefined): number {
   return Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]));
 }
 
-function payloadMode(value: string | undefined, presigned: boolean): PayloadMode {
+function payloadMode(value: string | undefined, presigned: boolean, bodiless: boolean): PayloadMode {
   if (value === undefined) {
     if (presigned) return { kind: 'unsigned' };
+    // S3 wants the header on every request; a request without a body (curl's --aws-sigv4 of some
+    // versions sends none) is taken as signing the empty payload, which is what it then signed.
+    if (bodiless) return { kind: 'hash', sha256: EMPTY_SHA256 };
     throw new S3Error('InvalidRequest', 'Missing required header for this request: x-amz-content-sha256', 400);
   }
   switch (value) {
@@ -118,6 +123,9 @@ function payloadMode(value: string | undefined, presigned: boolean): PayloadMode
       });
   }
 }
+
+const bodiless = (req: IncomingMessage) =>
+  req.headers['transfer-encoding'] === undefined && (req.headers['content-length'] === undefined || req.headers['content-length'] === '0');
 
 /** Reads what a request says about its signature; undefined for an anonymous request. Checks the form, not the signature. */
 export function readSignature(req: IncomingMessage, query: [string, string][], now: number): SignedRequestInfo | undefined {
@@ -151,7 +159,8 @@ export function readSignature(req: IncomingMessage, query: [string, string][], n
       scope: scope.scope,
       signedHeaders: signedHeaders.split(';'),
       signature: signature.toLowerCase(),
-      payload: payloadMode(q.get('X-Amz-Content-Sha256') ?? header(req, 'x-amz-content-sha256'), true),
+      payload: payloadMode(q.get('X-Amz-Content-Sha256') ?? header(req, 'x-amz-content-sha256'), true, false),
+      canonicalPayload: q.get('X-Amz-Content-Sha256') ?? header(req, 'x-amz-content-sha256') ?? 'UNSIGNED-PAYLOAD',
       presigned: true,
       expiresAt: date + seconds * 1000,
     };
@@ -194,7 +203,8 @@ export function readSignature(req: IncomingMessage, query: [string, string][], n
     scope: scope.scope,
     signedHeaders: signedHeaders.split(';'),
     signature: signature.toLowerCase(),
-    payload: payloadMode(header(req, 'x-amz-content-sha256'), false),
+    payload: payloadMode(header(req, 'x-amz-content-sha256'), false, bodiless(req)),
+    canonicalPayload: header(req, 'x-amz-content-sha256') ?? EMPTY_SHA256,
     presigned: false,
   };
 }
@@ -218,10 +228,7 @@ export function canonicalRequest(req: IncomingMessage, rawPath: string, query: [
       return `${name}:${values.map((v) => v.trim().replace(/\s+/g, ' ')).join(',')}\n`;
     })
     .join('');
-  const payloadHash = info.presigned
-    ? (new Map(query).get('X-Amz-Content-Sha256') ?? header(req, 'x-amz-content-sha256') ?? 'UNSIGNED-PAYLOAD')
-    : (header(req, 'x-amz-content-sha256') ?? '');
-  return [req.method, path === '' ? '/' : path, params, headers, info.signedHeaders.join(';'), payloadHash].join('\n');
+  return [req.method, path === '' ? '/' : path, params, headers, info.signedHeaders.join(';'), info.canonicalPayload].join('\n');
 }
 
 const hmac = (key: Buffer | string, data: string) => createHmac('sha256', key).update(data).digest();

@@ -29,6 +29,8 @@ const parser = new XMLParser({
   parseTagValue: false,
   trimValues: false,
   processEntities: true,
+  // Numeric character references (`&#34;`, which Go's encoder writes for quotes in ETags) decoded too.
+  htmlEntities: true,
   isArray: (name) => name === 'Object' || name === 'Part',
 });
 

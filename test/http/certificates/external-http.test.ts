@@ -4,54 +4,45 @@
  * `completeExternalHttpCertificate` fetches that URL through the edge (with the hostname as Host)
  * and installs a certificate from the local authority only when the file is the challenge's.
  *
- * The edge here answers HTTP with the board of published challenges (the HttpChallenges contract
- * the edge plane serves from) and 404 otherwise, on a real loopback port.
+ * The edge is the real edge plane on a loopback port, in front of a real origin.
  */
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../../helpers/app.js';
+import { type EdgePlane, startEdgePlane, startOrigin, type TestOrigin } from '../../helpers/edge-plane.js';
 import { CDN_DOMAIN, expectIssued, readHostname, readOnlyKey, zoneWithHostname } from './support.js';
 
 let t: TestContext;
-let edge: Server | undefined;
+let edge: EdgePlane | undefined;
+let origin: TestOrigin | undefined;
 afterEach(async () => {
-  if (edge) await new Promise((resolve) => edge!.close(resolve));
+  await edge?.close();
+  await origin?.close();
   edge = undefined;
+  origin = undefined;
   await t?.close();
 });
 
-/**
- * Serves the published challenges, else what `origin` answers. `challenges: false` is a zone with
- * built-in issuance off, whose challenge paths go to the origin.
- */
-async function startEdge(origin: (path: string) => { status: number; body: string } = () => ({ status: 404, body: 'not found' }), challenges = true) {
+/** The edge plane of this instance, answering the published challenges, in front of an origin that answers `body`. */
+async function startEdge(body: () => string = () => 'from the origin') {
+  origin = await startOrigin((_req, res) => res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store' }).end(body()));
   const board = t.app.services.certificates.httpChallenges;
   await board.start();
-  edge = createServer((req, res) => {
-    const host = (req.headers.host ?? '').replace(/:\d+$/, '');
-    const path = (req.url ?? '/').split('?')[0]!;
-    const body = challenges ? board.answer(host, path) : undefined;
-    const answer = body !== undefined ? { status: 200, body } : origin(path);
-    res.writeHead(answer.status, { 'content-type': 'text/plain' }).end(answer.body);
-  });
-  await new Promise<void>((resolve) => edge!.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(edge.address() as AddressInfo).port}`;
-  t.app.services.certificates.edgeUrl = url;
-  return url;
+  edge = await startEdgePlane(t, { challenges: board });
+  t.app.services.certificates.edgeUrl = edge.url;
+  return edge;
 }
 
-function fetchThrough(edgeUrl: string, host: string, path: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(new URL(path, edgeUrl), { headers: { host } }, (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts).toString('utf8') }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
+/** A pull zone with the custom hostname, fetching from the test's origin. */
+async function zoneOnOrigin(hostname = 'cdn.example.com', settings: Record<string, unknown> = {}) {
+  const zoneId = await zoneWithHostname(t, hostname);
+  expect((await t.post(`/pullzone/${zoneId}`, { OriginUrl: origin!.url, ...settings })).status).toBe(200);
+  return zoneId;
 }
+
+const fetchThrough = async (_edge: EdgePlane, host: string, path: string) => {
+  const res = await _edge.get(host, path);
+  return { status: res.status, body: res.text };
+};
 
 const request = (Hostname: unknown, key?: string | null) => t.post('/pullzone/requestExternalHttpCertificate', { Hostname }, key);
 const complete = (Hostname: unknown, key?: string | null) => t.post('/pullzone/completeExternalHttpCertificate', { Hostname }, key);
@@ -59,8 +50,8 @@ const complete = (Hostname: unknown, key?: string | null) => t.post('/pullzone/c
 describe('the HTTP challenge', () => {
   it('is answered by the edge while open, checked through it, and then closed', async () => {
     t = await createTestApp({ cdnDomain: CDN_DOMAIN });
-    const zoneId = await zoneWithHostname(t, 'cdn.example.com');
     const edgeUrl = await startEdge();
+    const zoneId = await zoneOnOrigin();
     const res = await request('CDN.example.com');
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const token = res.body.Token as string;
@@ -73,9 +64,10 @@ describe('the HTTP challenge', () => {
     });
     const path = `/.well-known/acme-challenge/${token}`;
     expect(await fetchThrough(edgeUrl, 'cdn.example.com', path)).toEqual({ status: 200, body: res.body.FileContent });
-    // Another host, or another token, is not answered.
+    expect(origin!.requests).toEqual([]);
+    // Another host is not answered (unknown to the edge), another token goes to the origin.
     expect((await fetchThrough(edgeUrl, 'other.example.com', path)).status).toBe(404);
-    expect((await fetchThrough(edgeUrl, 'cdn.example.com', '/.well-known/acme-challenge/xyz')).status).toBe(404);
+    expect(await fetchThrough(edgeUrl, 'cdn.example.com', '/.well-known/acme-challenge/xyz')).toEqual({ status: 200, body: 'from the origin' });
 
     const done = await complete('cdn.example.com');
     expect(done.status, JSON.stringify(done.body)).toBe(200);
@@ -83,7 +75,8 @@ describe('the HTTP challenge', () => {
     const hostname = await readHostname(t, zoneId, 'cdn.example.com');
     expect(hostname.CertificateProvisionType).toBe(1);
     await expectIssued(t, hostname, ['cdn.example.com']);
-    expect((await fetchThrough(edgeUrl, 'cdn.example.com', path)).status).toBe(404);
+    // Closed: the path is the origin's again.
+    expect(await fetchThrough(edgeUrl, 'cdn.example.com', path)).toEqual({ status: 200, body: 'from the origin' });
     expectErrorBody(await complete('cdn.example.com'), 400);
   });
 
@@ -109,10 +102,10 @@ describe('the HTTP challenge', () => {
 
   it('fails when the URL answers something else, saying what it got', async () => {
     t = await createTestApp({ cdnDomain: CDN_DOMAIN });
-    const zoneId = await zoneWithHostname(t, 'cdn.example.com');
     // Built-in issuance off: the origin must answer the file; this one answers another page, then the file.
     let file = 'an unrelated page';
-    await startEdge(() => ({ status: 200, body: file }), false);
+    await startEdge(() => file);
+    const zoneId = await zoneOnOrigin('cdn.example.com', { DisableBuiltInCertificateIssuance: true });
     const res = await request('cdn.example.com');
     const failed = await complete('cdn.example.com');
     expectErrorBody(failed, 400);
@@ -122,6 +115,7 @@ describe('the HTTP challenge', () => {
     file = res.body.FileContent as string;
     expect((await complete('cdn.example.com')).status).toBe(200);
     expect((await readHostname(t, zoneId, 'cdn.example.com')).HasCertificate).toBe(true);
+    expect(origin!.requests.map((r) => r.url)).toEqual([`/.well-known/acme-challenge/${res.body.Token}`, `/.well-known/acme-challenge/${res.body.Token}`]);
   });
 
   it('fails when no edge runs on this instance, and when the challenge expired', async () => {
@@ -166,8 +160,8 @@ describe('the rules', () => {
 
   it('go with the pull zone: deleting it deletes its challenges', async () => {
     t = await createTestApp({ cdnDomain: CDN_DOMAIN });
-    const zoneId = await zoneWithHostname(t, 'cdn.example.com');
     const edgeUrl = await startEdge();
+    const zoneId = await zoneOnOrigin();
     const res = await request('cdn.example.com');
     expect((await t.del(`/pullzone/${zoneId}`)).status).toBe(204);
     expect((await t.store.docs.list('certificateChallenge', t.accountId, { offset: 0, limit: 10 })).items).toEqual([]);

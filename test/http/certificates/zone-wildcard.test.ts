@@ -7,6 +7,7 @@ import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ZoneCertificate } from '../../../src/domain/certificates/zone-certificates.js';
 import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../../helpers/app.js';
+import { within } from '../../helpers/within.js';
 import { CDN_DOMAIN, expectLeaf, readOnlyKey } from './support.js';
 
 let t: TestContext;
@@ -72,6 +73,18 @@ describe('POST /dnszone/{zoneId}/certificate/issue', () => {
     expect(errorFields(await issue(zoneId, { Domain: 42 }))).toEqual(['Domain']);
     expect(errorFields(await t.post('/dnszone/abc/certificate/issue', {}))).toEqual(['zoneId']);
     expect(await records()).toEqual([]);
+  });
+
+  it('goes with its DNS zone: deleting the zone deletes its certificates', async () => {
+    expect((await issue(zoneId)).status).toBe(200);
+    expect((await issue(zoneId, { Domain: 'shop.example.com' })).status).toBe(200);
+    const kept = (await t.post('/dnszone', { Domain: 'example.org' })).body.Id as number;
+    expect((await issue(kept)).status).toBe(200);
+    expect((await t.del(`/dnszone/${zoneId}`)).status).toBe(204);
+    const left = async () =>
+      (await t.store.docs.list<ZoneCertificate>('zoneCertificate', t.accountId, { offset: 0, limit: 10 })).items.map((d) => d.doc.Domain);
+    await within(5_000, async () => (await left()).length === 1);
+    expect(await left()).toEqual(['example.org']);
   });
 
   it('answers 404 for unknown zones and other accounts, 401 without a key, 403 for read-only keys', async () => {

@@ -114,7 +114,16 @@ describe('origin failures', () => {
 describe('a storage zone as origin', () => {
   it('serves the files of the linked storage zone, 404 for a missing one', async () => {
     const storage = await createStorageZone(t, 'edge-origin-files');
-    const access = { zoneId: String(storage.Id), accountId: t.accountId, zoneName: storage.Name, canWrite: true, userId: '', s3: false, region: 'DE', replicationRegions: [] };
+    const access = {
+      zoneId: String(storage.Id),
+      accountId: t.accountId,
+      zoneName: storage.Name,
+      canWrite: true,
+      userId: '',
+      s3: false,
+      region: 'DE',
+      replicationRegions: [],
+    };
     await t.app.services.files.upload(access, zonePath(['docs', 'a.txt'], false), Readable.from([Buffer.from('stored bytes')]));
     const zone = await createPullZone(t, 'from-storage', 'https://unused.example', { StorageZoneId: storage.Id, OriginType: 2 });
     const res = await edge.get(zone.host, '/docs/a.txt');

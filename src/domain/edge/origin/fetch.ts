@@ -86,8 +86,7 @@ async function followed(zone: EdgeZone, call: OriginCall): Promise<Attempt> {
     const attempt = await once(zone, current);
     const { response } = attempt;
     const location = response?.headers.location;
-    const follow =
-      response && zone.FollowRedirects && REDIRECTS.has(response.statusCode ?? 0) && location && hop < MAX_REDIRECTS && !current.body;
+    const follow = response && zone.FollowRedirects && REDIRECTS.has(response.statusCode ?? 0) && location && hop < MAX_REDIRECTS && !current.body;
     if (!follow || !(current.method === 'GET' || current.method === 'HEAD')) return attempt;
     let next: URL;
     try {

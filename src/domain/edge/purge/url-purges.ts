@@ -53,7 +53,10 @@ export function parsePurgeUrl(purge: UrlPurge): { host: string; pattern: string 
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
     throw errors.validation('url', 'The URL must be an http or https URL with a hostname.', 'purge.url_invalid');
   }
-  const host = url.hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  const host = url.hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
   // The URL parser encodes what a client would (spaces, quotes) but leaves `*` as typed.
   let path = url.pathname;
   if (path.endsWith('/') && !purge.exactPath && url.search === '') path = `${path}*`;

@@ -1,0 +1,44 @@
+/**
+ * The edge benchmark's origin, and its ceiling at once: a bare node:http server in its own process
+ * that answers every `GET /obj/<anything>` with the same 10 KiB (`Cache-Control: max-age=3600`,
+ * an ETag), and counts the requests per path (`GET /_count?path=/obj/x` → the count), so the miss
+ * storm can tell how many reached it. `/slow/...` answers the same after 200 ms: a wide window for
+ * concurrent misses. Run as a child: `node --import tsx bench/edge-origin.ts`.
+ */
+import { createServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { startChild, type Child } from './server.js';
+
+export const OBJECT_BYTES = 10 * 1024;
+
+export function startEdgeOrigin(): Promise<Child> {
+  return startChild('edge-origin', ['--import', 'tsx', fileURLToPath(import.meta.url)], /edge-origin: listening on (http:\/\/127\.0\.0\.1:\d+)/, process.env);
+}
+
+function serve(): void {
+  const body = Buffer.alloc(OBJECT_BYTES, 'edgeplane bench object ');
+  const headers = { 'content-type': 'application/octet-stream', 'content-length': body.length, 'cache-control': 'max-age=3600', etag: '"bench-10k"' };
+  const counts = new Map<string, number>();
+  const server = createServer((request, reply) => {
+    const url = request.url ?? '/';
+    if (url.startsWith('/_count?path=')) {
+      reply.end(String(counts.get(decodeURIComponent(url.slice('/_count?path='.length))) ?? 0));
+      return;
+    }
+    counts.set(url, (counts.get(url) ?? 0) + 1);
+    if (url.startsWith('/slow/')) {
+      setTimeout(() => reply.writeHead(200, headers).end(body), 200);
+      return;
+    }
+    reply.writeHead(200, headers).end(body);
+  });
+  server.keepAliveTimeout = 72_000;
+  server.listen(0, '127.0.0.1', () => {
+    const address = server.address();
+    if (address === null || typeof address === 'string') throw new Error('edge-origin: no TCP address');
+    process.stdout.write(`edge-origin: listening on http://127.0.0.1:${address.port}\n`);
+  });
+  process.once('SIGTERM', () => server.close(() => process.exit(0)));
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) serve();
