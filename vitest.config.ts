@@ -24,6 +24,8 @@ const storelessPlaneTests = [
   'test/planes/dns/answer-cache.test.ts',
   'test/planes/dns/rate-limit.test.ts',
   'test/planes/dns/dig.test.ts',
+  // The S3 plane in a server process on its own SQLite file.
+  'test/planes/s3/listener.test.ts',
 ];
 
 export default defineConfig({

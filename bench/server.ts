@@ -134,7 +134,7 @@ export function startChild(name: string, args: string[], readyLine: RegExp, env:
       ready = true;
       clearTimeout(timer);
       child.stdout.off('data', onData);
-      const planes = Object.fromEntries([...output.matchAll(/^edgeplane: ([a-z-]+) listening on (\S+)$/gm)].map((m) => [m[1]!, m[2]!]));
+      const planes = Object.fromEntries([...output.matchAll(/^edgeplane: ([a-z0-9-]+) listening on (\S+)$/gm)].map((m) => [m[1]!, m[2]!]));
       resolve({ name, pid: child.pid!, url, planes, stop });
     };
     child.stdout.on('data', onData);

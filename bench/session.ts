@@ -9,7 +9,8 @@ import { Agent, request as httpRequest } from 'node:http';
 import { loadavg } from 'node:os';
 import type { CapturedResponse } from './baseline.js';
 import { startBaseline } from './baseline.js';
-import { cpuSeconds } from './proc.js';
+import { cpuSeconds, syncsPerSecond } from './proc.js';
+import { startEdgeplane } from './server.js';
 import type { Target } from './report.js';
 import { median, table } from './startup.js';
 
@@ -28,6 +29,10 @@ export interface SessionReport {
    * process waited for a core, so it carries over better from a loaded machine to a quiet one.
    */
   cpuMsPerRequest: { edgeplane: number | null; ceiling: number | null };
+  /** One 4 KiB append + fdatasync in the store's directory, just after the session (ms). */
+  fsyncMs: number;
+  /** The same session against a server on `sqlite::memory:`: what is left without the disk. */
+  inMemory: Latencies;
   /** Where the session's time went: each kind of request (ids as {id}), the costliest first. */
   byKind: { kind: string; requests: number; p50: number; totalMs: number }[];
   loadAverage: number;
@@ -175,6 +180,8 @@ export interface SessionOptions {
   /** The captured `GET /pullzone/{id}` answer the ceiling replays (whatever it is asked). */
   captured: CapturedResponse;
   workDir: string;
+  /** Settings of the bench's server (the log level), for the second server on an in-memory store. */
+  settings: Record<string, string>;
   log: (message: string) => void;
 }
 
@@ -212,6 +219,10 @@ export async function measureSession(options: SessionOptions): Promise<SessionRe
     client.close();
   }
 
+  // A durable write waits for the disk at least once: its latency now is the writes' floor.
+  const fsyncMs = 1000 / syncsPerSecond(options.workDir);
+  const inMemory = await sessionInMemory(options);
+
   const ceiling = await startBaseline(options.captured, options.workDir);
   log(`session: the same ${client.sent.length} requests, one at a time, to the bare node:http ceiling`);
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -241,8 +252,26 @@ export async function measureSession(options: SessionOptions): Promise<SessionRe
     byKind,
     ceiling: summarize(latencies, (performance.now() - started) / 1000),
     cpuMsPerRequest: { edgeplane: edgeplaneCpuMs, ceiling: ceilingCpuMs },
+    fsyncMs,
+    inMemory,
     loadAverage: loadavg()[0] ?? 0,
   };
+}
+
+/** The same session on a second server whose store is in memory (nothing waits for the disk). */
+async function sessionInMemory(options: SessionOptions): Promise<Latencies> {
+  options.log('session: the same session on a second server with an in-memory store (sqlite::memory:)');
+  const server = await startEdgeplane({ dbFile: ':memory:', bootstrapKey: options.bootstrapKey, settings: options.settings });
+  const client = new SequentialClient(server.url, options.bootstrapKey);
+  try {
+    client.key = json<{ Key: string }>(await client.call('POST', '/apikey', {}, 'the session key')).Key;
+    const started = performance.now();
+    for (let i = 0; i < options.iterations; i++) await iteration(client, `${options.tag}m`, i, {});
+    return summarize(client.latencies, (performance.now() - started) / 1000);
+  } finally {
+    client.close();
+    await server.stop();
+  }
 }
 
 function cpuPerRequestMs(before: number | null, after: number | null, requests: number): number | null {
@@ -287,6 +316,7 @@ export function sessionRows(r: SessionReport): string[][] {
     row(`edgeplane: CI-like session (${r.iterations} iterations, every family)`, r.edgeplane, r.requests, r.cpuMsPerRequest.edgeplane),
     row('  of which reads (GET)', r.edgeplaneReads, r.edgeplaneReads.count),
     row('  of which writes (POST, PUT, PATCH, DELETE)', r.edgeplaneWrites, r.edgeplaneWrites.count),
+    row('same session, in-memory store (sqlite::memory:)', r.inMemory, r.inMemory.count),
     row('ceiling: bare node:http, same requests', r.ceiling, r.requests, r.cpuMsPerRequest.ceiling),
   ];
 }
@@ -309,6 +339,7 @@ export function renderSession(r: SessionReport): string {
   return [
     `A test suite's day: one client, one connection, one request at a time (load ${r.loadAverage.toFixed(1)}); requests: ${families}`,
     table(SESSION_HEAD, sessionRows(r)),
+    `Disk: one 4 KiB append + fdatasync in the store's directory took ${r.fsyncMs.toFixed(3)} ms (every durable write waits for at least one).`,
     `Costliest kinds of request: ${r.byKind
       .slice(0, 8)
       .map((k) => `${k.kind} ${k.requests} x p50 ${k.p50.toFixed(2)} ms`)

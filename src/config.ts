@@ -21,10 +21,7 @@ export const ConfigSchema = Type.Object({
   host: Type.String({ default: '127.0.0.1', description: 'Address the HTTP server binds to.' }),
   port: Port(8080, 'TCP port of the management API (0 picks a free one; `off` turns it off).'),
   storagePort: Port(8081, 'TCP port of the storage plane: the file API of every storage zone (0 picks a free one; `off` turns it off).'),
-  s3Port: Port(
-    8083,
-    'TCP port of the S3 plane: the S3-compatible API of storage zones created with S3 support (0 picks a free one; `off` turns it off).',
-  ),
+  s3Port: Port(8083, 'TCP port of the S3 plane: the S3-compatible API of storage zones created with S3 support (0 picks a free one; `off` turns it off).'),
   edgePort: Port(8082, 'TCP port of the edge plane: HTTP for the hostnames of every pull zone (0 picks a free one; `off` turns it off).'),
   edgeTlsPort: Port(8443, 'TCP port of the edge plane over HTTPS, the certificate chosen by SNI (0 picks a free one; `off` turns it off).'),
   edgeCacheBytes: Type.Integer({

@@ -23,7 +23,18 @@ export function startServer(env: Record<string, string>, entry = SOURCE_SERVER):
   const child = spawn(process.execPath, entry, {
     cwd: root,
     // Every plane on a free port: tests run side by side.
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', EDGEPLANE_STORAGE_PORT: '0', EDGEPLANE_DNS_PORT: '0', EDGEPLANE_EDGE_PORT: '0', EDGEPLANE_EDGE_TLS_PORT: '0', EDGEPLANE_S3_PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      EDGEPLANE_STORAGE_PORT: '0',
+      EDGEPLANE_DNS_PORT: '0',
+      EDGEPLANE_EDGE_PORT: '0',
+      EDGEPLANE_EDGE_TLS_PORT: '0',
+      EDGEPLANE_S3_PORT: '0',
+      LOG_LEVEL: 'info',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -40,7 +51,7 @@ export function startServer(env: Record<string, string>, entry = SOURCE_SERVER):
       resolve({
         child,
         base: m[1]!,
-        planes: Object.fromEntries([...out.matchAll(/^edgeplane: ([a-z-]+) listening on (\S+)$/gm)].map((p) => [p[1]!, p[2]!])),
+        planes: Object.fromEntries([...out.matchAll(/^edgeplane: ([a-z0-9-]+) listening on (\S+)$/gm)].map((p) => [p[1]!, p[2]!])),
         stdout: () => out,
         stderr: () => err,
         stop: async (signal = 'SIGTERM') => {

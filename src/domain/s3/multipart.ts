@@ -35,7 +35,11 @@ export class S3DomainError extends AppError {
 }
 
 const noSuchUpload = () =>
-  new S3DomainError('NoSuchUpload', 'The specified upload does not exist. The upload ID may be invalid, or the upload may have been aborted or completed.', 404);
+  new S3DomainError(
+    'NoSuchUpload',
+    'The specified upload does not exist. The upload ID may be invalid, or the upload may have been aborted or completed.',
+    404,
+  );
 
 export interface PartWritten {
   part: S3UploadPart;
@@ -154,7 +158,11 @@ export class MultipartUploads {
     const chosen = requested.map((r) => {
       const part = stored.get(r.partNumber);
       if (!part || bareEtag(r.etag) !== part.md5)
-        throw new S3DomainError('InvalidPart', 'One or more of the specified parts could not be found. The part may not have been uploaded, or the specified entity tag may not match the part\'s entity tag.', 400);
+        throw new S3DomainError(
+          'InvalidPart',
+          "One or more of the specified parts could not be found. The part may not have been uploaded, or the specified entity tag may not match the part's entity tag.",
+          400,
+        );
       return part;
     });
     chosen.forEach((part, i) => {

@@ -37,7 +37,7 @@ export async function authenticate(
   if (!info) throw new S3Error('AccessDenied', 'Access Denied: requests must be signed (AWS Signature Version 4).', 403);
   const entry = await credentials.of(info.accessKeyId);
   // A zone without S3 support has no S3 credentials: to a client that is an unknown key.
-  if (!entry || !entry.zone.s3)
+  if (!entry?.zone.s3)
     throw new S3Error('InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.', 403, { AWSAccessKeyId: info.accessKeyId });
   const region = entry.zone.region.toLowerCase();
   if (info.region !== region && !EXTRA_REGIONS.includes(info.region)) {

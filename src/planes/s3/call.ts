@@ -128,7 +128,12 @@ export function objectMetadata(req: IncomingMessage): Record<string, string> | n
   for (const name of STORED_HEADERS) {
     let value = header(req, name);
     // aws-chunked is how the body travelled, not how the object is encoded.
-    if (name === 'content-encoding' && value !== undefined) value = value.split(',').map((v) => v.trim()).filter((v) => v !== 'aws-chunked' && v !== '').join(', ');
+    if (name === 'content-encoding' && value !== undefined)
+      value = value
+        .split(',')
+        .map((v) => v.trim())
+        .filter((v) => v !== 'aws-chunked' && v !== '')
+        .join(', ');
     if (value) user[`${SYSTEM_PREFIX}${name}`] = value;
   }
   return Object.keys(user).length === 0 ? null : user;

@@ -32,10 +32,15 @@ export const s3Errors = {
   malformedXml: () => new S3Error('MalformedXML', 'The XML you provided was not well-formed or did not validate against our published schema', 400),
   notImplemented: (what: string) => new S3Error('NotImplemented', `A header or query you provided implies functionality that is not implemented: ${what}`, 501),
   entityTooLarge: (max: number) =>
-    new S3Error('EntityTooLarge', 'Your proposed upload exceeds the maximum allowed object size.', 400, { MaxSizeAllowed: String(max) }, { connection: 'close' }),
+    new S3Error(
+      'EntityTooLarge',
+      'Your proposed upload exceeds the maximum allowed object size.',
+      400,
+      { MaxSizeAllowed: String(max) },
+      { connection: 'close' },
+    ),
   badDigest: (message = 'The Content-MD5 you specified did not match what we received.') => new S3Error('BadDigest', message, 400),
-  sha256Mismatch: () =>
-    new S3Error('XAmzContentSHA256Mismatch', "The provided 'x-amz-content-sha256' header does not match what was computed.", 400),
+  sha256Mismatch: () => new S3Error('XAmzContentSHA256Mismatch', "The provided 'x-amz-content-sha256' header does not match what was computed.", 400),
   signatureMismatch: () =>
     new S3Error(
       'SignatureDoesNotMatch',

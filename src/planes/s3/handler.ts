@@ -27,9 +27,32 @@ export interface S3HandlerDeps extends S3Deps {
 
 /** Sub-resources S3 has that edgeplane does not: answered NotImplemented rather than mistaken for a listing or a read. */
 const UNSUPPORTED = [
-  'acl', 'policy', 'cors', 'lifecycle', 'tagging', 'website', 'logging', 'notification', 'replication', 'encryption',
-  'object-lock', 'legal-hold', 'retention', 'accelerate', 'requestPayment', 'analytics', 'metrics', 'inventory',
-  'intelligent-tiering', 'ownershipControls', 'publicAccessBlock', 'restore', 'select', 'torrent', 'attributes', 'versions',
+  'acl',
+  'policy',
+  'cors',
+  'lifecycle',
+  'tagging',
+  'website',
+  'logging',
+  'notification',
+  'replication',
+  'encryption',
+  'object-lock',
+  'legal-hold',
+  'retention',
+  'accelerate',
+  'requestPayment',
+  'analytics',
+  'metrics',
+  'inventory',
+  'intelligent-tiering',
+  'ownershipControls',
+  'publicAccessBlock',
+  'restore',
+  'select',
+  'torrent',
+  'attributes',
+  'versions',
 ];
 
 export function s3Handler(deps: S3HandlerDeps): RequestListener {
@@ -46,9 +69,9 @@ export function s3Handler(deps: S3HandlerDeps): RequestListener {
           if (query.has('location')) return bucketLocation(call);
           if (query.has('uploads')) return listUploads(call);
           if (query.has('versioning'))
-            return void call.res.writeHead(200, { 'content-type': 'application/xml' }).end(
-              '<?xml version="1.0" encoding="UTF-8"?>\n<VersioningConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/"/>',
-            );
+            return void call.res
+              .writeHead(200, { 'content-type': 'application/xml' })
+              .end('<?xml version="1.0" encoding="UTF-8"?>\n<VersioningConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/"/>');
           if (query.get('list-type') === '2') return listObjectsV2(call);
           return listObjectsV1(call);
         case 'POST':

@@ -109,7 +109,8 @@ export async function listObjectsV2(call: S3Call): Promise<void> {
   let after = startAfter;
   if (token !== undefined) {
     const decoded = Buffer.from(token, 'base64url').toString('utf8');
-    if (!decoded.startsWith('k:')) throw new S3Error('InvalidArgument', 'The continuation token provided is incorrect', 400, { ArgumentName: 'continuation-token' });
+    if (!decoded.startsWith('k:'))
+      throw new S3Error('InvalidArgument', 'The continuation token provided is incorrect', 400, { ArgumentName: 'continuation-token' });
     after = decoded.slice(2);
   }
   const page = await listPage(call, prefix, delimiter, after, maxKeys);

@@ -18,7 +18,8 @@ async function uploadOf(call: S3Call): Promise<S3Upload> {
 function partNumberOf(call: S3Call): number {
   const raw = call.query.get('partNumber') ?? '';
   const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(n >= 1 && n <= MAX_PART_NUMBER)) throw s3Errors.invalidArgument(`Part number must be an integer between 1 and ${MAX_PART_NUMBER}, inclusive`, 'partNumber', raw);
+  if (!(n >= 1 && n <= MAX_PART_NUMBER))
+    throw s3Errors.invalidArgument(`Part number must be an integer between 1 and ${MAX_PART_NUMBER}, inclusive`, 'partNumber', raw);
   return n;
 }
 
@@ -71,10 +72,15 @@ async function uploadPartCopy(call: S3Call, upload: S3Upload, partNumber: number
     const m = /^bytes=(\d+)-(\d+)$/.exec(rangeHeader.trim());
     const choice = m ? chooseRange(rangeHeader.trim(), source.size) : undefined;
     if (!m || Number(m[2]) >= source.size || Number(m[1]) > Number(m[2]) || choice?.kind !== 'range')
-      throw new S3Error('InvalidArgument', 'The x-amz-copy-source-range value must be of the form bytes=first-last where first and last are the zero-based offsets of the first and last bytes to copy', 400, {
-        ArgumentName: 'x-amz-copy-source-range',
-        ArgumentValue: rangeHeader,
-      });
+      throw new S3Error(
+        'InvalidArgument',
+        'The x-amz-copy-source-range value must be of the form bytes=first-last where first and last are the zero-based offsets of the first and last bytes to copy',
+        400,
+        {
+          ArgumentName: 'x-amz-copy-source-range',
+          ArgumentValue: rangeHeader,
+        },
+      );
     range = choice.range;
   }
   const body = await call.deps.files.read(source, range);
@@ -136,7 +142,12 @@ export async function listParts(call: S3Call): Promise<void> {
       element('MaxParts', maxParts),
       element('IsTruncated', truncated),
       ...shown.map((p) =>
-        element('Part', [element('PartNumber', p.partNumber), element('LastModified', isoTime(p.uploadedAt)), element('ETag', `"${p.md5}"`), element('Size', p.size)]),
+        element('Part', [
+          element('PartNumber', p.partNumber),
+          element('LastModified', isoTime(p.uploadedAt)),
+          element('ETag', `"${p.md5}"`),
+          element('Size', p.size),
+        ]),
       ),
     ]),
   );

@@ -9,7 +9,19 @@ import type { FileRecord } from '../../store/types.js';
 import { contentTypeOf } from '../common/content-types.js';
 import { evaluateConditions, rangeStillApplies, type Validators } from '../common/conditions.js';
 import { chooseRange, contentRange } from '../common/ranges.js';
-import { declaredLength, header, objectBody, objectMetadata, requireWrite, type S3Call, sendEmpty, sendXml, smallBody, STORED_HEADERS, SYSTEM_PREFIX } from './call.js';
+import {
+  declaredLength,
+  header,
+  objectBody,
+  objectMetadata,
+  requireWrite,
+  type S3Call,
+  sendEmpty,
+  sendXml,
+  smallBody,
+  STORED_HEADERS,
+  SYSTEM_PREFIX,
+} from './call.js';
 import { asS3Error, S3Error, s3Errors } from './errors.js';
 import { decodeComponent } from './sigv4.js';
 import { element, parseXml, rootElement, textOf } from './xml.js';
@@ -79,16 +91,21 @@ export async function putObject(call: S3Call): Promise<void> {
   const ifMatch = header(call.req, 'if-match');
   if (ifNoneMatch !== undefined || ifMatch !== undefined) {
     const existing = target.isDirectory ? undefined : await call.deps.files.find(call.zone, target.path);
-    if (ifNoneMatch?.trim() === '*' && existing) throw new S3Error('PreconditionFailed', 'At least one of the pre-conditions you specified did not hold', 412, { Condition: 'If-None-Match' });
+    if (ifNoneMatch?.trim() === '*' && existing)
+      throw new S3Error('PreconditionFailed', 'At least one of the pre-conditions you specified did not hold', 412, { Condition: 'If-None-Match' });
     if (ifMatch !== undefined && (!existing || bareEtag(ifMatch) !== bareEtag(etagOf(existing))))
-      throw new S3Error(existing ? 'PreconditionFailed' : 'NoSuchKey', 'At least one of the pre-conditions you specified did not hold', existing ? 412 : 404, { Condition: 'If-Match' });
+      throw new S3Error(existing ? 'PreconditionFailed' : 'NoSuchKey', 'At least one of the pre-conditions you specified did not hold', existing ? 412 : 404, {
+        Condition: 'If-Match',
+      });
   }
   const md5 = checkContentMd5(call);
   const { body, expectedSha256 } = objectBody(call);
   if (target.isDirectory) {
     // A key ending in `/` is a folder: an empty one is created, as the file API's folders are.
     const bytes = await smallBody({ ...call }, 0).catch((error: unknown) => {
-      throw asS3Error(error)?.code === 'MaxMessageLengthExceeded' ? s3Errors.invalidArgument('An object whose key ends in "/" is a folder and holds no bytes.', 'key', key) : error;
+      throw asS3Error(error)?.code === 'MaxMessageLengthExceeded'
+        ? s3Errors.invalidArgument('An object whose key ends in "/" is a folder and holds no bytes.', 'key', key)
+        : error;
     });
     void bytes;
     await call.deps.files.createDirectory(call.zone, target);
@@ -124,7 +141,13 @@ export async function getObject(call: S3Call, method: 'GET' | 'HEAD'): Promise<v
   if (outcome === 'precondition-failed') throw new S3Error('PreconditionFailed', 'At least one of the pre-conditions you specified did not hold', 412);
   const choice = rangeStillApplies(req.headers, validators) ? chooseRange(header(req, 'range'), file.size) : ({ kind: 'whole' } as const);
   if (choice.kind === 'unsatisfiable')
-    throw new S3Error('InvalidRange', 'The requested range is not satisfiable', 416, { RangeRequested: header(req, 'range') ?? '', ActualObjectSize: String(file.size) }, { 'content-range': `bytes */${file.size}` });
+    throw new S3Error(
+      'InvalidRange',
+      'The requested range is not satisfiable',
+      416,
+      { RangeRequested: header(req, 'range') ?? '', ActualObjectSize: String(file.size) },
+      { 'content-range': `bytes */${file.size}` },
+    );
   const range = choice.kind === 'range' ? choice.range : undefined;
   const length = range ? range.end - range.start + 1 : file.size;
   headers['content-length'] = length;
@@ -207,10 +230,12 @@ export async function deleteObjects(call: S3Call): Promise<void> {
 export function copySource(call: S3Call): { bucket: string; key: string } {
   const raw = header(call.req, 'x-amz-copy-source')!;
   const [path = '', version] = raw.split('?');
-  if (version !== undefined && version.startsWith('versionId=') && version !== 'versionId=null') throw s3Errors.invalidArgument('Versions are not supported.', 'x-amz-copy-source', raw);
+  if (version?.startsWith('versionId=') && version !== 'versionId=null')
+    throw s3Errors.invalidArgument('Versions are not supported.', 'x-amz-copy-source', raw);
   const trimmed = decodeComponent(path).replace(/^\//, '');
   const slash = trimmed.indexOf('/');
-  if (slash <= 0 || slash === trimmed.length - 1) throw s3Errors.invalidArgument('Copy Source must mention the source bucket and key: sourcebucket/sourcekey', 'x-amz-copy-source', raw);
+  if (slash <= 0 || slash === trimmed.length - 1)
+    throw s3Errors.invalidArgument('Copy Source must mention the source bucket and key: sourcebucket/sourcekey', 'x-amz-copy-source', raw);
   return { bucket: trimmed.slice(0, slash), key: trimmed.slice(slash + 1) };
 }
 

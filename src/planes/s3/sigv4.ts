@@ -81,11 +81,13 @@ export function queryPairs(rawQuery: string): [string, string][] {
 
 function parseScope(credential: string, fail: (m: string) => S3Error): { accessKeyId: string; date: string; region: string; scope: string } {
   const parts = credential.split('/');
-  if (parts.length < 5) throw fail('The authorization header is malformed; the Credential is mal-formed; expecting "<YOUR-AKID>/YYYYMMDD/REGION/SERVICE/aws4_request".');
+  if (parts.length < 5)
+    throw fail('The authorization header is malformed; the Credential is mal-formed; expecting "<YOUR-AKID>/YYYYMMDD/REGION/SERVICE/aws4_request".');
   // An access key id never holds a slash, but take everything before the scope in case it does.
   const [date, region, service, terminal] = parts.slice(-4) as [string, string, string, string];
   const accessKeyId = parts.slice(0, -4).join('/');
-  if (!/^\d{8}$/.test(date)) throw fail(`The authorization header is malformed; incorrect date format "${date}". This date in the credential must be in the format "yyyyMMdd".`);
+  if (!/^\d{8}$/.test(date))
+    throw fail(`The authorization header is malformed; incorrect date format "${date}". This date in the credential must be in the format "yyyyMMdd".`);
   if (service !== 's3') throw fail(`The authorization header is malformed; incorrect service "${service}". This endpoint belongs to "s3".`);
   if (terminal !== 'aws4_request') throw fail(`The authorization header is malformed; incorrect terminal "${terminal}". This endpoint uses "aws4_request".`);
   return { accessKeyId, date, region, scope: `${date}/${region}/s3/aws4_request` };
@@ -132,7 +134,12 @@ export function readSignature(req: IncomingMessage, query: [string, string][], n
   const q = new Map(query);
   const authorization = header(req, 'authorization');
   if (q.has('X-Amz-Algorithm') || q.has('X-Amz-Credential')) {
-    if (authorization !== undefined) throw new S3Error('InvalidArgument', 'Only one auth mechanism allowed; only the X-Amz-Algorithm query parameter or the Authorization header should be specified', 400);
+    if (authorization !== undefined)
+      throw new S3Error(
+        'InvalidArgument',
+        'Only one auth mechanism allowed; only the X-Amz-Algorithm query parameter or the Authorization header should be specified',
+        400,
+      );
     if (q.get('X-Amz-Algorithm') !== ALGORITHM) throw queryError(`X-Amz-Algorithm only supports "${ALGORITHM}"`);
     const credential = q.get('X-Amz-Credential');
     const amzDate = q.get('X-Amz-Date');
@@ -145,13 +152,17 @@ export function readSignature(req: IncomingMessage, query: [string, string][], n
       );
     const scope = parseScope(credential, queryError);
     const date = parseAmzDate(amzDate);
-    if (Number.isNaN(date)) throw queryError('X-Amz-Date must be in the ISO8601 Long Format "yyyyMMdd\'T\'HHmmss\'Z\'"');
+    if (Number.isNaN(date)) throw queryError("X-Amz-Date must be in the ISO8601 Long Format \"yyyyMMdd'T'HHmmss'Z'\"");
     if (!/^\d+$/.test(expires)) throw queryError('X-Amz-Expires should be a number');
     const seconds = Number(expires);
     if (seconds < 1 || seconds > MAX_EXPIRES_SECONDS) throw queryError('X-Amz-Expires must be less than a week (in seconds) that is 604800');
     if (amzDate.slice(0, 8) !== scope.date) throw queryError('Invalid credential date. Date is not the same as X-Amz-Date.');
     if (date - now > MAX_SKEW_MS) throw new S3Error('AccessDenied', 'Request is not valid yet', 403);
-    if (now > date + seconds * 1000) throw new S3Error('AccessDenied', 'Request has expired', 403, { Expires: new Date(date + seconds * 1000).toISOString(), ServerTime: new Date(now).toISOString() });
+    if (now > date + seconds * 1000)
+      throw new S3Error('AccessDenied', 'Request has expired', 403, {
+        Expires: new Date(date + seconds * 1000).toISOString(),
+        ServerTime: new Date(now).toISOString(),
+      });
     return {
       accessKeyId: scope.accessKeyId,
       region: scope.region,
@@ -166,11 +177,16 @@ export function readSignature(req: IncomingMessage, query: [string, string][], n
     };
   }
   if (authorization === undefined) {
-    if (q.has('AWSAccessKeyId') || q.has('Signature')) throw new S3Error('AccessDenied', 'Signature Version 2 is not supported; sign requests with Signature Version 4.', 403);
+    if (q.has('AWSAccessKeyId') || q.has('Signature'))
+      throw new S3Error('AccessDenied', 'Signature Version 2 is not supported; sign requests with Signature Version 4.', 403);
     return undefined;
   }
   if (authorization.startsWith('AWS ')) throw new S3Error('AccessDenied', 'Signature Version 2 is not supported; sign requests with Signature Version 4.', 403);
-  if (!authorization.startsWith(`${ALGORITHM} `)) throw new S3Error('InvalidArgument', 'Unsupported Authorization Type', 400, { ArgumentName: 'Authorization', ArgumentValue: authorization.split(' ')[0] ?? '' });
+  if (!authorization.startsWith(`${ALGORITHM} `))
+    throw new S3Error('InvalidArgument', 'Unsupported Authorization Type', 400, {
+      ArgumentName: 'Authorization',
+      ArgumentValue: authorization.split(' ')[0] ?? '',
+    });
   const fields = new Map<string, string>();
   for (const part of authorization.slice(ALGORITHM.length + 1).split(',')) {
     const eq = part.indexOf('=');
@@ -194,8 +210,16 @@ export function readSignature(req: IncomingMessage, query: [string, string][], n
       ServerTime: new Date(now).toISOString(),
       MaxAllowedSkewMilliseconds: String(MAX_SKEW_MS),
     });
-  const stamp = amzDate ?? new Date(date).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
-  if (stamp.slice(0, 8) !== scope.date) throw malformed(`The authorization header is malformed; Invalid credential date "${scope.date}". This date is not the same as X-Amz-Date: "${stamp.slice(0, 8)}".`);
+  const stamp =
+    amzDate ??
+    new Date(date)
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d{3}/, '');
+  if (stamp.slice(0, 8) !== scope.date)
+    throw malformed(
+      `The authorization header is malformed; Invalid credential date "${scope.date}". This date is not the same as X-Amz-Date: "${stamp.slice(0, 8)}".`,
+    );
   return {
     accessKeyId: scope.accessKeyId,
     region: scope.region,

@@ -44,9 +44,16 @@ const partFromRow = (r: PartRow): S3UploadPart => ({
 });
 
 const INSERT_UPLOAD = 'INSERT INTO s3_uploads (upload_id, zone_id, account_id, key, content_type, meta, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)';
-const INSERT_PART =
-  'INSERT INTO s3_upload_parts (upload_id, part_number, blob_key, size, md5, sha256, uploaded_at) VALUES ($1, $2, $3, $4, $5, $6, $7)';
-const uploadValues = (u: S3Upload) => [u.uploadId, u.zoneId, u.accountId, u.key, u.contentType, u.metadata === null ? null : JSON.stringify(u.metadata), u.createdAt];
+const INSERT_PART = 'INSERT INTO s3_upload_parts (upload_id, part_number, blob_key, size, md5, sha256, uploaded_at) VALUES ($1, $2, $3, $4, $5, $6, $7)';
+const uploadValues = (u: S3Upload) => [
+  u.uploadId,
+  u.zoneId,
+  u.accountId,
+  u.key,
+  u.contentType,
+  u.metadata === null ? null : JSON.stringify(u.metadata),
+  u.createdAt,
+];
 const partValues = (p: S3UploadPart) => [p.uploadId, p.partNumber, p.blobKey, p.size, p.md5, p.sha256, p.uploadedAt];
 
 /** Every upload, then every part (uploads in progress are few: read at once). */
@@ -101,10 +108,11 @@ export class PgS3Uploads implements S3Uploads {
   }
 
   async parts(uploadId: string, after: number, limit: number): Promise<S3UploadPart[]> {
-    const { rows } = await this.db.query<PartRow>(
-      'SELECT * FROM s3_upload_parts WHERE upload_id = $1 AND part_number > $2 ORDER BY part_number LIMIT $3',
-      [uploadId, after, limit],
-    );
+    const { rows } = await this.db.query<PartRow>('SELECT * FROM s3_upload_parts WHERE upload_id = $1 AND part_number > $2 ORDER BY part_number LIMIT $3', [
+      uploadId,
+      after,
+      limit,
+    ]);
     return rows.map(partFromRow);
   }
 

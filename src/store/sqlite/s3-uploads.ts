@@ -55,11 +55,10 @@ export const uploadRowValues = (u: S3Upload) => [
 export const partRowValues = (p: S3UploadPart) => [p.uploadId, p.partNumber, p.blobKey, p.size, p.md5, p.sha256, p.uploadedAt];
 
 export const INSERT_UPLOAD = 'INSERT INTO s3_uploads (upload_id, zone_id, account_id, key, content_type, meta, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)';
-export const INSERT_PART =
-  'INSERT INTO s3_upload_parts (upload_id, part_number, blob_key, size, md5, sha256, uploaded_at) VALUES (?, ?, ?, ?, ?, ?, ?)';
+export const INSERT_PART = 'INSERT INTO s3_upload_parts (upload_id, part_number, blob_key, size, md5, sha256, uploaded_at) VALUES (?, ?, ?, ?, ?, ?, ?)';
 
 /** Every upload, then every part: what a dump holds of them. */
-export function* dumpS3Uploads(db: Database.Database): Generator<{ type: 's3Upload' } & S3Upload | ({ type: 's3UploadPart' } & S3UploadPart)> {
+export function* dumpS3Uploads(db: Database.Database): Generator<({ type: 's3Upload' } & S3Upload) | ({ type: 's3UploadPart' } & S3UploadPart)> {
   for (const r of db.prepare('SELECT * FROM s3_uploads ORDER BY upload_id').iterate() as Iterable<UploadRow>) yield { type: 's3Upload', ...uploadFromRow(r) };
   for (const r of db.prepare('SELECT * FROM s3_upload_parts ORDER BY upload_id, part_number').iterate() as Iterable<PartRow>)
     yield { type: 's3UploadPart', ...partFromRow(r) };
@@ -109,9 +108,7 @@ export class SqliteS3Uploads implements S3Uploads {
 
   async list(zoneId: string, query: { prefix: string; after?: { key: string; uploadId: string } | undefined; limit: number }): Promise<S3Upload[]> {
     const after = query.after ?? { key: '', uploadId: '' };
-    return this.listStmt
-      .all(zoneId, query.prefix, prefixEnd(query.prefix), after.key, after.key, after.uploadId, query.limit)
-      .map(uploadFromRow);
+    return this.listStmt.all(zoneId, query.prefix, prefixEnd(query.prefix), after.key, after.key, after.uploadId, query.limit).map(uploadFromRow);
   }
 
   async putPart(part: S3UploadPart): Promise<{ replaced: S3UploadPart | undefined } | undefined> {

@@ -138,6 +138,26 @@ describe('the cache key', () => {
   });
 });
 
+describe('the cache key, hostnames and cookies', () => {
+  it('shares one copy between the hostnames of a zone unless EnableHostnameVary; varies by the CookieVaryParameters cookies with EnableCookieVary', async () => {
+    const z = await zoneWith((_url, h) => ({ headers: { 'cache-control': 'max-age=60' }, body: `${h['host']} ${h['cookie'] ?? '-'}` }), {
+      AddHostHeader: true,
+    });
+    expect((await t.post(`/pullzone/${z.zone.Id}/addHostname`, { Hostname: 'vary.example.com' })).status).toBe(204);
+    const viaSystem = await edge.get(z.zone.host, '/v', { 'x-test-zone': z.zone.Name });
+    const viaOther = await edge.get('vary.example.com', '/v', { 'x-test-zone': z.zone.Name });
+    expect([viaOther.headers['cdn-cache'], viaOther.text]).toEqual(['HIT', viaSystem.text]);
+    await updatePullZone(t, z.zone.Id, { EnableHostnameVary: true });
+    expect((await edge.get('vary.example.com', '/v2', { 'x-test-zone': z.zone.Name })).text).toMatch(/^vary\.example\.com/);
+    expect((await edge.get(z.zone.host, '/v2', { 'x-test-zone': z.zone.Name })).headers['cdn-cache']).toBe('MISS');
+
+    await updatePullZone(t, z.zone.Id, { EnableCookieVary: true, CookieVaryParameters: ['lang'] });
+    await z.get('/c', { cookie: 'lang=en; session=1' });
+    expect((await z.get('/c', { cookie: 'lang=en; session=2' })).headers['cdn-cache']).toBe('HIT');
+    expect((await z.get('/c', { cookie: 'lang=fr; session=1' })).headers['cdn-cache']).toBe('MISS');
+  });
+});
+
 describe('conditions and ranges from the cache', () => {
   it('answers If-None-Match and If-Modified-Since with 304, and a Range with 206, without the origin', async () => {
     const modified = new Date(Date.now() - 3_600_000).toUTCString();

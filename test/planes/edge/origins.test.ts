@@ -3,6 +3,8 @@
  * storage zones as origins, requests passed through, and concurrent misses coalesced.
  */
 import { execFile } from 'node:child_process';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { request as undiciRequest } from 'undici';
@@ -11,6 +13,7 @@ import { zonePath } from '../../../src/domain/files/paths.js';
 import { createTestApp, type TestContext } from '../../helpers/app.js';
 import { createPullZone, type EdgePlane, startEdgePlane, startOrigin, type TestOrigin, updatePullZone } from '../../helpers/edge-plane.js';
 import { createStorageZone } from '../../helpers/storage-plane.js';
+import { CERTIFICATE_KEY_PEM, CERTIFICATE_PEM } from '../../http/pull-zones/fixtures.js';
 
 const run = promisify(execFile);
 let t: TestContext;
@@ -79,6 +82,23 @@ describe('the request to the origin', () => {
     await updatePullZone(t, zone.Id, { FollowRedirects: true });
     const followed = await edge.get(zone.host, '/old');
     expect([followed.status, followed.text]).toEqual([200, 'at /new']);
+  });
+});
+
+describe('an HTTPS origin', () => {
+  it('is reached over TLS; with VerifyOriginSSL its certificate must be valid, a self-signed one is refused (502)', async () => {
+    const server = createHttpsServer({ cert: CERTIFICATE_PEM, key: CERTIFICATE_KEY_PEM }, (req, res) => res.end(`secure ${req.url}`));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const zone = await createPullZone(t, 'origin-https', url, { CacheControlMaxAgeOverride: 0, VerifyOriginSSL: false });
+      expect((await edge.get(zone.host, '/s')).text).toBe('secure /s');
+      await updatePullZone(t, zone.Id, { VerifyOriginSSL: true });
+      expect((await edge.get(zone.host, '/s')).status).toBe(502);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 

@@ -54,6 +54,14 @@ describe('POST /purge', () => {
     expect((await edge.get(zone.host, '/two.txt')).text).toBe('v1 /two.txt');
   });
 
+  it('removes only the query given, in any order of its parameters', async () => {
+    const zone = await createPullZone(t, 'purge-query', origin.url);
+    for (const path of ['/q.txt?a=1&b=2', '/q.txt?a=2']) await edge.get(zone.host, path);
+    expect((await t.post(`/purge?url=${encodeURIComponent(`https://${zone.host}/q.txt?b=2&a=1`)}`)).status).toBe(200);
+    expect(await status(zone.host, '/q.txt?a=1&b=2')).toBe('MISS');
+    expect(await status(zone.host, '/q.txt?a=2')).toBe('HIT');
+  });
+
   it('removes what a * pattern matches, and a path ending in / everything below it', async () => {
     const zone = await createPullZone(t, 'purge-pattern', origin.url);
     const paths = ['/img/a.png', '/img/b.png', '/img/c.jpg', '/css/x.css', '/docs/a/1', '/docs/b/2'];

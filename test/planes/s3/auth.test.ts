@@ -51,7 +51,10 @@ describe('S3 authentication', () => {
     await v2.text();
 
     const wrong = s3Client(plane, zone, { secret: 'not-the-password' });
-    await expect(wrong.send(new ListObjectsV2Command({ Bucket: zone.Name }))).rejects.toMatchObject({ name: 'SignatureDoesNotMatch', $metadata: { httpStatusCode: 403 } });
+    await expect(wrong.send(new ListObjectsV2Command({ Bucket: zone.Name }))).rejects.toMatchObject({
+      name: 'SignatureDoesNotMatch',
+      $metadata: { httpStatusCode: 403 },
+    });
     wrong.destroy();
     const unknown = s3Client(plane, zone, { accessKeyId: 'no-such-zone-anywhere' });
     await expect(unknown.send(new ListObjectsV2Command({ Bucket: zone.Name }))).rejects.toMatchObject({ name: 'InvalidAccessKeyId' });
@@ -61,7 +64,10 @@ describe('S3 authentication', () => {
   it('refuses zones created without S3 support', async () => {
     const plain = await createStorageZone(t, `plain-${randomBytes(3).toString('hex')}`);
     const client = s3Client(plane, { ...plain, Region: 'DE', S3Hostname: '' });
-    await expect(client.send(new ListObjectsV2Command({ Bucket: plain.Name }))).rejects.toMatchObject({ name: 'InvalidAccessKeyId', $metadata: { httpStatusCode: 403 } });
+    await expect(client.send(new ListObjectsV2Command({ Bucket: plain.Name }))).rejects.toMatchObject({
+      name: 'InvalidAccessKeyId',
+      $metadata: { httpStatusCode: 403 },
+    });
     client.destroy();
     expect((await t.get(`/storagezone/${plain.Id}`)).body.S3Hostname).toBeNull();
   });
@@ -97,7 +103,10 @@ describe('S3 authentication', () => {
       client.destroy();
     }
     const elsewhere = s3Client(plane, zone, { region: 'eu-west-3' });
-    await expect(elsewhere.send(new ListObjectsV2Command({ Bucket: zone.Name }))).rejects.toMatchObject({ name: 'AuthorizationHeaderMalformed', $metadata: { httpStatusCode: 400 } });
+    await expect(elsewhere.send(new ListObjectsV2Command({ Bucket: zone.Name }))).rejects.toMatchObject({
+      name: 'AuthorizationHeaderMalformed',
+      $metadata: { httpStatusCode: 400 },
+    });
     elsewhere.destroy();
   });
 
@@ -105,7 +114,10 @@ describe('S3 authentication', () => {
     for (const offset of [-16 * 60_000, 16 * 60_000]) {
       const skewed = s3Client(plane, zone);
       skewed.config.systemClockOffset = offset;
-      await expect(skewed.send(new ListObjectsV2Command({ Bucket: zone.Name }))).rejects.toMatchObject({ name: 'RequestTimeTooSkewed', $metadata: { httpStatusCode: 403 } });
+      await expect(skewed.send(new ListObjectsV2Command({ Bucket: zone.Name }))).rejects.toMatchObject({
+        name: 'RequestTimeTooSkewed',
+        $metadata: { httpStatusCode: 403 },
+      });
       skewed.destroy();
     }
     const slightly = s3Client(plane, zone);
@@ -146,7 +158,14 @@ describe('S3 authentication', () => {
 
   it('signs requests with curl --aws-sigv4', async () => {
     await s3.send(new PutObjectCommand({ Bucket: zone.Name, Key: 'curl.txt', Body: 'from the sdk' }));
-    const { stdout } = await run('curl', ['-sS', '--aws-sigv4', 'aws:amz:de:s3', '--user', `${zone.Name}:${zone.Password}`, `${plane.url}/${zone.Name}/curl.txt`]);
+    const { stdout } = await run('curl', [
+      '-sS',
+      '--aws-sigv4',
+      'aws:amz:de:s3',
+      '--user',
+      `${zone.Name}:${zone.Password}`,
+      `${plane.url}/${zone.Name}/curl.txt`,
+    ]);
     expect(stdout).toBe('from the sdk');
   });
 

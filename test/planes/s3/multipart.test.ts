@@ -27,7 +27,10 @@ import { files, startStoragePlane, type StoragePlane } from '../../helpers/stora
 
 const MiB = 1024 * 1024;
 const md5 = (bytes: Buffer) => createHash('md5').update(bytes).digest();
-const multipartEtag = (parts: Buffer[]) => `"${createHash('md5').update(Buffer.concat(parts.map(md5))).digest('hex')}-${parts.length}"`;
+const multipartEtag = (parts: Buffer[]) =>
+  `"${createHash('md5')
+    .update(Buffer.concat(parts.map(md5)))
+    .digest('hex')}-${parts.length}"`;
 
 describe('S3 multipart uploads', () => {
   let t: TestContext;
@@ -83,7 +86,9 @@ describe('S3 multipart uploads', () => {
   });
 
   it('runs every multipart call by hand: create, parts, copy part, list, complete with S3 ETags', async () => {
-    const created = await s3.send(new CreateMultipartUploadCommand({ Bucket: zone.Name, Key: 'hand/made.bin', ContentType: 'application/x-made', Metadata: { who: 'test' } }));
+    const created = await s3.send(
+      new CreateMultipartUploadCommand({ Bucket: zone.Name, Key: 'hand/made.bin', ContentType: 'application/x-made', Metadata: { who: 'test' } }),
+    );
     const uploadId = created.UploadId!;
     const one = randomBytes(5 * MiB);
     const two = randomBytes(5 * MiB + 123);
@@ -96,7 +101,14 @@ describe('S3 multipart uploads', () => {
     expect(p1.ETag).toBe(`"${md5(one).toString('hex')}"`);
     const p2 = await s3.send(new UploadPartCommand({ Bucket: zone.Name, Key: 'hand/made.bin', UploadId: uploadId, PartNumber: 2, Body: two }));
     const p3 = await s3.send(
-      new UploadPartCopyCommand({ Bucket: zone.Name, Key: 'hand/made.bin', UploadId: uploadId, PartNumber: 3, CopySource: `${zone.Name}/copy/source.bin`, CopySourceRange: 'bytes=100-1099' }),
+      new UploadPartCopyCommand({
+        Bucket: zone.Name,
+        Key: 'hand/made.bin',
+        UploadId: uploadId,
+        PartNumber: 3,
+        CopySource: `${zone.Name}/copy/source.bin`,
+        CopySourceRange: 'bytes=100-1099',
+      }),
     );
     const copied = source.subarray(100, 1100);
     expect(p3.CopyPartResult?.ETag).toBe(`"${md5(copied).toString('hex')}"`);
@@ -120,13 +132,23 @@ describe('S3 multipart uploads', () => {
           Bucket: zone.Name,
           Key: 'hand/made.bin',
           UploadId: uploadId,
-          MultipartUpload: { Parts: [{ PartNumber: 2, ETag: p2.ETag }, { PartNumber: 1, ETag: p1.ETag }] },
+          MultipartUpload: {
+            Parts: [
+              { PartNumber: 2, ETag: p2.ETag },
+              { PartNumber: 1, ETag: p1.ETag },
+            ],
+          },
         }),
       ),
     ).rejects.toMatchObject({ name: 'InvalidPartOrder' });
     await expect(
       s3.send(
-        new CompleteMultipartUploadCommand({ Bucket: zone.Name, Key: 'hand/made.bin', UploadId: uploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: '"0000"' }] } }),
+        new CompleteMultipartUploadCommand({
+          Bucket: zone.Name,
+          Key: 'hand/made.bin',
+          UploadId: uploadId,
+          MultipartUpload: { Parts: [{ PartNumber: 1, ETag: '"0000"' }] },
+        }),
       ),
     ).rejects.toMatchObject({ name: 'InvalidPart' });
 
@@ -150,7 +172,9 @@ describe('S3 multipart uploads', () => {
     expect(got.Metadata).toEqual({ who: 'test' });
     expect(Buffer.from(await got.Body!.transformToByteArray()).equals(Buffer.concat([one, two, copied]))).toBe(true);
     expect((await s3.send(new ListMultipartUploadsCommand({ Bucket: zone.Name }))).Uploads ?? []).toEqual([]);
-    await expect(s3.send(new ListPartsCommand({ Bucket: zone.Name, Key: 'hand/made.bin', UploadId: uploadId }))).rejects.toMatchObject({ name: 'NoSuchUpload' });
+    await expect(s3.send(new ListPartsCommand({ Bucket: zone.Name, Key: 'hand/made.bin', UploadId: uploadId }))).rejects.toMatchObject({
+      name: 'NoSuchUpload',
+    });
   });
 
   it('refuses a part under 5 MiB that is not the last, and aborts an upload leaving nothing', async () => {
@@ -163,7 +187,12 @@ describe('S3 multipart uploads', () => {
           Bucket: zone.Name,
           Key: 'small.bin',
           UploadId,
-          MultipartUpload: { Parts: [{ PartNumber: 1, ETag: a.ETag }, { PartNumber: 2, ETag: b.ETag }] },
+          MultipartUpload: {
+            Parts: [
+              { PartNumber: 1, ETag: a.ETag },
+              { PartNumber: 2, ETag: b.ETag },
+            ],
+          },
         }),
       ),
     ).rejects.toMatchObject({ name: 'EntityTooSmall' });
@@ -200,7 +229,12 @@ describe('S3 multipart uploads', () => {
         Bucket: zone.Name,
         Key: 'durable.bin',
         UploadId,
-        MultipartUpload: { Parts: [{ PartNumber: 1, ETag: p1.ETag }, { PartNumber: 2, ETag: p2.ETag }] },
+        MultipartUpload: {
+          Parts: [
+            { PartNumber: 1, ETag: p1.ETag },
+            { PartNumber: 2, ETag: p2.ETag },
+          ],
+        },
       }),
     );
     const got = await s3.send(new GetObjectCommand({ Bucket: zone.Name, Key: 'durable.bin' }));

@@ -61,7 +61,14 @@ describe('the S3 API with the AWS SDK', () => {
   it('puts, gets and heads an object with its type, metadata, ETag and length', async () => {
     const body = randomBytes(100_000);
     const put = await s3.send(
-      new PutObjectCommand({ Bucket: zone.Name, Key: 'docs/a b+c.bin', Body: body, ContentType: 'application/x-test', Metadata: { owner: 'me', Note: 'Hello' }, CacheControl: 'max-age=60' }),
+      new PutObjectCommand({
+        Bucket: zone.Name,
+        Key: 'docs/a b+c.bin',
+        Body: body,
+        ContentType: 'application/x-test',
+        Metadata: { owner: 'me', Note: 'Hello' },
+        CacheControl: 'max-age=60',
+      }),
     );
     expect(put.ETag).toBe(`"${md5(body)}"`);
     const got = await s3.send(new GetObjectCommand({ Bucket: zone.Name, Key: 'docs/a b+c.bin' }));
@@ -87,13 +94,21 @@ describe('the S3 API with the AWS SDK', () => {
       $metadata: { httpStatusCode: 416 },
     });
     const etag = `"${md5(body)}"`;
-    await expect(s3.send(new GetObjectCommand({ Bucket: zone.Name, Key: 'r.txt', IfNoneMatch: etag }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 304 } });
+    await expect(s3.send(new GetObjectCommand({ Bucket: zone.Name, Key: 'r.txt', IfNoneMatch: etag }))).rejects.toMatchObject({
+      $metadata: { httpStatusCode: 304 },
+    });
     await expect(s3.send(new GetObjectCommand({ Bucket: zone.Name, Key: 'r.txt', IfMatch: '"nope"' }))).rejects.toMatchObject({
       name: 'PreconditionFailed',
       $metadata: { httpStatusCode: 412 },
     });
     const overridden = await s3.send(
-      new GetObjectCommand({ Bucket: zone.Name, Key: 'r.txt', ResponseContentType: 'text/x-over', ResponseContentDisposition: 'attachment; filename="x.txt"', ResponseCacheControl: 'no-store' }),
+      new GetObjectCommand({
+        Bucket: zone.Name,
+        Key: 'r.txt',
+        ResponseContentType: 'text/x-over',
+        ResponseContentDisposition: 'attachment; filename="x.txt"',
+        ResponseCacheControl: 'no-store',
+      }),
     );
     expect(overridden.ContentType).toBe('text/x-over');
     expect(overridden.ContentDisposition).toBe('attachment; filename="x.txt"');
@@ -102,7 +117,10 @@ describe('the S3 API with the AWS SDK', () => {
   });
 
   it('answers NoSuchKey for a missing object and NoSuchBucket or AccessDenied for other buckets', async () => {
-    await expect(s3.send(new GetObjectCommand({ Bucket: zone.Name, Key: 'missing' }))).rejects.toMatchObject({ name: 'NoSuchKey', $metadata: { httpStatusCode: 404 } });
+    await expect(s3.send(new GetObjectCommand({ Bucket: zone.Name, Key: 'missing' }))).rejects.toMatchObject({
+      name: 'NoSuchKey',
+      $metadata: { httpStatusCode: 404 },
+    });
     await expect(s3.send(new HeadObjectCommand({ Bucket: zone.Name, Key: 'missing' }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 404 } });
     await expect(s3.send(new ListObjectsV2Command({ Bucket: 'no-such-zone-here' }))).rejects.toMatchObject({ name: 'NoSuchBucket' });
     const other = await createS3Zone(t, `other-${randomBytes(3).toString('hex')}`);
@@ -184,13 +202,24 @@ describe('the S3 API with the AWS SDK', () => {
     expect(keptHead.Metadata).toEqual({ a: '1' });
     expect(keptHead.ContentType).toBe('text/plain');
     await s3.send(
-      new CopyObjectCommand({ Bucket: zone.Name, Key: 'src.txt', CopySource: `/${zone.Name}/src.txt`, MetadataDirective: 'REPLACE', Metadata: { b: '2' }, ContentType: 'text/x-new' }),
+      new CopyObjectCommand({
+        Bucket: zone.Name,
+        Key: 'src.txt',
+        CopySource: `/${zone.Name}/src.txt`,
+        MetadataDirective: 'REPLACE',
+        Metadata: { b: '2' },
+        ContentType: 'text/x-new',
+      }),
     );
     const replaced = await s3.send(new HeadObjectCommand({ Bucket: zone.Name, Key: 'src.txt' }));
     expect(replaced.Metadata).toEqual({ b: '2' });
     expect(replaced.ContentType).toBe('text/x-new');
-    await expect(s3.send(new CopyObjectCommand({ Bucket: zone.Name, Key: 'src.txt', CopySource: `${zone.Name}/src.txt` }))).rejects.toMatchObject({ name: 'InvalidRequest' });
-    await expect(s3.send(new CopyObjectCommand({ Bucket: zone.Name, Key: 'x', CopySource: `${zone.Name}/missing` }))).rejects.toMatchObject({ name: 'NoSuchKey' });
+    await expect(s3.send(new CopyObjectCommand({ Bucket: zone.Name, Key: 'src.txt', CopySource: `${zone.Name}/src.txt` }))).rejects.toMatchObject({
+      name: 'InvalidRequest',
+    });
+    await expect(s3.send(new CopyObjectCommand({ Bucket: zone.Name, Key: 'x', CopySource: `${zone.Name}/missing` }))).rejects.toMatchObject({
+      name: 'NoSuchKey',
+    });
   });
 
   it('works with virtual-host-style addressing', async () => {
@@ -232,6 +261,8 @@ describe('the S3 API with the AWS SDK', () => {
     counted = (await t.get(`/storagezone/${zone.Id}`)).body;
     expect(counted.FilesStored).toBe(1);
     expect(counted.StorageUsed).toBe(10);
-    await expect(s3.send(new HeadObjectCommand({ Bucket: zone.Name, Key: 'shared/from-s3.bin' }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 404 } });
+    await expect(s3.send(new HeadObjectCommand({ Bucket: zone.Name, Key: 'shared/from-s3.bin' }))).rejects.toMatchObject({
+      $metadata: { httpStatusCode: 404 },
+    });
   });
 });

@@ -80,7 +80,8 @@ export function cacheKeyOf(zoneId: number, cacheVersion: number, rules: KeyRules
 /** Whether the client's User-Agent reads as a mobile device (also told to the origin). */
 export const isMobileAgent = (userAgent: string | undefined) => MOBILE_AGENT.test(userAgent ?? '');
 
-function shapeQuery(query: string, rules: KeyRules): string {
+/** The query as the cache key keeps it (what a purge URL's query is compared with). */
+export function shapeQuery(query: string, rules: KeyRules): string {
   if (query === '') return '';
   if (!rules.varyParams && !rules.ordered) return query;
   let pairs = query.split('&').filter((p) => p.length > 0);

@@ -6,12 +6,14 @@
  * account's hostname is as unknown as one nobody has.
  *
  * A URL whose path ends with `/` purges everything below it (`/images/` → `/images/*`), unless
- * `exactPath` is set. A URL with a query purges that query only; without one, every query of
- * the path.
+ * `exactPath` is set. A URL with a query purges that query only (as the zone's cache key holds
+ * it: sorted with EnableQueryStringOrdering, reduced to QueryStringVaryParameters); without one,
+ * or when the zone ignores query strings, every query of the path.
  */
 import type { Store } from '../../../store/types.js';
 import { errors } from '../../errors.js';
 import type { Principal } from '../../principal.js';
+import { keyRulesOf, shapeQuery } from '../cache/key.js';
 import { type StoredPullZone, withPurge } from './purge-log.js';
 import { type HostSources, resolveHost } from '../routing/resolve-host.js';
 
@@ -29,19 +31,24 @@ export class UrlPurges {
   ) {}
 
   async purge(principal: Principal, purge: UrlPurge): Promise<void> {
-    const { host, pattern } = parsePurgeUrl(purge);
+    const { host, path, query } = parsePurgeUrl(purge);
     const route = await resolveHost(this.sources, host);
     const zoneId = route.kind === 'zone' || route.kind === 'dns' ? route.zoneId : undefined;
     if (zoneId === undefined) throw errors.validation('url', `No pull zone of this account serves the hostname ${host}.`, 'purge.hostname_unknown');
     await this.store.transaction(async (tx) => {
       const found = await this.sources.pullZones.find(tx, principal.accountId, zoneId);
       if (!found) throw errors.validation('url', `No pull zone of this account serves the hostname ${host}.`, 'purge.hostname_unknown');
+      // The query as the zone's cache keys hold it: sorted, reduced, or left out as its settings say.
+      const rules = keyRulesOf(found.doc);
+      const keyQuery = rules.ignoreQuery || query === undefined ? '' : shapeQuery(query, rules);
+      const pattern = query === undefined || rules.ignoreQuery ? path : `${path}?${keyQuery}`;
       await this.sources.pullZones.update(tx, principal.accountId, found, withPurge(found.doc as StoredPullZone, pattern));
     });
   }
 }
 
-export function parsePurgeUrl(purge: UrlPurge): { host: string; pattern: string } {
+/** The URL's hostname, its path as a pattern, and its query (undefined: every query of the path). */
+export function parsePurgeUrl(purge: UrlPurge): { host: string; path: string; query: string | undefined } {
   const raw = purge.url.trim();
   if (raw === '' || raw.length > MAX_URL_LENGTH) throw errors.validation('url', `The URL must have 1 to ${MAX_URL_LENGTH} characters.`, 'purge.url_invalid');
   let url: URL;
@@ -60,5 +67,5 @@ export function parsePurgeUrl(purge: UrlPurge): { host: string; pattern: string 
   // The URL parser encodes what a client would (spaces, quotes) but leaves `*` as typed.
   let path = url.pathname;
   if (path.endsWith('/') && !purge.exactPath && url.search === '') path = `${path}*`;
-  return { host, pattern: url.search === '' ? path : `${path}${url.search}` };
+  return { host, path, query: url.search === '' ? undefined : url.search.slice(1) };
 }
