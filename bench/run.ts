@@ -137,8 +137,10 @@ async function main(): Promise<Report> {
       workloads.push(result);
     };
     if (only.includes('get-pullzone')) await measure(w.getPullZone(fx));
-    if (only.includes('session'))
-      sessionReport = await measureSession({ url: server.url, pid: server.pid, bootstrapKey, tag, iterations: quick ? 30 : 100, captured, workDir, settings: logLevel, log });
+    if (only.includes('session')) {
+      const iterations = quick ? 30 : 100;
+      sessionReport = await measureSession({ url: server.url, pid: server.pid, bootstrapKey, tag, iterations, captured, workDir, settings: logLevel, log });
+    }
     if (only.includes('list-apikeys')) {
       await seedApiKeys(client, API_KEYS);
       await measure(w.listApiKeys(fx));
