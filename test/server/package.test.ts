@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUNDLED_SERVER, startServer } from '../helpers/server-process.js';
+import { within } from '../helpers/within.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -74,12 +75,15 @@ describe('the package', () => {
       expect((await fetch(`${server.base}/docs/${asset!.replace(/^docs\//, '')}`)).status).toBe(200);
       expect(((await (await fetch(`${server.base}/openapi.json`)).json()) as { openapi: string }).openapi).toBe('3.1.0');
 
-      const lines = server
-        .stdout()
-        .split('\n')
-        .filter((l) => l.startsWith('{'));
-      expect(lines.length).toBeGreaterThan(0);
-      expect(JSON.parse(lines.at(-1)!)).toHaveProperty('reqId');
+      // Log lines are written in blocks, at the latest a second after they were logged.
+      const lines = () =>
+        server
+          .stdout()
+          .split('\n')
+          .filter((l) => l.startsWith('{'));
+      await within(3000, async () => lines().some((l) => l.includes('"reqId"')));
+      expect(lines().length).toBeGreaterThan(0);
+      expect(JSON.parse(lines().at(-1)!)).toHaveProperty('reqId');
     } finally {
       expect(await server.stop()).toBe(0);
       rmSync(dir, { recursive: true, force: true });

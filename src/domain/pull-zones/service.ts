@@ -20,7 +20,7 @@ import { hostnameClaims, PullZoneHostnames } from './hostnames.js';
 import { pullZoneRepo } from './repo.js';
 import { checkStorageLinks } from './links.js';
 import { applySettings } from './settings.js';
-import { shouldBeEnabled } from './state.js';
+import { overBandwidthLimit, hasFunds } from './state.js';
 
 /** The name is the first label of the zone's system hostname, so it follows DNS label rules. */
 const NAME_RULE = /^[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$/;
@@ -160,13 +160,18 @@ export class PullZoneService {
   /** Only the fields sent change (null keeps the value too); the answer is the whole zone. */
   async update(principal: Principal, id: number, input: PullZoneUpdateRequestT): Promise<PullZoneT> {
     if (input.OriginUrl != null) checkOriginUrl(input.OriginUrl);
-    const funds = await this.fundsOf(principal.accountId);
+    // The account's funds decide only whether a stopped zone starts again (state.ts), and working
+    // them out reads the month's usage of the account's zones: only then are they asked for. Read
+    // before the transaction, which must not wait on other reads.
+    const stopped = (await this.zones.find(this.store, principal.accountId, id))?.doc.Enabled === false;
+    const funds = stopped ? await this.fundsOf(principal.accountId) : undefined;
     const zone = await this.editor.edit(principal.accountId, id, async (current, tx) => {
       await checkStorageLinks(tx, principal.accountId, input);
       const next = applySettings(current, input);
       if (input.OriginUrl != null) next.OriginLinkValue = input.OriginUrl;
       // A new bandwidth limit can end or start a limit-reached stop (state.ts).
-      return { ...next, Enabled: shouldBeEnabled(next, funds) };
+      const enabled = overBandwidthLimit(next) ? false : current.Enabled || (funds !== undefined && hasFunds(funds));
+      return { ...next, Enabled: enabled };
     });
     return withoutCertificates(zone);
   }

@@ -201,7 +201,9 @@ describe('access log', () => {
     );
     expect(lines[1]).toMatch(/^HIT\|200\|\d+\|1000\|\d+\|203\.0\.113\.77\|.*\|r1\|-$/);
 
-    const oldestFirst = String((await admin(`/pullzones/${zone.Id}/accesslog?order=asc&start=0&end=1`)).body).trimEnd().split('\n');
+    const oldestFirst = String((await admin(`/pullzones/${zone.Id}/accesslog?order=asc&start=0&end=1`)).body)
+      .trimEnd()
+      .split('\n');
     expect(oldestFirst).toEqual([lines[1]]);
   });
 
