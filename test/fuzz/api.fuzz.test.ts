@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import { operationsOf, readDocument, type ApiDocument, type Operation } from '../security/support/operations.js';
-import { createWorld, type World } from '../security/support/world.js';
+import { createWorld, type World, WORLD_CONFIG } from '../security/support/world.js';
 import { requestFor, type FuzzRequest, type Keys } from './arbitraries.js';
 
 const RUNS = 10_000;
@@ -28,7 +28,7 @@ let reader: Database.Database;
 const worlds: World[] = [];
 
 beforeAll(async () => {
-  t = await createTestApp({ rateLimitPerSecond: 0, authFailureLimit: 0, adminToken: 'operator-token-never-sent-0123456789' });
+  t = await createTestApp({ ...WORLD_CONFIG, rateLimitPerSecond: 0, authFailureLimit: 0, adminToken: 'operator-token-never-sent-0123456789' });
   doc = await readDocument(t);
   // Operator routes are fuzzed without their token: with it, the fuzzer could inject faults or wipe the store.
   operations = operationsOf(doc);

@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import { operationsOf, readDocument, sample, type ApiDocument, type Operation, type Param } from '../security/support/operations.js';
-import { createWorld, resourceOf, type World } from '../security/support/world.js';
+import { createWorld, resourceOf, type World, WORLD_CONFIG } from '../security/support/world.js';
 import { bodyFor, EMPTY_BODY_TYPES, fieldOf, numberLeaves, queryPair, refusedSpellings, respellBody, setAt } from './spellings.js';
 
 const RUNS = 1_500;
@@ -34,7 +34,7 @@ let operations: Operation[];
 let reader: Database.Database;
 
 async function side(): Promise<Side> {
-  const t = await createTestApp({ adminToken: OPERATOR_TOKEN, rateLimitPerSecond: 0, authFailureLimit: 0 });
+  const t = await createTestApp({ ...WORLD_CONFIG, adminToken: OPERATOR_TOKEN, rateLimitPerSecond: 0, authFailureLimit: 0 });
   return { t, worlds: [await createWorld(t, t.key, 'w0')] };
 }
 

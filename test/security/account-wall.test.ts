@@ -21,7 +21,7 @@ import {
   type Operation,
   type Schema,
 } from './support/operations.js';
-import { createWorld, linkValue, NOBODY, resourceOf, SHARED, type World } from './support/world.js';
+import { createWorld, linkValue, NOBODY, resourceOf, SHARED, type World, WORLD_CONFIG } from './support/world.js';
 
 const ADMIN_TOKEN = 'operator-token-for-the-wall-0123456789';
 
@@ -42,7 +42,7 @@ let registry: TestRegistry;
 beforeAll(async () => {
   registry = await startRegistry();
   await registry.push(`${WORLD_IMAGE.namespace}/${WORLD_IMAGE.name}`, WORLD_IMAGE.tag, { exposedPorts: ['8080/tcp'] });
-  t = await createTestApp({ adminToken: ADMIN_TOKEN, rateLimitPerSecond: 0 });
+  t = await createTestApp({ ...WORLD_CONFIG, adminToken: ADMIN_TOKEN, rateLimitPerSecond: 0 });
   doc = await readDocument(t);
   operations = operationsOf(doc);
   validate = bodyValidator(doc);

@@ -4,6 +4,9 @@ import type { TestContext } from '../../helpers/app.js';
 import { png } from '../../http/video-libraries/image-fixtures.js';
 import type { LinkKind, Operation, Param } from './operations.js';
 
+/** What an app needs for buildWorld: a resolver for the record scan (none is there: the scan fails in the background, as it may). */
+export const WORLD_CONFIG = { dnsUpstream: '127.0.0.1:9' } as const;
+
 export interface World {
   apiKey: number;
   pullZone: number;
@@ -28,10 +31,17 @@ export interface World {
   /** Values that name nothing an account owns: the same for every account (see SHARED). */
   day: string;
   priceSource: number;
+  /** A URL served by the world's pull zone (`POST /purge?url=`), and its hostname (`loadFreeCertificate?hostname=`). */
+  purgeUrl: string;
+  hostname: string;
 }
 
-/** Parameters every account may use alike (a day of the audit log, a billing source): not part of the wall. */
-export const SHARED: readonly (keyof World)[] = ['day', 'priceSource'];
+/**
+ * Parameters every account may use alike (a day of the audit log, a billing source): not part of
+ * the wall. A purge URL and a hostname are names, not ids: another account's answer 400 naming the
+ * parameter (test/planes/edge/purge.test.ts, test/http/certificates/), not the 404 of ids.
+ */
+export const SHARED: readonly (keyof World)[] = ['day', 'priceSource', 'purgeUrl', 'hostname'];
 
 export interface WorldOptions {
   /**
@@ -70,7 +80,8 @@ export async function createWorld(t: TestContext, key: string, tag: string, opti
   );
   const dnsZone = (await ok(t.post('/dnszone', { Domain: `${tag}.example` }, key), 'dns zone')).Id as number;
   const dnsRecord = (await ok(t.put(`/dnszone/${dnsZone}/records`, { Type: 0, Name: 'www', Value: '192.0.2.1', Ttl: 300 }, key), 'dns record')).Id as number;
-  // The latest record scan of the zone is a resource of its own to read (404 until one was asked for).
+  // The latest record scan of the zone is a resource of its own to read (404 until one was asked for);
+  // the app needs WORLD_CONFIG for it.
   await ok(t.post('/dnszone/records/scan', { ZoneId: dnsZone }, key), 'dns record scan');
   const videoLibrary = (await ok(t.post('/videolibrary', { Name: `${tag} videos` }, key), 'video library')).Id as number;
   const app = (
@@ -134,6 +145,8 @@ export async function createWorld(t: TestContext, key: string, tag: string, opti
     paymentRequest: statement.id,
     day: t.clock.read().toISOString().slice(0, 10),
     priceSource: 1101,
+    purgeUrl: `https://cdn.${tag}.example/styles/site.css`,
+    hostname: `cdn.${tag}.example`,
   };
 }
 
@@ -157,11 +170,17 @@ export const NOBODY: World = {
   paymentRequest: 987654321,
   day: '2026-01-01',
   priceSource: 1101,
+  purgeUrl: 'https://nobody.example/styles/site.css',
+  hostname: 'cdn.nobody.example',
 };
 
 /** Which resource a path or query parameter names, from its name and the segment before it. */
 export function resourceOf(op: Operation, param: Param): keyof World | undefined {
   switch (param.name) {
+    case 'url':
+      return op.path === '/purge' ? 'purgeUrl' : undefined;
+    case 'hostname':
+      return op.path === '/pullzone/loadFreeCertificate' ? 'hostname' : undefined;
     case 'appId':
       return 'app';
     case 'containerId':
@@ -201,8 +220,9 @@ export function resourceOf(op: Operation, param: Param): keyof World | undefined
     pullzone: 'pullZone',
     storagezone: 'storageZone',
     dnszone: 'dnsZone',
-    // The operator's query log: /_edgeplane/dnszones/{id}/querylog.
+    // The operator's query log and access log: /_edgeplane/dnszones/{id}/querylog, /_edgeplane/pullzones/{id}/accesslog.
     dnszones: 'dnsZone',
+    pullzones: 'pullZone',
     records: 'dnsRecord',
     videolibrary: 'videoLibrary',
     'payment-request-invoice': 'paymentRequest',
