@@ -320,22 +320,27 @@ export interface BillingRecords {
   get(accountId: number, id: number): Promise<BillingRecord | undefined>;
 }
 
-/** One request an edge served for a pull zone whose logging is on (see domain/edge/usage/access-log.ts). */
+/**
+ * The requests one flush of the edge's access log wrote for a pull zone whose logging is on (see
+ * domain/edge/usage/access-log.ts): a chunk of lines, so a busy zone costs one row a second.
+ */
 export interface AccessLogEntry {
   id: number;
   accountId: number;
   pullZoneId: number;
-  /** Epoch milliseconds of the answer. */
+  /** Epoch milliseconds of the newest line. */
   at: number;
-  /** The logged fields as JSON, client address already anonymized as the zone asks. */
+  /** How many lines `entry` holds. */
+  lines: number;
+  /** One JSON object per line, oldest first, client addresses already anonymized as the zone asks. */
   entry: string;
 }
 
 export interface AccessLog {
   append(entries: Omit<AccessLogEntry, 'id'>[]): Promise<void>;
-  /** A zone's entries, newest first when `descending`, skipping `offset`. */
-  list(pullZoneId: number, options: { offset: number; limit: number; descending: boolean }): Promise<AccessLogEntry[]>;
-  /** Keeps the newest `keep` entries of each zone listed (0 removes them all); answers how many went. */
+  /** A zone's chunks newest first, from the one before `beforeId` when given. */
+  newest(pullZoneId: number, options: { beforeId?: number | undefined; limit: number }): Promise<AccessLogEntry[]>;
+  /** Keeps, of each zone listed, the newest chunks that hold its newest `keep` lines (0 removes them all); answers how many chunks went. */
   trim(pullZoneIds: number[], keep: number): Promise<number>;
 }
 
@@ -534,7 +539,8 @@ export type DumpRecord =
   /** A DNS record of a zone (dumped after the resources, its zone among them). */
   | { type: 'dnsRecord'; zoneId: number; id: number; accountId: number; position: number; recordType: number; linkId: number | null; doc: string }
   | ({ type: 'certificateAuthority' } & StoredAuthority)
-  | ({ type: 'accessLogEntry' } & AccessLogEntry)
+  /** `lines` is absent in dumps from before chunked logs: one line. */
+  | ({ type: 'accessLogEntry' } & Omit<AccessLogEntry, 'lines'> & { lines?: number })
   | ({ type: 's3Upload' } & S3Upload)
   | ({ type: 's3UploadPart' } & S3UploadPart);
 

@@ -26,10 +26,10 @@ interface ResourceRow {
 import { FILE_COLUMNS, type FileRow, fileFromRow, fileRowValues } from './files.js';
 import type { PgSequences } from './repositories.js';
 import { splitZoneDocument } from '../dns-records.js';
-import { fromRow as accessLogFromRow } from './access-log.js';
 import { dumpPgS3Uploads, loadPgS3Record } from './s3-uploads.js';
 import { AUDIT_COLUMNS, auditFromRow, type AuditRow, billingFromRow, type BillingRow } from '../account-records.js';
 import { type AuthorityRow, authorityFromRow, authorityValues } from '../certificate-authority.js';
+import { type AccessLogRow, accessLogFromRow } from '../access-log-rows.js';
 
 const PAGE = 1000;
 
@@ -128,7 +128,7 @@ export async function* dumpPostgres(pool: pg.Pool): AsyncGenerator<DumpRecord> {
   for await (const r of pages<AuditRow>(pool, 'audit_log', 'id', AUDIT_COLUMNS)) yield { type: 'auditEntry', ...auditFromRow(r) };
   for await (const r of pages<BillingRow>(pool, 'billing_records', 'id')) yield { type: 'billingRecord', ...billingFromRow(r) };
   for (const r of (await pool.query<AuthorityRow>('SELECT * FROM certificate_authority')).rows) yield { type: 'certificateAuthority', ...authorityFromRow(r) };
-  for await (const r of pages<Parameters<typeof accessLogFromRow>[0]>(pool, 'access_log', 'id')) yield { type: 'accessLogEntry', ...accessLogFromRow(r) };
+  for await (const r of pages<AccessLogRow>(pool, 'access_log', 'id')) yield { type: 'accessLogEntry', ...accessLogFromRow(r) };
   yield* dumpPgS3Uploads(pool);
 }
 
@@ -236,11 +236,13 @@ export async function loadPostgres(pool: pg.Pool, sequences: PgSequences, record
           ]);
           break;
         case 'accessLogEntry':
-          await client.query('INSERT INTO access_log (id, account_id, pull_zone_id, at, entry) VALUES ($1, $2, $3, $4, $5)', [
+          // Dumps from before chunked logs carry one line per entry and no count.
+          await client.query('INSERT INTO access_log (id, account_id, pull_zone_id, at, lines, entry) VALUES ($1, $2, $3, $4, $5, $6)', [
             r.id,
             r.accountId,
             r.pullZoneId,
             r.at,
+            r.lines ?? 1,
             r.entry,
           ]);
           break;

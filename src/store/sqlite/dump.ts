@@ -4,10 +4,11 @@ import type { DumpRecord, KeyKind, ResourceKind } from '../types.js';
 import { decodeDoc, encodeDoc } from './doc-codec.js';
 import { splitZoneDocument } from '../dns-records.js';
 import { type FileRow, fileFromRow, fileRowValues } from './files.js';
-import { fromRow as accessLogFromRow } from './access-log.js';
-import { dumpS3Uploads, INSERT_PART, INSERT_UPLOAD, partRowValues, uploadRowValues } from './s3-uploads.js';
+import { partRowValues, uploadRowValues } from '../s3-upload-rows.js';
+import { dumpS3Uploads, INSERT_PART, INSERT_UPLOAD } from './s3-uploads.js';
 import { AUDIT_COLUMNS, auditFromRow, type AuditRow, billingFromRow, type BillingRow } from '../account-records.js';
 import { type AuthorityRow, authorityFromRow, authorityValues } from '../certificate-authority.js';
+import { type AccessLogRow, accessLogFromRow } from '../access-log-rows.js';
 
 interface KeyRow {
   id: number;
@@ -122,7 +123,7 @@ export function* dumpSqlite(db: Db): Generator<DumpRecord> {
     yield { type: 'billingRecord', ...billingFromRow(r) };
   for (const r of db.prepare('SELECT * FROM certificate_authority').iterate() as Iterable<AuthorityRow>)
     yield { type: 'certificateAuthority', ...authorityFromRow(r) };
-  for (const r of db.prepare('SELECT * FROM access_log ORDER BY id').iterate() as Iterable<Parameters<typeof accessLogFromRow>[0]>)
+  for (const r of db.prepare('SELECT * FROM access_log ORDER BY id').iterate() as Iterable<AccessLogRow>)
     yield { type: 'accessLogEntry', ...accessLogFromRow(r) };
   yield* dumpS3Uploads(db);
 }
@@ -145,7 +146,7 @@ export async function loadSqlite(db: Db, records: AsyncIterable<DumpRecord>): Pr
     deadBlob: db.prepare('INSERT INTO dead_blobs (key, dead_at) VALUES (?, ?)'),
     usage: db.prepare('INSERT INTO usage_counters (subject, metric, hour, value) VALUES (?, ?, ?, ?)'),
     auditEntry: db.prepare(`INSERT INTO audit_log (${AUDIT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-    accessLogEntry: db.prepare('INSERT INTO access_log (id, account_id, pull_zone_id, at, entry) VALUES (?, ?, ?, ?, ?)'),
+    accessLogEntry: db.prepare('INSERT INTO access_log (id, account_id, pull_zone_id, at, lines, entry) VALUES (?, ?, ?, ?, ?, ?)'),
     s3Upload: db.prepare(INSERT_UPLOAD),
     s3UploadPart: db.prepare(INSERT_PART),
     billingRecord: db.prepare('INSERT INTO billing_records (id, account_id, type, amount, at, month, payer, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
@@ -209,7 +210,8 @@ export async function loadSqlite(db: Db, records: AsyncIterable<DumpRecord>): Pr
           insert.certificateAuthority.run(...authorityValues(r));
           break;
         case 'accessLogEntry':
-          insert.accessLogEntry.run(r.id, r.accountId, r.pullZoneId, r.at, r.entry);
+          // Dumps from before chunked logs carry one line per entry and no count.
+          insert.accessLogEntry.run(r.id, r.accountId, r.pullZoneId, r.at, r.lines ?? 1, r.entry);
           break;
         case 's3Upload':
           insert.s3Upload.run(...uploadRowValues(r));

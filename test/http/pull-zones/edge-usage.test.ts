@@ -218,13 +218,55 @@ describe('access log', () => {
     expect((await admin('/pullzones/999999/accesslog')).status).toBe(404);
   });
 
+  it('keeps exactly the newest 10,000 lines across flushes, each flush one chunk per zone', async () => {
+    const zone = await pullZone(t, 'busy', { EnableLogging: true });
+    const stored = (await t.app.services.pullZones.zones.get(t.store, t.accountId, zone.Id)).doc;
+    let n = 0;
+    const flushOf = async (count: number) => {
+      for (let i = 0; i < count; i++, n++) {
+        t.app.services.edgeUsage.served({
+          zoneId: zone.Id,
+          accountId: t.accountId,
+          zone: stored,
+          request: request({ path: `/${n}` }),
+          status: 200,
+          bytesSent: 1,
+          cacheStatus: 'HIT',
+          requestId: `r${n}`,
+          durationMs: 1,
+          at: t.clock.read(),
+        });
+      }
+      await t.app.services.edgeAccessLog.flush();
+    };
+    await flushOf(6000);
+    await flushOf(6000);
+    expect(await t.store.accessLog.newest(zone.Id, { limit: 10 })).toHaveLength(2);
+    await flushOf(5000);
+    // The oldest chunk holds none of the newest 10,000 lines (r7000…r16999) any more.
+    expect((await t.store.accessLog.newest(zone.Id, { limit: 10 })).map((c) => c.lines)).toEqual([5000, 6000]);
+
+    const idOf = async (query: string) => {
+      const lines = String((await admin(`/pullzones/${zone.Id}/accesslog?${query}`)).body)
+        .trimEnd()
+        .split('\n');
+      return lines.map((line) => line.split('|')[10]);
+    };
+    expect(await idOf('start=0&end=2')).toEqual(['r16999', 'r16998']);
+    expect(await idOf('start=4999&end=5001')).toEqual(['r12000', 'r11999']);
+    expect(await idOf('start=9999&end=10000')).toEqual(['r7000']);
+    expect(await idOf('order=asc&start=0&end=2')).toEqual(['r7000', 'r7001']);
+    expect(await idOf('order=asc&start=9999&end=10000')).toEqual(['r16999']);
+    expect((await admin(`/pullzones/${zone.Id}/accesslog?start=10000&end=10000`)).body).toBe('');
+  });
+
   it("a deleted zone's log goes with it", async () => {
     const zone = await pullZone(t, 'site', { EnableLogging: true });
     await serve(zone);
     await t.app.services.edgeAccessLog.flush();
-    expect(await t.store.accessLog.list(zone.Id, { offset: 0, limit: 10, descending: true })).toHaveLength(1);
+    expect(await t.store.accessLog.newest(zone.Id, { limit: 10 })).toHaveLength(1);
     expect((await t.del(`/pullzone/${zone.Id}`)).status).toBe(204);
-    expect(await t.store.accessLog.list(zone.Id, { offset: 0, limit: 10, descending: true })).toHaveLength(0);
+    expect(await t.store.accessLog.newest(zone.Id, { limit: 10 })).toHaveLength(0);
   });
 
   it('`edgeplane pullzones logs <id>` prints the lines from another process', { timeout: 90_000 }, async () => {

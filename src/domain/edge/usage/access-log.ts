@@ -1,9 +1,10 @@
 /**
  * The access log of pull zones whose logging is on (`EnableLogging`): each request the edge served,
  * in the platform's raw log line format, the newest ACCESS_LOG_SIZE per zone. Lines are gathered in
- * memory and written once a second in one transaction, so logging costs a request no store write;
- * a crash loses at most the last second. Kept in the store, so every instance's lines are in one
- * log, readable by the operator route and by `edgeplane pullzones logs` from another process.
+ * memory and written once a second, each zone's as one chunk (one row), so logging costs a request
+ * no store write and a busy zone one row a second; a crash loses at most the last second. Kept in
+ * the store, so every instance's lines are in one log, readable by the operator route and by
+ * `edgeplane pullzones logs` from another process.
  */
 import type { Store } from '../../../store/types.js';
 import { anonymized } from '../../usage/anonymize.js';
@@ -83,8 +84,19 @@ export interface AccessLogRead {
   order: 'desc' | 'asc';
 }
 
+/** Chunks read from the store at a time while collecting a page of lines. */
+const CHUNKS_PER_READ = 32;
+
+interface PendingChunk {
+  accountId: number;
+  at: number;
+  /** JSON lines, oldest first. */
+  lines: string[];
+}
+
 export class EdgeAccessLog {
-  private pending: { accountId: number; pullZoneId: number; at: number; entry: string }[] = [];
+  private pending = new Map<number, PendingChunk>();
+  private pendingLines = 0;
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
   /** Lines dropped because the store could not take them fast enough. */
@@ -99,28 +111,35 @@ export class EdgeAccessLog {
 
   add(event: ServedEvent): void {
     if (!event.zone.EnableLogging) return;
-    if (this.pending.length >= MAX_PENDING) {
+    if (this.pendingLines >= MAX_PENDING) {
       this.dropped++;
       return;
     }
-    const line = lineOf(event);
-    this.pending.push({ accountId: event.accountId, pullZoneId: event.zoneId, at: line.timestamp, entry: JSON.stringify(line) });
+    const line = JSON.stringify(lineOf(event));
+    const chunk = this.pending.get(event.zoneId);
+    if (chunk) {
+      chunk.lines.push(line);
+      chunk.at = event.at.getTime();
+    } else this.pending.set(event.zoneId, { accountId: event.accountId, at: event.at.getTime(), lines: [line] });
+    this.pendingLines++;
   }
 
   /** Writes the lines gathered so far and trims the zones they went to; on failure they wait for the next flush. */
   flush(): Promise<void> {
     const run = this.flushing.then(async () => {
-      if (this.pending.length === 0) return;
+      if (this.pending.size === 0) return;
       const batch = this.pending;
-      this.pending = [];
-      const zones = [...new Set(batch.map((e) => e.pullZoneId))];
+      this.pending = new Map();
+      this.pendingLines = 0;
       try {
         await this.store.transaction(async (tx) => {
-          await tx.accessLog.append(batch);
-          await tx.accessLog.trim(zones, ACCESS_LOG_SIZE);
+          await tx.accessLog.append(
+            [...batch].map(([pullZoneId, c]) => ({ accountId: c.accountId, pullZoneId, at: c.at, lines: c.lines.length, entry: c.lines.join('\n') })),
+          );
+          await tx.accessLog.trim([...batch.keys()], ACCESS_LOG_SIZE);
         });
       } catch (error) {
-        this.pending = batch.concat(this.pending).slice(-MAX_PENDING);
+        this.requeue(batch);
         throw error;
       }
     });
@@ -128,16 +147,53 @@ export class EdgeAccessLog {
     return run;
   }
 
+  /** A failed batch goes back before what came since, within the bound. */
+  private requeue(batch: Map<number, PendingChunk>): void {
+    for (const [zoneId, chunk] of this.pending) {
+      const older = batch.get(zoneId);
+      if (older) {
+        older.lines.push(...chunk.lines);
+        older.at = chunk.at;
+      } else batch.set(zoneId, chunk);
+    }
+    let total = 0;
+    for (const chunk of batch.values()) {
+      if (total + chunk.lines.length > MAX_PENDING) {
+        const over = total + chunk.lines.length - MAX_PENDING;
+        chunk.lines.splice(0, over);
+        this.dropped += over;
+      }
+      total += chunk.lines.length;
+    }
+    this.pending = batch;
+    this.pendingLines = total;
+  }
+
   /** A zone's lines as the platform's logging API gives them (flushed first, so they are all there). */
   async read(pullZoneId: number, read: AccessLogRead): Promise<string[]> {
     await this.flush().catch(() => {});
-    const entries = await this.store.accessLog.list(pullZoneId, { offset: read.start, limit: read.limit, descending: read.order === 'desc' });
-    return entries.map((e) => formatLine(JSON.parse(e.entry) as AccessLogLine));
+    // Newest first; an ascending read needs every line kept to know which is the oldest.
+    const wanted = read.order === 'desc' ? Math.min(read.start + read.limit, ACCESS_LOG_SIZE) : ACCESS_LOG_SIZE;
+    const newestFirst: string[] = [];
+    let beforeId: number | undefined;
+    while (newestFirst.length < wanted) {
+      const chunks = await this.store.accessLog.newest(pullZoneId, { beforeId, limit: CHUNKS_PER_READ });
+      for (const chunk of chunks) {
+        const lines = chunk.entry.split('\n');
+        for (let i = lines.length - 1; i >= 0 && newestFirst.length < wanted; i--) newestFirst.push(lines[i]!);
+      }
+      if (chunks.length < CHUNKS_PER_READ) break;
+      beforeId = chunks[chunks.length - 1]!.id;
+    }
+    const ordered = read.order === 'desc' ? newestFirst : newestFirst.reverse();
+    return ordered.slice(read.start, read.start + read.limit).map((json) => formatLine(JSON.parse(json) as AccessLogLine));
   }
 
   /** A deleted zone's log goes with it. */
   async forget(pullZoneId: number): Promise<void> {
-    this.pending = this.pending.filter((e) => e.pullZoneId !== pullZoneId);
+    const chunk = this.pending.get(pullZoneId);
+    if (chunk) this.pendingLines -= chunk.lines.length;
+    this.pending.delete(pullZoneId);
     await this.store.accessLog.trim([pullZoneId], 0);
   }
 
