@@ -17,12 +17,34 @@ export interface CopyAnswer {
 /** Headers a 304 repeats from the full answer (RFC 9110 §15.4.5). */
 const KEPT_ON_304 = ['cache-control', 'content-location', 'date', 'etag', 'expires', 'last-modified', 'vary'];
 
+/**
+ * A copy's headers as a whole 200 answer sends them, made once per copy: each answer then clones
+ * an object of a stable shape and sets `age`, which is cheaper than building the set per request.
+ */
+const wholeAnswerHeaders = new WeakMap<CachedAnswer, Record<string, string | string[]>>();
+
+function headersOf(entry: CachedAnswer): Record<string, string | string[]> {
+  let template = wholeAnswerHeaders.get(entry);
+  if (template === undefined) {
+    template = { age: '0', ...entry.headers, 'accept-ranges': 'bytes', 'content-length': String(entry.body.length) };
+    wholeAnswerHeaders.set(entry, template);
+  }
+  return { ...template };
+}
+
 export function answerFromCopy(request: EdgeRequest, entry: CachedAnswer, now: number): CopyAnswer {
+  const age = String(Math.max(0, Math.floor((now - entry.storedAt) / 1000)));
+  const conditional = request.headers;
+  if (entry.status === 200 && conditional['range'] === undefined && !hasConditions(conditional)) {
+    const headers = headersOf(entry);
+    headers['age'] = age;
+    return { status: 200, headers, body: entry.body };
+  }
+
   const headers: Record<string, string | string[]> = { ...entry.headers };
-  headers['age'] = String(Math.max(0, Math.floor((now - entry.storedAt) / 1000)));
+  headers['age'] = age;
   if (entry.status !== 200) return { status: entry.status, headers: withLength(headers, entry.body.length), body: entry.body };
 
-  const conditional = request.headers;
   if (hasConditions(conditional)) {
     const outcome = evaluateConditions(request.method, withoutDateConditions(conditional, entry), {
       etag: entry.etag ?? '',

@@ -136,19 +136,31 @@ export class EdgePipeline {
     if (route.kind === 'redirect') return plainDelivery(301, { location: route.location, server: 'edgeplane' }, '');
     const routed = route.zone;
     const zone = routed.zone;
-    const requestId = this.ids.next();
-    const base = { request, clientBody, requestId, arrived, routed, effects: NO_EFFECTS, path: request.path, query: request.query };
+    // One Flow per request, filled in as the phases learn more (a cache hit is this path at every request).
+    const flow: Flow = {
+      request,
+      clientBody,
+      requestId: this.ids.next(),
+      arrived,
+      routed,
+      effects: NO_EFFECTS,
+      admission: NO_ADMISSION,
+      path: request.path,
+      query: request.query,
+    };
     if (!zone.Enabled || zone.Suspended) {
       const why = zone.Suspended ? 'The pull zone is suspended.' : 'The pull zone is disabled.';
-      return this.page({ ...base, admission: NO_ADMISSION }, 403, why);
+      return this.page(flow, 403, why);
     }
-    if (route.forceSsl && request.scheme === 'http') return this.redirect({ ...base, admission: NO_ADMISSION }, 301, this.httpsUrl(request));
+    if (route.forceSsl && request.scheme === 'http') return this.redirect(flow, 301, this.httpsUrl(request));
 
     const admitted = this.deps.policy.admit(zone, request, Date.now());
-    if (isVerdict(admitted) && admitted.kind !== 'continue') return this.verdict({ ...base, admission: NO_ADMISSION }, admitted);
-    const admission = isVerdict(admitted) ? NO_ADMISSION : admitted;
+    if (isVerdict(admitted) && admitted.kind !== 'continue') return this.verdict(flow, admitted);
+    if (!isVerdict(admitted)) flow.admission = admitted;
     const { verdict, effects } = this.deps.policy.onRequest(zone, request, new Date());
-    const flow: Flow = { ...base, admission, effects, path: effects.rewrittenPath ?? request.path, query: effects.rewrittenQuery ?? request.query };
+    flow.effects = effects;
+    if (effects.rewrittenPath !== undefined) flow.path = effects.rewrittenPath;
+    if (effects.rewrittenQuery !== undefined) flow.query = effects.rewrittenQuery;
     if (verdict.kind !== 'continue') return this.verdict(flow, verdict);
     try {
       return this.cached(flow);
@@ -162,7 +174,8 @@ export class EdgePipeline {
     const { request, routed, effects } = flow;
     const method = request.method;
     if ((method !== 'GET' && method !== 'HEAD') || this.deps.cache.maxBytes === 0 || effects.cacheSeconds === 0) return this.passThrough(flow);
-    const keyed = cacheKeyOf(routed.id, routed.zone.CacheVersion, routed.keyRules, { ...request, path: flow.path, query: flow.query }, effects);
+    const asKeyed = flow.path === request.path && flow.query === request.query ? request : { ...request, path: flow.path, query: flow.query };
+    const keyed = cacheKeyOf(routed.id, routed.zone.CacheVersion, routed.keyRules, asKeyed, effects);
     const now = this.now();
     let entry = this.deps.cache.get(keyed.key);
     if (entry && routed.purges.covers(entry)) {
@@ -313,8 +326,10 @@ export class EdgePipeline {
   ): Delivery {
     const { routed, request, effects } = flow;
     const zone = routed.zone;
-    const { 'set-cookie': cookies, ...plain } = headers;
-    const textHeaders = plain as Record<string, string>;
+    // The headers are this answer's own (never a cached copy's): Set-Cookie is set aside without copying the rest.
+    const cookies = headers['set-cookie'];
+    if (cookies !== undefined) delete headers['set-cookie'];
+    const textHeaders = headers as Record<string, string>;
     if (!extra.own) {
       const browser = browserCacheControl(zone.CacheControlPublicMaxAgeOverride, undefined);
       if (browser !== undefined && status < 400) textHeaders['cache-control'] = browser;
