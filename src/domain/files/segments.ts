@@ -4,8 +4,7 @@
  * segments it touches; the segments are streamed one after the other, each opened when the
  * previous one ends, so memory stays flat whatever the size.
  */
-import { PassThrough, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
 import type { BlobStore, ByteRange } from '../../files/types.js';
 import type { BlobSegment } from '../../store/types.js';
 
@@ -23,14 +22,10 @@ export function readSegments(blobs: BlobStore, segments: readonly BlobSegment[],
     }
     offset += segment.size;
   }
-  const out = new PassThrough();
-  void (async () => {
-    try {
-      for (const piece of pieces) await pipeline(await blobs.read(piece.key, piece.range), out, { end: false });
-      out.end();
-    } catch (error) {
-      out.destroy(error as Error);
-    }
-  })();
-  return Promise.resolve(out);
+  // One stream pulling from each segment in turn: piping every segment into a shared PassThrough
+  // left a listener on it per segment (a MaxListenersExceededWarning past ten parts).
+  async function* bytes() {
+    for (const piece of pieces) yield* await blobs.read(piece.key, piece.range);
+  }
+  return Promise.resolve(Readable.from(bytes(), { objectMode: false }));
 }

@@ -8,12 +8,13 @@ import { Resolver } from 'node:dns/promises';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../../helpers/app.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorFields, expectErrorBody } from '../../helpers/app.js';
+import { expectOwnerOnly, useCertificateFlow } from '../../helpers/certificate-flow.js';
 import { dig, startTestDnsPlane } from '../../helpers/dns-plane.js';
 import { type DnsServer, startNsd } from '../../helpers/nsd.js';
 import { within } from '../../helpers/within.js';
-import { CDN_DOMAIN, expectIssued, readHostname, readOnlyKey, zoneWithHostname } from './support.js';
+import { CDN_DOMAIN, expectIssued, readHostname, zoneWithHostname } from './support.js';
 
 const SOA = 'ns1.elsewhere.test. hostmaster.elsewhere.test. 1 7200 3600 1209600 300';
 /** A domain hosted by another DNS provider: its TXT records are what the user published there. */
@@ -24,17 +25,12 @@ _acme-challenge.cdn 60 IN TXT "${value}"
 _acme-challenge.wrong 60 IN TXT "not-the-value"
 `;
 
-let t: TestContext;
-afterEach(async () => {
-  await t?.close();
-});
-
-const request = (Hostname: unknown, key?: string | null) => t.post('/pullzone/requestExternalDnsCertificate', { Hostname }, key);
-const complete = (Hostname: unknown, key?: string | null) => t.post('/pullzone/completeExternalDnsCertificate', { Hostname }, key);
+const flow = useCertificateFlow('Dns');
+const { request, complete } = flow;
 
 describe('a hostname inside a DNS zone of the account', () => {
   it('gets its TXT record published by edgeplane, served by the DNS plane, checked, then removed', async () => {
-    t = await createTestApp({ cdnDomain: CDN_DOMAIN });
+    const t = await flow.open();
     const zoneId = await zoneWithHostname(t, 'cdn.example.com');
     const dnsZoneId = (await t.post('/dnszone', { Domain: 'example.com' })).body.Id as number;
 
@@ -77,7 +73,7 @@ describe('a hostname inside a DNS zone of the account', () => {
   });
 
   it('fails when the record is not served, saying what the DNS plane answers; a new request replaces the record', async () => {
-    t = await createTestApp({ cdnDomain: CDN_DOMAIN });
+    const t = await flow.open();
     const zoneId = await zoneWithHostname(t, 'cdn.example.com');
     const dnsZoneId = (await t.post('/dnszone', { Domain: 'example.com' })).body.Id as number;
     const first = (await request('cdn.example.com')).body;
@@ -98,7 +94,7 @@ describe('a hostname inside a DNS zone of the account', () => {
   });
 
   it('expires after a day', async () => {
-    t = await createTestApp({ cdnDomain: CDN_DOMAIN });
+    const t = await flow.open();
     await zoneWithHostname(t, 'cdn.example.com');
     await t.post('/dnszone', { Domain: 'example.com' });
     expect((await request('cdn.example.com')).status).toBe(200);
@@ -134,7 +130,7 @@ describe('a hostname whose domain is hosted elsewhere', () => {
   });
 
   it('is checked through the upstream resolver: the value must be the one handed out', async () => {
-    t = await createTestApp({ cdnDomain: CDN_DOMAIN, dnsUpstream: `127.0.0.1:${nsd.port}` });
+    const t = await flow.open({ dnsUpstream: `127.0.0.1:${nsd.port}` });
     const zoneId = await zoneWithHostname(t, 'cdn.outside.test');
     await t.post(`/pullzone/${zoneId}/addHostname`, { Hostname: 'wrong.outside.test' });
     const res = await request('cdn.outside.test');
@@ -158,7 +154,7 @@ describe('a hostname whose domain is hosted elsewhere', () => {
   });
 
   it('cannot be checked without an upstream resolver', async () => {
-    t = await createTestApp({ cdnDomain: CDN_DOMAIN });
+    const t = await flow.open();
     await zoneWithHostname(t, 'cdn.outside.test');
     expect((await request('cdn.outside.test')).status).toBe(200);
     const res = await complete('cdn.outside.test');
@@ -169,12 +165,10 @@ describe('a hostname whose domain is hosted elsewhere', () => {
 
 describe('the rules', () => {
   it('validate the body, refuse the system hostname and completing before requesting', async () => {
-    t = await createTestApp({ cdnDomain: CDN_DOMAIN });
+    const t = await flow.open();
     await zoneWithHostname(t, 'cdn.example.com');
     for (const send of [request, complete]) {
-      expect(errorFields(await t.post(send === request ? '/pullzone/requestExternalDnsCertificate' : '/pullzone/completeExternalDnsCertificate', {}))).toEqual([
-        'Hostname',
-      ]);
+      expect(errorFields(await t.post(send === request ? flow.paths.request : flow.paths.complete, {}))).toEqual(['Hostname']);
       expect(errorFields(await send(''))).toEqual(['Hostname']);
       expect(errorFields(await send(42))).toEqual(['Hostname']);
       expect(errorFields(await send('not a host'))).toEqual(['Hostname']);
@@ -186,23 +180,17 @@ describe('the rules', () => {
   });
 
   it('answer 404 for unknown hostnames and other accounts, 403 for read-only keys', async () => {
-    t = await createTestApp({ cdnDomain: CDN_DOMAIN });
+    const t = await flow.open();
     const zoneId = await zoneWithHostname(t, 'cdn.example.com');
     const dnsZoneId = (await t.post('/dnszone', { Domain: 'example.com' })).body.Id as number;
-    const other = await t.newAccount();
-    for (const send of [request, complete]) {
-      expectErrorBody(await send('unknown.example.com'), 404);
-      expectErrorBody(await send('cdn.example.com', other.key), 404);
-      expectErrorBody(await send('cdn.example.com', await readOnlyKey(t)), 403);
-      expectErrorBody(await send('cdn.example.com', null), 401);
-    }
+    await expectOwnerOnly(flow, 'cdn.example.com');
     // Nothing was published on their behalf.
     expect(((await t.get(`/dnszone/${dnsZoneId}`)).body.Records as unknown[]).length).toBe(0);
     expect((await readHostname(t, zoneId, 'cdn.example.com')).HasCertificate).toBe(false);
   });
 
   it('never publish into another account’s DNS zone', async () => {
-    t = await createTestApp({ cdnDomain: CDN_DOMAIN });
+    const t = await flow.open();
     const other = await t.newAccount();
     const theirs = (await t.post('/dnszone', { Domain: 'example.com' }, other.key)).body.Id as number;
     await zoneWithHostname(t, 'cdn.example.com');

@@ -7,11 +7,13 @@
  * The edge is the real edge plane on a loopback port, in front of a real origin.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../../helpers/app.js';
+import { errorFields, expectErrorBody } from '../../helpers/app.js';
+import { expectOwnerOnly, useCertificateFlow } from '../../helpers/certificate-flow.js';
 import { type EdgePlane, startEdgePlane, startOrigin, type TestOrigin } from '../../helpers/edge-plane.js';
-import { CDN_DOMAIN, expectIssued, readHostname, readOnlyKey, zoneWithHostname } from './support.js';
+import { CDN_DOMAIN, expectIssued, readHostname, zoneWithHostname } from './support.js';
 
-let t: TestContext;
+// Registered first, so the app closes last (after-hooks run in reverse): after the edge and origin.
+const flow = useCertificateFlow('Http');
 let edge: EdgePlane | undefined;
 let origin: TestOrigin | undefined;
 afterEach(async () => {
@@ -19,23 +21,22 @@ afterEach(async () => {
   await origin?.close();
   edge = undefined;
   origin = undefined;
-  await t?.close();
 });
 
 /** The edge plane of this instance, answering the published challenges, in front of an origin that answers `body`. */
 async function startEdge(body: () => string = () => 'from the origin') {
   origin = await startOrigin((_req, res) => res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store' }).end(body()));
-  const board = t.app.services.certificates.httpChallenges;
+  const board = flow.t.app.services.certificates.httpChallenges;
   await board.start();
-  edge = await startEdgePlane(t, { challenges: board });
-  t.app.services.certificates.edgeUrl = edge.url;
+  edge = await startEdgePlane(flow.t, { challenges: board });
+  flow.t.app.services.certificates.edgeUrl = edge.url;
   return edge;
 }
 
 /** A pull zone with the custom hostname, fetching from the test's origin. */
 async function zoneOnOrigin(hostname = 'cdn.example.com', settings: Record<string, unknown> = {}) {
-  const zoneId = await zoneWithHostname(t, hostname);
-  expect((await t.post(`/pullzone/${zoneId}`, { OriginUrl: origin!.url, ...settings })).status).toBe(200);
+  const zoneId = await zoneWithHostname(flow.t, hostname);
+  expect((await flow.t.post(`/pullzone/${zoneId}`, { OriginUrl: origin!.url, ...settings })).status).toBe(200);
   return zoneId;
 }
 
@@ -44,12 +45,11 @@ const fetchThrough = async (_edge: EdgePlane, host: string, path: string) => {
   return { status: res.status, body: res.text };
 };
 
-const request = (Hostname: unknown, key?: string | null) => t.post('/pullzone/requestExternalHttpCertificate', { Hostname }, key);
-const complete = (Hostname: unknown, key?: string | null) => t.post('/pullzone/completeExternalHttpCertificate', { Hostname }, key);
+const { request, complete } = flow;
 
 describe('the HTTP challenge', () => {
   it('is answered by the edge while open, checked through it, and then closed', async () => {
-    t = await createTestApp({ cdnDomain: CDN_DOMAIN });
+    const t = await flow.open();
     const edgeUrl = await startEdge();
     const zoneId = await zoneOnOrigin();
     const res = await request('CDN.example.com');
@@ -81,7 +81,7 @@ describe('the HTTP challenge', () => {
   });
 
   it('is published in the store: a second process on the same data answers it', async () => {
-    t = await createTestApp({ cdnDomain: CDN_DOMAIN });
+    const t = await flow.open();
     await zoneWithHostname(t, 'cdn.example.com');
     const res = await request('cdn.example.com');
     const second = await t.openStore();
@@ -101,7 +101,7 @@ describe('the HTTP challenge', () => {
   });
 
   it('fails when the URL answers something else, saying what it got', async () => {
-    t = await createTestApp({ cdnDomain: CDN_DOMAIN });
+    const t = await flow.open();
     // Built-in issuance off: the origin must answer the file; this one answers another page, then the file.
     let file = 'an unrelated page';
     await startEdge(() => file);
@@ -119,7 +119,7 @@ describe('the HTTP challenge', () => {
   });
 
   it('fails when no edge runs on this instance, and when the challenge expired', async () => {
-    t = await createTestApp({ cdnDomain: CDN_DOMAIN });
+    const t = await flow.open();
     await zoneWithHostname(t, 'cdn.example.com');
     expect((await request('cdn.example.com')).status).toBe(200);
     const noEdge = await complete('cdn.example.com');
@@ -135,9 +135,9 @@ describe('the HTTP challenge', () => {
 
 describe('the rules', () => {
   it('validate the body and refuse the system hostname', async () => {
-    t = await createTestApp({ cdnDomain: CDN_DOMAIN });
+    const t = await flow.open();
     await zoneWithHostname(t, 'cdn.example.com');
-    for (const path of ['/pullzone/requestExternalHttpCertificate', '/pullzone/completeExternalHttpCertificate']) {
+    for (const path of [flow.paths.request, flow.paths.complete]) {
       expect(errorFields(await t.post(path, {}))).toEqual(['Hostname']);
       expect(errorFields(await t.post(path, { Hostname: '' }))).toEqual(['Hostname']);
       expect(errorFields(await t.post(path, { Hostname: 'not a host' }))).toEqual(['Hostname']);
@@ -146,20 +146,14 @@ describe('the rules', () => {
   });
 
   it('answer 404 for unknown hostnames and other accounts, 403 for read-only keys', async () => {
-    t = await createTestApp({ cdnDomain: CDN_DOMAIN });
+    const t = await flow.open();
     await zoneWithHostname(t, 'cdn.example.com');
-    const other = await t.newAccount();
-    for (const send of [request, complete]) {
-      expectErrorBody(await send('unknown.example.com'), 404);
-      expectErrorBody(await send('cdn.example.com', other.key), 404);
-      expectErrorBody(await send('cdn.example.com', await readOnlyKey(t)), 403);
-      expectErrorBody(await send('cdn.example.com', null), 401);
-    }
+    await expectOwnerOnly(flow, 'cdn.example.com');
     expect(await t.store.docs.list('certificateChallenge', t.accountId, { offset: 0, limit: 10 })).toMatchObject({ items: [] });
   });
 
   it('go with the pull zone: deleting it deletes its challenges', async () => {
-    t = await createTestApp({ cdnDomain: CDN_DOMAIN });
+    const t = await flow.open();
     const edgeUrl = await startEdge();
     const zoneId = await zoneOnOrigin();
     const res = await request('cdn.example.com');

@@ -4,35 +4,22 @@
  * the API. The domain tests (test/domain/edge-policy/) go through every case; these show the
  * settings reach the wire.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../helpers/app.js';
-import { createPullZone, type EdgePlane, startEdgePlane, startOrigin, type TestOrigin, updatePullZone } from '../../helpers/edge-plane.js';
+import { describe, expect, it } from 'vitest';
+import { createPullZone, startOrigin, updatePullZone } from '../../helpers/edge-plane.js';
+import { useEdgeWorld } from '../../helpers/edge-world.js';
 
-let t: TestContext;
-let edge: EdgePlane;
-let origin: TestOrigin;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  origin = await startOrigin();
-  edge = await startEdgePlane(t);
-});
-afterAll(async () => {
-  await edge?.close();
-  await origin?.close();
-  await t?.close();
-});
+const world = useEdgeWorld();
 
 describe('BlockedIps', () => {
   it('refuses a listed address or a block holding it with 403, and serves again once removed', async () => {
-    const zone = await createPullZone(t, 'acc-ips', origin.url, { BlockedIps: ['127.0.0.1'] });
-    const refused = await edge.get(zone.host, '/a.txt');
+    const zone = await world.zone('acc-ips', { BlockedIps: ['127.0.0.1'] });
+    const refused = await world.edge.get(zone.host, '/a.txt');
     expect(refused.status).toBe(403);
     expect(refused.headers['content-type']).toMatch(/text\/html/);
-    await updatePullZone(t, zone.Id, { BlockedIps: ['10.0.0.0/8', '127.0.0.0/8'] });
-    expect((await edge.get(zone.host, '/a.txt')).status).toBe(403);
-    await updatePullZone(t, zone.Id, { BlockedIps: ['10.0.0.0/8', '2001:db8::/32'] });
-    const served = await edge.get(zone.host, '/a.txt');
+    await updatePullZone(world.t, zone.Id, { BlockedIps: ['10.0.0.0/8', '127.0.0.0/8'] });
+    expect((await world.edge.get(zone.host, '/a.txt')).status).toBe(403);
+    await updatePullZone(world.t, zone.Id, { BlockedIps: ['10.0.0.0/8', '2001:db8::/32'] });
+    const served = await world.edge.get(zone.host, '/a.txt');
     expect(served.status).toBe(200);
     expect(served.text).toBe('origin /a.txt');
   });
@@ -40,86 +27,86 @@ describe('BlockedIps', () => {
 
 describe('referrers', () => {
   it('AllowedReferrers serves listed Referers only; a request without one passes', async () => {
-    const zone = await createPullZone(t, 'acc-allowed', origin.url, { AllowedReferrers: ['*.example.com'] });
-    expect((await edge.get(zone.host, '/r.txt', { referer: 'https://www.example.com/page' })).status).toBe(200);
-    expect((await edge.get(zone.host, '/r.txt', { referer: 'https://hotlinker.test/' })).status).toBe(403);
-    expect((await edge.get(zone.host, '/r.txt')).status).toBe(200);
-    await updatePullZone(t, zone.Id, { AllowedReferrers: [] });
-    expect((await edge.get(zone.host, '/r.txt', { referer: 'https://hotlinker.test/' })).status).toBe(200);
+    const zone = await world.zone('acc-allowed', { AllowedReferrers: ['*.example.com'] });
+    expect((await world.edge.get(zone.host, '/r.txt', { referer: 'https://www.example.com/page' })).status).toBe(200);
+    expect((await world.edge.get(zone.host, '/r.txt', { referer: 'https://hotlinker.test/' })).status).toBe(403);
+    expect((await world.edge.get(zone.host, '/r.txt')).status).toBe(200);
+    await updatePullZone(world.t, zone.Id, { AllowedReferrers: [] });
+    expect((await world.edge.get(zone.host, '/r.txt', { referer: 'https://hotlinker.test/' })).status).toBe(200);
   });
 
   it('BlockedReferrers refuses listed Referers', async () => {
-    const zone = await createPullZone(t, 'acc-blocked-ref', origin.url, { BlockedReferrers: ['hotlinker.test'] });
-    expect((await edge.get(zone.host, '/r.txt', { referer: 'https://hotlinker.test/x' })).status).toBe(403);
-    expect((await edge.get(zone.host, '/r.txt', { referer: 'https://fine.test/' })).status).toBe(200);
-    await updatePullZone(t, zone.Id, { BlockedReferrers: [] });
-    expect((await edge.get(zone.host, '/r.txt', { referer: 'https://hotlinker.test/x' })).status).toBe(200);
+    const zone = await world.zone('acc-blocked-ref', { BlockedReferrers: ['hotlinker.test'] });
+    expect((await world.edge.get(zone.host, '/r.txt', { referer: 'https://hotlinker.test/x' })).status).toBe(403);
+    expect((await world.edge.get(zone.host, '/r.txt', { referer: 'https://fine.test/' })).status).toBe(200);
+    await updatePullZone(world.t, zone.Id, { BlockedReferrers: [] });
+    expect((await world.edge.get(zone.host, '/r.txt', { referer: 'https://hotlinker.test/x' })).status).toBe(200);
   });
 
   it('BlockNoneReferrer refuses requests without a Referer', async () => {
-    const zone = await createPullZone(t, 'acc-none-ref', origin.url, { BlockNoneReferrer: true });
-    expect((await edge.get(zone.host, '/r.txt')).status).toBe(403);
-    expect((await edge.get(zone.host, '/r.txt', { referer: 'https://any.test/' })).status).toBe(200);
-    await updatePullZone(t, zone.Id, { BlockNoneReferrer: false });
-    expect((await edge.get(zone.host, '/r.txt')).status).toBe(200);
+    const zone = await world.zone('acc-none-ref', { BlockNoneReferrer: true });
+    expect((await world.edge.get(zone.host, '/r.txt')).status).toBe(403);
+    expect((await world.edge.get(zone.host, '/r.txt', { referer: 'https://any.test/' })).status).toBe(200);
+    await updatePullZone(world.t, zone.Id, { BlockNoneReferrer: false });
+    expect((await world.edge.get(zone.host, '/r.txt')).status).toBe(200);
   });
 });
 
 describe('BlockRootPathAccess and BlockPostRequests', () => {
   it('BlockRootPathAccess refuses / only', async () => {
-    const zone = await createPullZone(t, 'acc-root', origin.url, { BlockRootPathAccess: true });
-    expect((await edge.get(zone.host, '/')).status).toBe(403);
-    expect((await edge.get(zone.host, '/index.html')).status).toBe(200);
-    await updatePullZone(t, zone.Id, { BlockRootPathAccess: false });
-    expect((await edge.get(zone.host, '/')).status).toBe(200);
+    const zone = await world.zone('acc-root', { BlockRootPathAccess: true });
+    expect((await world.edge.get(zone.host, '/')).status).toBe(403);
+    expect((await world.edge.get(zone.host, '/index.html')).status).toBe(200);
+    await updatePullZone(world.t, zone.Id, { BlockRootPathAccess: false });
+    expect((await world.edge.get(zone.host, '/')).status).toBe(200);
   });
 
   it('BlockPostRequests refuses POST before it reaches the origin', async () => {
-    const zone = await createPullZone(t, 'acc-post', origin.url, { BlockPostRequests: true });
-    const before = origin.requests.length;
-    expect((await edge.request('POST', zone.host, '/form', { 'content-type': 'text/plain' }, 'x=1')).status).toBe(403);
-    expect(origin.requests.length).toBe(before);
-    expect((await edge.get(zone.host, '/form')).status).toBe(200);
-    await updatePullZone(t, zone.Id, { BlockPostRequests: false });
-    const posted = await edge.request('POST', zone.host, '/form2', { 'content-type': 'text/plain' }, 'x=1');
+    const zone = await world.zone('acc-post', { BlockPostRequests: true });
+    const before = world.origin.requests.length;
+    expect((await world.edge.request('POST', zone.host, '/form', { 'content-type': 'text/plain' }, 'x=1')).status).toBe(403);
+    expect(world.origin.requests.length).toBe(before);
+    expect((await world.edge.get(zone.host, '/form')).status).toBe(200);
+    await updatePullZone(world.t, zone.Id, { BlockPostRequests: false });
+    const posted = await world.edge.request('POST', zone.host, '/form2', { 'content-type': 'text/plain' }, 'x=1');
     expect(posted.status).toBe(200);
-    expect(origin.requests.at(-1)).toMatchObject({ method: 'POST', url: '/form2', body: 'x=1' });
+    expect(world.origin.requests.at(-1)).toMatchObject({ method: 'POST', url: '/form2', body: 'x=1' });
   });
 });
 
 describe('CORS and the canonical header', () => {
   it('Access-Control-Allow-Origin on the listed extensions, none once turned off', async () => {
-    const zone = await createPullZone(t, 'acc-cors', origin.url, {
+    const zone = await world.zone('acc-cors', {
       EnableAccessControlOriginHeader: true,
       AccessControlOriginHeaderExtensions: ['woff2', 'json'],
     });
-    expect((await edge.get(zone.host, '/f/font.woff2')).headers['access-control-allow-origin']).toBe('*');
-    expect((await edge.get(zone.host, '/data.json')).headers['access-control-allow-origin']).toBe('*');
-    expect((await edge.get(zone.host, '/img.png')).headers['access-control-allow-origin']).toBeUndefined();
-    await updatePullZone(t, zone.Id, { EnableAccessControlOriginHeader: false });
+    expect((await world.edge.get(zone.host, '/f/font.woff2')).headers['access-control-allow-origin']).toBe('*');
+    expect((await world.edge.get(zone.host, '/data.json')).headers['access-control-allow-origin']).toBe('*');
+    expect((await world.edge.get(zone.host, '/img.png')).headers['access-control-allow-origin']).toBeUndefined();
+    await updatePullZone(world.t, zone.Id, { EnableAccessControlOriginHeader: false });
     // From the cache now: the header is the zone's, not the stored copy's.
-    const cached = await edge.get(zone.host, '/f/font.woff2');
+    const cached = await world.edge.get(zone.host, '/f/font.woff2');
     expect(cached.headers['cdn-cache']).toBe('HIT');
     expect(cached.headers['access-control-allow-origin']).toBeUndefined();
   });
 
   it('AddCanonicalHeader sends the canonical Link', async () => {
-    const zone = await createPullZone(t, 'acc-canonical', origin.url, { AddCanonicalHeader: true });
-    expect((await edge.get(zone.host, '/docs/page.html?utm=1')).headers['link']).toBe(`<https://${zone.host}/docs/page.html>; rel="canonical"`);
-    await updatePullZone(t, zone.Id, { AddCanonicalHeader: false });
-    expect((await edge.get(zone.host, '/docs/page.html?utm=1')).headers['link']).toBeUndefined();
+    const zone = await world.zone('acc-canonical', { AddCanonicalHeader: true });
+    expect((await world.edge.get(zone.host, '/docs/page.html?utm=1')).headers['link']).toBe(`<https://${zone.host}/docs/page.html>; rel="canonical"`);
+    await updatePullZone(world.t, zone.Id, { AddCanonicalHeader: false });
+    expect((await world.edge.get(zone.host, '/docs/page.html?utm=1')).headers['link']).toBeUndefined();
   });
 });
 
 describe('RequestLimit and BurstSize', () => {
   it('serves RequestLimit + BurstSize requests at once, then answers 429; unlimited again at 0', async () => {
-    const zone = await createPullZone(t, 'acc-rate', origin.url, { RequestLimit: 1, BurstSize: 2 });
+    const zone = await world.zone('acc-rate', { RequestLimit: 1, BurstSize: 2 });
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await edge.get(zone.host, '/rate.txt')).status);
+    for (let i = 0; i < 6; i++) statuses.push((await world.edge.get(zone.host, '/rate.txt')).status);
     expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
     expect(statuses.slice(3)).toContain(429);
-    await updatePullZone(t, zone.Id, { RequestLimit: 0, BurstSize: 0 });
-    for (let i = 0; i < 6; i++) expect((await edge.get(zone.host, '/rate.txt')).status).toBe(200);
+    await updatePullZone(world.t, zone.Id, { RequestLimit: 0, BurstSize: 0 });
+    for (let i = 0; i < 6; i++) expect((await world.edge.get(zone.host, '/rate.txt')).status).toBe(200);
   });
 });
 
@@ -134,17 +121,17 @@ describe('ConnectionLimitPerIPCount', () => {
       });
     });
     try {
-      const zone = await createPullZone(t, 'acc-conns', slow.url, { ConnectionLimitPerIPCount: 2 });
-      const first = edge.get(zone.host, '/c1');
-      const second = edge.get(zone.host, '/c2');
+      const zone = await createPullZone(world.t, 'acc-conns', slow.url, { ConnectionLimitPerIPCount: 2 });
+      const first = world.edge.get(zone.host, '/c1');
+      const second = world.edge.get(zone.host, '/c2');
       while (waiting.length < 2) await new Promise((r) => setTimeout(r, 5));
-      const third = await edge.get(zone.host, '/c3');
+      const third = await world.edge.get(zone.host, '/c3');
       expect(third.status).toBe(429);
       for (const release of waiting.splice(0)) release();
       expect((await first).status).toBe(200);
       expect((await second).status).toBe(200);
       slow.handle((req, res) => res.end(`now ${req.url}`));
-      expect((await edge.get(zone.host, '/c3')).text).toBe('now /c3');
+      expect((await world.edge.get(zone.host, '/c3')).text).toBe('now /c3');
     } finally {
       await slow.close();
     }
@@ -159,15 +146,15 @@ describe('LimitRatePerSecond and LimitRateAfter', () => {
     });
     try {
       // 10 kB free, then 40 kB at 40 kB/s: about a second.
-      const zone = await createPullZone(t, 'acc-throttle', big.url, { LimitRatePerSecond: 40, LimitRateAfter: 10 });
+      const zone = await createPullZone(world.t, 'acc-throttle', big.url, { LimitRatePerSecond: 40, LimitRateAfter: 10 });
       let started = performance.now();
-      const paced = await edge.get(zone.host, '/big.bin');
+      const paced = await world.edge.get(zone.host, '/big.bin');
       const pacedMs = performance.now() - started;
       expect(paced.body.length).toBe(50_000);
       expect(pacedMs).toBeGreaterThan(800);
-      await updatePullZone(t, zone.Id, { LimitRatePerSecond: 0 });
+      await updatePullZone(world.t, zone.Id, { LimitRatePerSecond: 0 });
       started = performance.now();
-      const free = await edge.get(zone.host, '/big.bin');
+      const free = await world.edge.get(zone.host, '/big.bin');
       expect(free.body.length).toBe(50_000);
       expect(performance.now() - started).toBeLessThan(pacedMs / 2);
     } finally {

@@ -5,19 +5,7 @@
  * waits for the store because it was counted.
  */
 import type { UsageRecorder } from '../../usage/recorder.js';
-import {
-  BANDWIDTH,
-  CACHED_BANDWIDTH,
-  CACHED_REQUESTS,
-  ORIGIN_BYTES,
-  ORIGIN_MS,
-  ORIGIN_REQUESTS,
-  ORIGIN_RETRIED,
-  ORIGIN_SAVED,
-  pullZoneSubject,
-  REQUESTS,
-  statusClass,
-} from '../../usage/pull-zone-metrics.js';
+import * as metric from '../../usage/pull-zone-metrics.js';
 import type { ServedEvent } from '../types.js';
 import type { EdgeAccessLog } from './access-log.js';
 import type { BandwidthLimits } from './bandwidth-limits.js';
@@ -33,23 +21,23 @@ export class EdgeUsage {
 
   /** The edge's `onServed`: must never throw into the request that was just answered. */
   readonly served = (event: ServedEvent): void => {
-    const subject = pullZoneSubject(event.zoneId);
+    const subject = metric.pullZoneSubject(event.zoneId);
     const at = event.at;
-    this.usage.add(subject, REQUESTS, 1, at);
-    this.usage.add(subject, BANDWIDTH, event.bytesSent, at);
-    if (event.status >= 300) this.usage.add(subject, statusClass(event.status), 1, at);
+    this.usage.add(subject, metric.REQUESTS, 1, at);
+    this.usage.add(subject, metric.BANDWIDTH, event.bytesSent, at);
+    if (event.status >= 300) this.usage.add(subject, metric.statusClass(event.status), 1, at);
     if (FROM_CACHE.has(event.cacheStatus)) {
-      this.usage.add(subject, CACHED_REQUESTS, 1, at);
-      this.usage.add(subject, CACHED_BANDWIDTH, event.bytesSent, at);
+      this.usage.add(subject, metric.CACHED_REQUESTS, 1, at);
+      this.usage.add(subject, metric.CACHED_BANDWIDTH, event.bytesSent, at);
     }
     const origin = event.origin;
     if (origin !== undefined) {
-      this.usage.add(subject, ORIGIN_REQUESTS, 1, at);
-      this.usage.add(subject, ORIGIN_BYTES, origin.bytes, at);
-      this.usage.add(subject, ORIGIN_MS, Math.round(origin.responseMs), at);
+      this.usage.add(subject, metric.ORIGIN_REQUESTS, 1, at);
+      this.usage.add(subject, metric.ORIGIN_BYTES, origin.bytes, at);
+      this.usage.add(subject, metric.ORIGIN_MS, Math.round(origin.responseMs), at);
       if (origin.attempts > 1) {
-        this.usage.add(subject, ORIGIN_RETRIED, origin.attempts - 1, at);
-        if (origin.answered) this.usage.add(subject, ORIGIN_SAVED, 1, at);
+        this.usage.add(subject, metric.ORIGIN_RETRIED, origin.attempts - 1, at);
+        if (origin.answered) this.usage.add(subject, metric.ORIGIN_SAVED, 1, at);
       }
     }
     this.accessLog.add(event);

@@ -17,27 +17,26 @@ import { RECORD_TYPE } from '../../billing/service.js';
 import type { Clock, Principal } from '../../principal.js';
 import type { PullZoneService } from '../../pull-zones/service.js';
 import { chartOf, type Period, periodOf, pointName, points, total } from '../../usage/charts.js';
-import {
-  BANDWIDTH,
-  CACHED_BANDWIDTH,
-  CACHED_REQUESTS,
-  ORIGIN_BYTES,
-  ORIGIN_MS,
-  ORIGIN_REQUESTS,
-  ORIGIN_RETRIED,
-  ORIGIN_SAVED,
-  pullZoneSubject,
-  REQUESTS,
-  statusClass,
-} from '../../usage/pull-zone-metrics.js';
+import * as metric from '../../usage/pull-zone-metrics.js';
 import type { UsageRecorder } from '../../usage/recorder.js';
 import { EDGE_LOCATION } from './access-log.js';
 
 const DAY_MS = 86_400_000;
-const STATUS_3XX = statusClass(300);
-const STATUS_4XX = statusClass(400);
-const STATUS_5XX = statusClass(500);
-const METRICS = [BANDWIDTH, REQUESTS, CACHED_BANDWIDTH, CACHED_REQUESTS, ORIGIN_BYTES, ORIGIN_MS, ORIGIN_REQUESTS, STATUS_3XX, STATUS_4XX, STATUS_5XX];
+const STATUS_3XX = metric.statusClass(300);
+const STATUS_4XX = metric.statusClass(400);
+const STATUS_5XX = metric.statusClass(500);
+const METRICS = [
+  metric.BANDWIDTH,
+  metric.REQUESTS,
+  metric.CACHED_BANDWIDTH,
+  metric.CACHED_REQUESTS,
+  metric.ORIGIN_BYTES,
+  metric.ORIGIN_MS,
+  metric.ORIGIN_REQUESTS,
+  STATUS_3XX,
+  STATUS_4XX,
+  STATUS_5XX,
+];
 
 /** One value per point of the period, from a per-point function of the charts. */
 function combine(period: Period, charts: Record<string, number>[], value: (...values: number[]) => number): Record<string, number> {
@@ -64,17 +63,17 @@ export class CdnStatistics {
     const zoneIds = await this.zonesOf(principal, query.pullZone ?? -1);
     const period = this.periodOf(query);
     const entries = await this.entriesOf(zoneIds, METRICS, period);
-    const chart = (metric: string) =>
+    const chart = (name: string) =>
       chartOf(
-        entries.filter((e) => e.metric === metric),
+        entries.filter((e) => e.metric === name),
         period,
       );
-    const bandwidth = chart(BANDWIDTH);
-    const requests = chart(REQUESTS);
-    const cachedRequests = chart(CACHED_REQUESTS);
-    const originRequests = chart(ORIGIN_REQUESTS);
-    const originMs = chart(ORIGIN_MS);
-    const originBytes = chart(ORIGIN_BYTES);
+    const bandwidth = chart(metric.BANDWIDTH);
+    const requests = chart(metric.REQUESTS);
+    const cachedRequests = chart(metric.CACHED_REQUESTS);
+    const originRequests = chart(metric.ORIGIN_REQUESTS);
+    const originMs = chart(metric.ORIGIN_MS);
+    const originBytes = chart(metric.ORIGIN_BYTES);
     const zeros = combine(period, [], () => 0);
     return {
       TotalBandwidthUsed: total(bandwidth),
@@ -84,7 +83,7 @@ export class CdnStatistics {
       TotalRequestsServed: total(requests),
       CacheHitRate: rate(total(cachedRequests), total(requests)),
       BandwidthUsedChart: bandwidth,
-      BandwidthCachedChart: chart(CACHED_BANDWIDTH),
+      BandwidthCachedChart: chart(metric.CACHED_BANDWIDTH),
       CacheHitRateChart: combine(period, [cachedRequests, requests], rate),
       RequestsServedChart: requests,
       PullRequestsPulledChart: originRequests,
@@ -123,13 +122,13 @@ export class CdnStatistics {
   async safeHop(principal: Principal, pullZoneId: number, query: PullZoneStatisticsQueryT): Promise<SafeHopStatisticsT> {
     await this.pullZones.get(principal, pullZoneId, false);
     const period = this.periodOf(query);
-    const entries = await this.entriesOf([pullZoneId], [ORIGIN_RETRIED, ORIGIN_SAVED], period);
+    const entries = await this.entriesOf([pullZoneId], [metric.ORIGIN_RETRIED, metric.ORIGIN_SAVED], period);
     const retried = chartOf(
-      entries.filter((e) => e.metric === ORIGIN_RETRIED),
+      entries.filter((e) => e.metric === metric.ORIGIN_RETRIED),
       period,
     );
     const saved = chartOf(
-      entries.filter((e) => e.metric === ORIGIN_SAVED),
+      entries.filter((e) => e.metric === metric.ORIGIN_SAVED),
       period,
     );
     return { RequestsRetriedChart: retried, RequestsSavedChart: saved, TotalRequestsRetried: total(retried), TotalRequestsSaved: total(saved) };
@@ -155,7 +154,7 @@ export class CdnStatistics {
 
   private async entriesOf(zoneIds: number[], metrics: string[], period: Period): Promise<UsageEntry[]> {
     const all: UsageEntry[] = [];
-    for (const id of zoneIds) all.push(...(await this.usage.series(pullZoneSubject(id), metrics, period.from, period.to)));
+    for (const id of zoneIds) all.push(...(await this.usage.series(metric.pullZoneSubject(id), metrics, period.from, period.to)));
     return all;
   }
 

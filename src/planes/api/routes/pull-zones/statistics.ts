@@ -1,3 +1,5 @@
+import type { Static, TSchema } from 'typebox';
+import type { Principal } from '../../../../domain/principal.js';
 import {
   CdnStatistics,
   CdnStatisticsQuery,
@@ -5,12 +7,36 @@ import {
   OriginShieldQueueStatistics,
   PullZoneStatisticsParams,
   PullZoneStatisticsQuery,
+  type PullZoneStatisticsQueryT,
   SafeHopStatistics,
 } from '../../../../schemas/cdn-statistics.js';
 import type { Api } from '../../api.js';
 import { errorResponses } from '../../api.js';
 
 const tags = ['Pull zones'];
+
+/** The per-zone statistics all take the zone's id and a period, and differ only in what they answer. */
+function zoneStatistics<S extends TSchema>(
+  app: Api,
+  path: string,
+  operationId: string,
+  summary: string,
+  answer: S,
+  operation: (principal: Principal, pullZoneId: number, query: PullZoneStatisticsQueryT) => Promise<Static<S>>,
+) {
+  app.get(`/pullzone/:pullZoneId/${path}`, {
+    config: { access: 'read' },
+    schema: {
+      operationId,
+      summary,
+      tags,
+      params: PullZoneStatisticsParams,
+      querystring: PullZoneStatisticsQuery,
+      response: { 200: answer, ...errorResponses },
+    },
+    handler: (req) => operation(req.principal, req.params.pullZoneId, req.query),
+  });
+}
 
 export default function pullZoneStatistics(app: Api) {
   app.get('/statistics', {
@@ -28,42 +54,28 @@ export default function pullZoneStatistics(app: Api) {
     handler: (req) => app.services.cdnStatistics.overall(req.principal, req.query),
   });
 
-  app.get('/pullzone/:pullZoneId/optimizer/statistics', {
-    config: { access: 'read' },
-    schema: {
-      operationId: 'getOptimizerStatistics',
-      summary: "The image optimizer's statistics of a pull zone (edgeplane has no optimizer: zeros)",
-      tags,
-      params: PullZoneStatisticsParams,
-      querystring: PullZoneStatisticsQuery,
-      response: { 200: OptimizerStatistics, ...errorResponses },
-    },
-    handler: (req) => app.services.cdnStatistics.optimizer(req.principal, req.params.pullZoneId, req.query),
-  });
-
-  app.get('/pullzone/:pullZoneId/originshield/queuestatistics', {
-    config: { access: 'read' },
-    schema: {
-      operationId: 'getOriginShieldQueueStatistics',
-      summary: "The origin shield queue's statistics of a pull zone (edgeplane has no origin shield: zeros)",
-      tags,
-      params: PullZoneStatisticsParams,
-      querystring: PullZoneStatisticsQuery,
-      response: { 200: OriginShieldQueueStatistics, ...errorResponses },
-    },
-    handler: (req) => app.services.cdnStatistics.originShieldQueue(req.principal, req.params.pullZoneId, req.query),
-  });
-
-  app.get('/pullzone/:pullZoneId/safehop/statistics', {
-    config: { access: 'read' },
-    schema: {
-      operationId: 'getSafeHopStatistics',
-      summary: 'The origin retries the edge made for a pull zone, and the requests they saved',
-      tags,
-      params: PullZoneStatisticsParams,
-      querystring: PullZoneStatisticsQuery,
-      response: { 200: SafeHopStatistics, ...errorResponses },
-    },
-    handler: (req) => app.services.cdnStatistics.safeHop(req.principal, req.params.pullZoneId, req.query),
-  });
+  zoneStatistics(
+    app,
+    'optimizer/statistics',
+    'getOptimizerStatistics',
+    "The image optimizer's statistics of a pull zone (edgeplane has no optimizer: zeros)",
+    OptimizerStatistics,
+    (...args) => app.services.cdnStatistics.optimizer(...args),
+  );
+  zoneStatistics(
+    app,
+    'originshield/queuestatistics',
+    'getOriginShieldQueueStatistics',
+    "The origin shield queue's statistics of a pull zone (edgeplane has no origin shield: zeros)",
+    OriginShieldQueueStatistics,
+    (...args) => app.services.cdnStatistics.originShieldQueue(...args),
+  );
+  zoneStatistics(
+    app,
+    'safehop/statistics',
+    'getSafeHopStatistics',
+    'The origin retries the edge made for a pull zone, and the requests they saved',
+    SafeHopStatistics,
+    (...args) => app.services.cdnStatistics.safeHop(...args),
+  );
 }
