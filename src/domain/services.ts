@@ -25,6 +25,7 @@ import { FaultInjector } from './faults/injector.js';
 import { FileService } from './files/service.js';
 import { FileSweeper } from './files/sweeper.js';
 import { ZoneKeys } from './files/zone-keys.js';
+import { ZonesByName } from './files/zones-by-name.js';
 import { S3Credentials } from './s3/credentials.js';
 import { MultipartUploads } from './s3/multipart.js';
 import { UsageRecorder } from './usage/recorder.js';
@@ -62,7 +63,9 @@ export function buildServices(ctx: ServiceContext) {
   const pullZones = new PullZoneService(ctx.store, ctx.secrets, ctx.config.cdnDomain);
   const storageZones = new StorageZoneService(ctx.store, ctx.secrets, ctx.clock, ctx.config.storageDomain, pullZones);
   registerReplicationJob(storageZones, ctx.jobs, ctx.store, ctx.clock, ctx.config.jobDelayMs);
-  const files = new FileService(ctx.store, ctx.blobs, new ZoneKeys(ctx.store, storageZones.zones), ctx.clock, ctx.config.maxFileBytes);
+  // One cache of zones by name for the planes that take a zone's passwords: the file API and S3.
+  const zonesByName = new ZonesByName(ctx.store, storageZones.zones);
+  const files = new FileService(ctx.store, ctx.blobs, new ZoneKeys(zonesByName), ctx.clock, ctx.config.maxFileBytes);
   storageZones.onDelete.push((tx, accountId, id) => files.removeZone(tx, String(id), accountId));
   const usage = new UsageRecorder(ctx.store, ctx.clock);
   const accounts = new AccountService(ctx.store, apiKeys, ctx.clock);
@@ -148,7 +151,7 @@ export function buildServices(ctx: ServiceContext) {
     containerApps,
     dnsZones,
     files,
-    s3Credentials: new S3Credentials(ctx.store, storageZones.zones),
+    s3Credentials: new S3Credentials(zonesByName),
     multipartUploads: new MultipartUploads(ctx.store, files, ctx.clock),
     dnsAuthority,
     servedZones,

@@ -4,10 +4,12 @@
  * that sends `<zone>.s3.<storage domain>` to the loopback address).
  */
 import { S3Client } from '@aws-sdk/client-s3';
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
+import { afterEach, beforeEach } from 'vitest';
 import { listenS3 } from '../../src/planes/s3/listen.js';
-import type { TestContext } from './app.js';
-import { createStorageZone, type Zone } from './storage-plane.js';
+import { createTestApp, type TestContext } from './app.js';
+import { createStorageZone, startStoragePlane, type StoragePlane, type Zone } from './storage-plane.js';
 
 export interface S3Plane {
   url: string;
@@ -63,4 +65,48 @@ export function s3Client(plane: S3Plane, zone: Pick<S3Zone, 'Name' | 'Password' 
     maxAttempts: 1,
     requestHandler: { httpAgent: loopbackAgent() },
   });
+}
+
+/** What an S3 test works with: an app, its S3 and storage planes, an S3 zone, and the SDK client signed in to it. */
+export interface S3Env {
+  t: TestContext;
+  plane: S3Plane;
+  storage: StoragePlane;
+  zone: S3Zone;
+  s3: S3Client;
+  /** Restarts the server (the store and files kept) and opens the planes and the client again. */
+  restart(): Promise<void>;
+}
+
+/**
+ * A fresh S3 environment for every test of the enclosing `describe`, closed after it: a zone named
+ * `<prefix>-<random>`. Read its fields inside the tests (they are set before each one).
+ */
+export function useS3Env(zonePrefix: string): S3Env {
+  const env = {} as S3Env;
+  const open = async () => {
+    env.plane = await startS3Plane(env.t);
+    env.storage = await startStoragePlane(env.t);
+    env.s3 = s3Client(env.plane, env.zone);
+  };
+  const close = async () => {
+    env.s3.destroy();
+    await env.plane.close();
+    await env.storage.close();
+  };
+  env.restart = async () => {
+    await close();
+    await env.t.restart();
+    await open();
+  };
+  beforeEach(async () => {
+    env.t = await createTestApp();
+    env.zone = await createS3Zone(env.t, `${zonePrefix}-${randomBytes(3).toString('hex')}`);
+    await open();
+  });
+  afterEach(async () => {
+    await close();
+    await env.t.close();
+  });
+  return env;
 }

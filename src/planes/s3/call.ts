@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { finished, type Readable } from 'node:stream';
 import type { ZoneAccess } from '../../domain/files/zone-keys.js';
+import { MAX_PART_NUMBER } from '../../domain/s3/multipart.js';
 import type { Services } from '../../domain/services.js';
 import type { Authenticated } from './authenticate.js';
 import { AwsChunkedDecoder } from './aws-chunked.js';
@@ -38,6 +39,15 @@ export function header(req: IncomingMessage, name: string): string | undefined {
 
 export function requireWrite(call: S3Call): void {
   if (!call.zone.canWrite) throw s3Errors.accessDenied('Access Denied: the read-only password grants reads only.');
+}
+
+/** `?partNumber`, of an upload's part or of an object read by parts: 1 to 10,000. */
+export function partNumberOf(call: S3Call): number {
+  const raw = call.query.get('partNumber') ?? '';
+  const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(n >= 1 && n <= MAX_PART_NUMBER))
+    throw s3Errors.invalidArgument(`Part number must be an integer between 1 and ${MAX_PART_NUMBER}, inclusive`, 'partNumber', raw);
+  return n;
 }
 
 export function sendXml(res: ServerResponse, status: number, root: string, headers: Record<string, string> = {}): void {

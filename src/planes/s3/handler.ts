@@ -11,6 +11,7 @@ import type { Clock } from '../../domain/principal.js';
 import type { S3Credentials } from '../../domain/s3/credentials.js';
 import { addressed, bucketFromHost } from './addressing.js';
 import { authenticate } from './authenticate.js';
+import { configurationOperation } from './bucket-config.js';
 import { header, type S3Call, type S3Deps, sendEmpty } from './call.js';
 import { asS3Error, S3Error, s3Errors, sendError } from './errors.js';
 import { bucketLocation, listBuckets, listObjectsV1, listObjectsV2 } from './listing.js';
@@ -25,42 +26,15 @@ export interface S3HandlerDeps extends S3Deps {
   storageDomain: string;
 }
 
-/** Sub-resources S3 has that edgeplane does not: answered NotImplemented rather than mistaken for a listing or a read. */
-const UNSUPPORTED = [
-  'acl',
-  'policy',
-  'cors',
-  'lifecycle',
-  'tagging',
-  'website',
-  'logging',
-  'notification',
-  'replication',
-  'encryption',
-  'object-lock',
-  'legal-hold',
-  'retention',
-  'accelerate',
-  'requestPayment',
-  'analytics',
-  'metrics',
-  'inventory',
-  'intelligent-tiering',
-  'ownershipControls',
-  'publicAccessBlock',
-  'restore',
-  'select',
-  'torrent',
-  'attributes',
-  'versions',
-];
-
 export function s3Handler(deps: S3HandlerDeps): RequestListener {
   async function route(call: S3Call): Promise<void> {
     const { req, query } = call;
     const method = req.method ?? 'GET';
-    const unsupported = UNSUPPORTED.find((name) => query.has(name));
-    if (unsupported !== undefined) throw s3Errors.notImplemented(`the ${unsupported} sub-resource`);
+    const configuration = configurationOperation(call, method);
+    if (configuration) return configuration();
+    // Every object is its one version, `null`: another version id names nothing.
+    const versionId = query.get('versionId');
+    if (versionId !== undefined && versionId !== 'null') throw s3Errors.invalidArgument('Invalid version id specified', 'versionId', versionId);
     if (call.key === undefined) {
       switch (method) {
         case 'HEAD':
@@ -68,10 +42,6 @@ export function s3Handler(deps: S3HandlerDeps): RequestListener {
         case 'GET':
           if (query.has('location')) return bucketLocation(call);
           if (query.has('uploads')) return listUploads(call);
-          if (query.has('versioning'))
-            return void call.res
-              .writeHead(200, { 'content-type': 'application/xml' })
-              .end('<?xml version="1.0" encoding="UTF-8"?>\n<VersioningConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/"/>');
           if (query.get('list-type') === '2') return listObjectsV2(call);
           return listObjectsV1(call);
         case 'POST':

@@ -41,46 +41,69 @@ function maxKeysOf(call: S3Call, name: string): number {
   return Math.min(MAX_KEYS, Number(raw));
 }
 
-interface Page {
-  objects: FileRecord[];
+/** One page of a listing: the items and the common prefixes they were rolled up into, in key order. */
+export interface Page<T, C> {
+  items: T[];
   prefixes: string[];
   truncated: boolean;
-  /** Where the next page starts (exclusive): the last key, or past the last common prefix. */
-  next: string | undefined;
-  /** The last key or common prefix listed (v1's NextMarker). */
-  lastListed: string | undefined;
+  /** Where the next page starts (exclusive): past the last item, or past everything under the last common prefix. */
+  next: C | undefined;
+  /** The last item or common prefix listed (v1's NextMarker, ListMultipartUploads' NextKeyMarker). */
+  last: { item: T } | { prefix: string } | undefined;
 }
 
-async function listPage(call: S3Call, prefix: string, delimiter: string, after: string, maxKeys: number): Promise<Page> {
-  const objects: FileRecord[] = [];
+/** What is listed, in key order: objects, uploads in progress. */
+export interface Listed<T, C> {
+  fetch(after: C | undefined, limit: number): Promise<T[]>;
+  keyOf(item: T): string;
+  /** Where listing resumes after this item. */
+  cursorOf(item: T): C;
+  /** Where listing resumes past every key under a common prefix. */
+  past(common: string): C;
+}
+
+/** Up to `max` items and common prefixes after `after`: keys holding `delimiter` after `prefix` are rolled up, each prefix once. */
+export async function listPage<T, C>(source: Listed<T, C>, prefix: string, delimiter: string, after: C | undefined, max: number): Promise<Page<T, C>> {
+  const items: T[] = [];
   const prefixes: string[] = [];
   let cursor = after;
-  let lastListed: string | undefined;
-  if (maxKeys === 0) return { objects, prefixes, truncated: false, next: undefined, lastListed };
+  let last: Page<T, C>['last'];
+  if (max === 0) return { items, prefixes, truncated: false, next: undefined, last };
   for (;;) {
-    const batch = await call.deps.store.files.range(call.zone.zoneId, {
-      prefix,
-      after: cursor === '' ? undefined : cursor,
-      limit: Math.min(MAX_KEYS, maxKeys - objects.length - prefixes.length + 1),
-      filesOnly: true,
-    });
-    if (batch.length === 0) return { objects, prefixes, truncated: false, next: undefined, lastListed };
-    for (const file of batch) {
-      const cut = delimiter === '' ? -1 : file.path.indexOf(delimiter, prefix.length);
-      if (objects.length + prefixes.length === maxKeys) return { objects, prefixes, truncated: true, next: cursor, lastListed };
+    const batch = await source.fetch(cursor, Math.min(MAX_KEYS, max - items.length - prefixes.length + 1));
+    if (batch.length === 0) return { items, prefixes, truncated: false, next: undefined, last };
+    for (const item of batch) {
+      const key = source.keyOf(item);
+      const cut = delimiter === '' ? -1 : key.indexOf(delimiter, prefix.length);
+      if (items.length + prefixes.length === max) return { items, prefixes, truncated: true, next: cursor, last };
       if (cut >= 0) {
-        const common = file.path.slice(0, cut + delimiter.length);
+        const common = key.slice(0, cut + delimiter.length);
         prefixes.push(common);
-        lastListed = common;
-        cursor = prefixEnd(common);
+        last = { prefix: common };
+        cursor = source.past(common);
         break;
       }
-      objects.push(file);
-      lastListed = file.path;
-      cursor = file.path;
+      items.push(item);
+      last = { item };
+      cursor = source.cursorOf(item);
     }
   }
 }
+
+/** A marker that is a common prefix resumes past everything under it, as S3 does. */
+export const resumesPast = (marker: string, prefix: string, delimiter: string) => delimiter !== '' && marker.endsWith(delimiter) && marker.startsWith(prefix);
+
+function objectPage(call: S3Call, prefix: string, delimiter: string, after: string, maxKeys: number): Promise<Page<FileRecord, string>> {
+  const source: Listed<FileRecord, string> = {
+    fetch: (cursor, limit) => call.deps.store.files.range(call.zone.zoneId, { prefix, after: cursor === '' ? undefined : cursor, limit, filesOnly: true }),
+    keyOf: (file) => file.path,
+    cursorOf: (file) => file.path,
+    past: prefixEnd,
+  };
+  return listPage(source, prefix, delimiter, after, maxKeys);
+}
+
+const lastListed = (page: Page<FileRecord, string>) => (page.last === undefined ? undefined : 'item' in page.last ? page.last.item.path : page.last.prefix);
 
 function contents(file: FileRecord, encode: (s: string) => string, withOwner: string | undefined): string {
   return element('Contents', [
@@ -93,7 +116,7 @@ function contents(file: FileRecord, encode: (s: string) => string, withOwner: st
   ]);
 }
 
-function encoder(call: S3Call): (s: string) => string {
+export function encoder(call: S3Call): (s: string) => string {
   const type = call.query.get('encoding-type');
   if (type === undefined) return (s) => s;
   if (type !== 'url') throw s3Errors.invalidArgument('Invalid Encoding Method specified in Request', 'encoding-type', type);
@@ -113,7 +136,7 @@ export async function listObjectsV2(call: S3Call): Promise<void> {
       throw new S3Error('InvalidArgument', 'The continuation token provided is incorrect', 400, { ArgumentName: 'continuation-token' });
     after = decoded.slice(2);
   }
-  const page = await listPage(call, prefix, delimiter, after, maxKeys);
+  const page = await objectPage(call, prefix, delimiter, after, maxKeys);
   const encode = encoder(call);
   const fetchOwner = call.query.get('fetch-owner') === 'true';
   sendXml(
@@ -122,7 +145,7 @@ export async function listObjectsV2(call: S3Call): Promise<void> {
     rootElement('ListBucketResult', [
       element('Name', call.zone.zoneName),
       element('Prefix', encode(prefix)),
-      element('KeyCount', page.objects.length + page.prefixes.length),
+      element('KeyCount', page.items.length + page.prefixes.length),
       element('MaxKeys', maxKeys),
       delimiter === '' ? '' : element('Delimiter', encode(delimiter)),
       element('IsTruncated', page.truncated),
@@ -130,7 +153,7 @@ export async function listObjectsV2(call: S3Call): Promise<void> {
       page.truncated && page.next !== undefined ? element('NextContinuationToken', Buffer.from(`k:${page.next}`).toString('base64url')) : '',
       startAfter === '' ? '' : element('StartAfter', encode(startAfter)),
       call.query.has('encoding-type') ? element('EncodingType', 'url') : '',
-      ...page.objects.map((f) => contents(f, encode, fetchOwner ? owner(call.zone) : undefined)),
+      ...page.items.map((f) => contents(f, encode, fetchOwner ? owner(call.zone) : undefined)),
       ...page.prefixes.map((p) => element('CommonPrefixes', [element('Prefix', encode(p))])),
     ]),
   );
@@ -141,9 +164,8 @@ export async function listObjectsV1(call: S3Call): Promise<void> {
   const delimiter = call.query.get('delimiter') ?? '';
   const maxKeys = maxKeysOf(call, 'max-keys');
   const marker = call.query.get('marker') ?? '';
-  // A marker that is a common prefix resumes past everything under it, as S3 does.
-  const after = delimiter !== '' && marker.endsWith(delimiter) && marker.startsWith(prefix) ? prefixEnd(marker) : marker;
-  const page = await listPage(call, prefix, delimiter, after, maxKeys);
+  const after = resumesPast(marker, prefix, delimiter) ? prefixEnd(marker) : marker;
+  const page = await objectPage(call, prefix, delimiter, after, maxKeys);
   const encode = encoder(call);
   sendXml(
     call.res,
@@ -152,12 +174,56 @@ export async function listObjectsV1(call: S3Call): Promise<void> {
       element('Name', call.zone.zoneName),
       element('Prefix', encode(prefix)),
       element('Marker', encode(marker)),
-      page.truncated && delimiter !== '' && page.lastListed !== undefined ? element('NextMarker', encode(page.lastListed)) : '',
+      page.truncated && delimiter !== '' && page.last !== undefined ? element('NextMarker', encode(lastListed(page)!)) : '',
       element('MaxKeys', maxKeys),
       delimiter === '' ? '' : element('Delimiter', encode(delimiter)),
       element('IsTruncated', page.truncated),
       call.query.has('encoding-type') ? element('EncodingType', 'url') : '',
-      ...page.objects.map((f) => contents(f, encode, owner(call.zone))),
+      ...page.items.map((f) => contents(f, encode, owner(call.zone))),
+      ...page.prefixes.map((p) => element('CommonPrefixes', [element('Prefix', encode(p))])),
+    ]),
+  );
+}
+
+/** ListObjectVersions: without versioning, every object is its one version, `null`, the latest. */
+export async function listObjectVersions(call: S3Call): Promise<void> {
+  const prefix = call.query.get('prefix') ?? '';
+  const delimiter = call.query.get('delimiter') ?? '';
+  const maxKeys = maxKeysOf(call, 'max-keys');
+  const keyMarker = call.query.get('key-marker') ?? '';
+  const versionIdMarker = call.query.get('version-id-marker') ?? '';
+  if (versionIdMarker !== '' && keyMarker === '')
+    throw s3Errors.invalidArgument('A version-id marker cannot be specified without a key marker.', 'version-id-marker', versionIdMarker);
+  const after = resumesPast(keyMarker, prefix, delimiter) ? prefixEnd(keyMarker) : keyMarker;
+  const page = await objectPage(call, prefix, delimiter, after, maxKeys);
+  const encode = encoder(call);
+  const last = page.truncated ? page.last : undefined;
+  sendXml(
+    call.res,
+    200,
+    rootElement('ListVersionsResult', [
+      element('Name', call.zone.zoneName),
+      element('Prefix', encode(prefix)),
+      element('KeyMarker', encode(keyMarker)),
+      element('VersionIdMarker', versionIdMarker),
+      last === undefined ? '' : element('NextKeyMarker', encode(lastListed(page)!)),
+      last !== undefined && 'item' in last ? element('NextVersionIdMarker', 'null') : '',
+      element('MaxKeys', maxKeys),
+      delimiter === '' ? '' : element('Delimiter', encode(delimiter)),
+      element('IsTruncated', page.truncated),
+      call.query.has('encoding-type') ? element('EncodingType', 'url') : '',
+      ...page.items.map((file) =>
+        element('Version', [
+          element('Key', encode(file.path)),
+          element('VersionId', 'null'),
+          element('IsLatest', true),
+          element('LastModified', isoTime(file.changedAt)),
+          element('ETag', etagOf(file)),
+          element('Size', file.size),
+          element('StorageClass', 'STANDARD'),
+          owner(call.zone),
+        ]),
+      ),
       ...page.prefixes.map((p) => element('CommonPrefixes', [element('Prefix', encode(p))])),
     ]),
   );

@@ -1,26 +1,20 @@
 /** Multipart uploads: Create, UploadPart, UploadPartCopy, Complete, Abort, ListParts, ListMultipartUploads. */
 import { keyPath } from '../../domain/files/paths.js';
-import { MAX_PART_NUMBER } from '../../domain/s3/multipart.js';
+import { prefixEnd } from '../../store/file-paths.js';
 import type { S3Upload } from '../../store/types.js';
 import { chooseRange } from '../common/ranges.js';
-import { declaredLength, header, objectBody, objectMetadata, requireWrite, type S3Call, sendEmpty, sendXml, smallBody } from './call.js';
+import { declaredLength, header, objectBody, objectMetadata, partNumberOf, requireWrite, type S3Call, sendEmpty, sendXml, smallBody } from './call.js';
 import { S3Error, s3Errors } from './errors.js';
-import { owner } from './listing.js';
+import { encoder, type Listed, listPage, owner, resumesPast } from './listing.js';
 import { checkContentMd5, copySourceFile, etagOf, isoTime } from './objects.js';
 import { element, parseXml, rootElement, textOf } from './xml.js';
 
 const MAX_LISTED = 1000;
 
+type UploadCursor = { key: string; uploadId: string };
+
 async function uploadOf(call: S3Call): Promise<S3Upload> {
   return call.deps.multipart.get(call.zone, call.query.get('uploadId') ?? '', keyPath(call.key!).path);
-}
-
-function partNumberOf(call: S3Call): number {
-  const raw = call.query.get('partNumber') ?? '';
-  const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(n >= 1 && n <= MAX_PART_NUMBER))
-    throw s3Errors.invalidArgument(`Part number must be an integer between 1 and ${MAX_PART_NUMBER}, inclusive`, 'partNumber', raw);
-  return n;
 }
 
 function intParam(call: S3Call, name: string, fallback: number): number {
@@ -155,31 +149,43 @@ export async function listParts(call: S3Call): Promise<void> {
 
 export async function listUploads(call: S3Call): Promise<void> {
   const prefix = call.query.get('prefix') ?? '';
+  const delimiter = call.query.get('delimiter') ?? '';
   const keyMarker = call.query.get('key-marker') ?? '';
   const uploadIdMarker = call.query.get('upload-id-marker') ?? '';
   const maxUploads = Math.min(MAX_LISTED, intParam(call, 'max-uploads', MAX_LISTED));
-  if (call.query.get('delimiter')) throw s3Errors.notImplemented('ListMultipartUploads with a delimiter');
-  // Without an upload id marker, every upload of the marker key is past.
-  const after = keyMarker === '' ? undefined : { key: keyMarker, uploadId: uploadIdMarker === '' ? '\u{10FFFF}' : uploadIdMarker };
-  const uploads = await call.deps.multipart.list(call.zone, { prefix, after, limit: maxUploads + 1 });
-  const truncated = uploads.length > maxUploads;
-  const shown = uploads.slice(0, maxUploads);
-  const last = shown.at(-1);
+  const encode = encoder(call);
+  const source: Listed<S3Upload, UploadCursor> = {
+    fetch: (after, limit) => call.deps.multipart.list(call.zone, { prefix, after, limit }),
+    keyOf: (upload) => upload.key,
+    cursorOf: (upload) => ({ key: upload.key, uploadId: upload.uploadId }),
+    past: (common) => ({ key: prefixEnd(common), uploadId: '' }),
+  };
+  // Without an upload id marker, every upload of the marker key is past; a marker that is a common prefix passes all under it.
+  const after =
+    keyMarker === ''
+      ? undefined
+      : resumesPast(keyMarker, prefix, delimiter)
+        ? source.past(keyMarker)
+        : { key: keyMarker, uploadId: uploadIdMarker === '' ? '\u{10FFFF}' : uploadIdMarker };
+  const page = await listPage(source, prefix, delimiter, after, maxUploads);
+  const last = page.truncated ? page.last : undefined;
   sendXml(
     call.res,
     200,
     rootElement('ListMultipartUploadsResult', [
       element('Bucket', call.zone.zoneName),
-      element('KeyMarker', keyMarker),
+      element('KeyMarker', encode(keyMarker)),
       element('UploadIdMarker', uploadIdMarker),
-      element('NextKeyMarker', truncated ? last?.key : undefined),
-      element('NextUploadIdMarker', truncated ? last?.uploadId : undefined),
-      element('Prefix', prefix),
+      last === undefined ? '' : element('NextKeyMarker', encode('item' in last ? last.item.key : last.prefix)),
+      last !== undefined && 'item' in last ? element('NextUploadIdMarker', last.item.uploadId) : '',
+      element('Prefix', encode(prefix)),
+      delimiter === '' ? '' : element('Delimiter', encode(delimiter)),
       element('MaxUploads', maxUploads),
-      element('IsTruncated', truncated),
-      ...shown.map((u) =>
+      element('IsTruncated', page.truncated),
+      call.query.has('encoding-type') ? element('EncodingType', 'url') : '',
+      ...page.items.map((u) =>
         element('Upload', [
-          element('Key', u.key),
+          element('Key', encode(u.key)),
           element('UploadId', u.uploadId),
           owner(call.zone, 'Initiator'),
           owner(call.zone),
@@ -187,6 +193,7 @@ export async function listUploads(call: S3Call): Promise<void> {
           element('Initiated', isoTime(u.createdAt)),
         ]),
       ),
+      ...page.prefixes.map((p) => element('CommonPrefixes', [element('Prefix', encode(p))])),
     ]),
   );
 }

@@ -5,6 +5,7 @@ import { keyPath } from '../../domain/files/paths.js';
 import type { ZoneAccess } from '../../domain/files/zone-keys.js';
 import { bareEtag } from '../../domain/s3/etag.js';
 import { EGRESS_METRICS } from '../../domain/storage-zones/statistics.js';
+import type { ByteRange } from '../../files/types.js';
 import type { FileRecord } from '../../store/types.js';
 import { contentTypeOf } from '../common/content-types.js';
 import { evaluateConditions, rangeStillApplies, type Validators } from '../common/conditions.js';
@@ -14,6 +15,7 @@ import {
   header,
   objectBody,
   objectMetadata,
+  partNumberOf,
   requireWrite,
   type S3Call,
   sendEmpty,
@@ -73,8 +75,44 @@ function objectHeaders(file: FileRecord): Record<string, string> {
     if (name.startsWith(SYSTEM_PREFIX)) headers[name.slice(SYSTEM_PREFIX.length)] = value;
     else headers[`x-amz-meta-${name}`] = value;
   }
-  if (file.blobs.length > 1) headers['x-amz-mp-parts-count'] = String(file.blobs.length);
   return headers;
+}
+
+/**
+ * The parts a completed multipart upload left, as byte ranges of the object: its segments are the
+ * parts as they were uploaded (see domain/s3/multipart.ts), and its ETag ends in `-<count>`. An
+ * object uploaded whole (or copied) has none.
+ */
+function partsOf(file: FileRecord): { start: number; size: number }[] | undefined {
+  const count = /-(\d+)$/.exec(file.md5 ?? '')?.[1];
+  if (count === undefined || Number(count) !== file.blobs.length) return undefined;
+  let start = 0;
+  return file.blobs.map((blob) => {
+    const part = { start, size: blob.size };
+    start += blob.size;
+    return part;
+  });
+}
+
+/**
+ * `?partNumber=N`: the bytes of part N, and how many parts there are. An object uploaded whole is
+ * its own part 1, answered without a parts count, as S3 answers it.
+ */
+function selectPart(call: S3Call, file: FileRecord, headers: Record<string, string | number>): { start: number; size: number } {
+  const partNumber = partNumberOf(call);
+  if (header(call.req, 'range') !== undefined) throw s3Errors.invalidRequest('Cannot specify both Range header and partNumber query parameter');
+  const parts = partsOf(file);
+  const count = parts?.length ?? 1;
+  if (partNumber > count)
+    throw new S3Error(
+      'InvalidPartNumber',
+      'The requested partnumber is not satisfiable',
+      416,
+      { PartNumberRequested: String(partNumber), ActualPartCount: String(count) },
+      { 'content-range': `bytes */${file.size}` },
+    );
+  if (parts) headers['x-amz-mp-parts-count'] = String(count);
+  return parts?.[partNumber - 1] ?? { start: 0, size: file.size };
 }
 
 /** `response-content-type` and its kin override the headers of a GET's answer. */
@@ -124,7 +162,6 @@ export async function putObject(call: S3Call): Promise<void> {
 
 export async function getObject(call: S3Call, method: 'GET' | 'HEAD'): Promise<void> {
   const { req, res, deps, zone } = call;
-  if (call.query.has('partNumber')) throw s3Errors.notImplemented('GetObject with partNumber');
   const file = await objectAt(call, zone, call.key!);
   const validators: Validators = { etag: etagOf(file), lastModified: new Date(file.changedAt) };
   const headers: Record<string, string | number> = objectHeaders(file);
@@ -139,17 +176,26 @@ export async function getObject(call: S3Call, method: 'GET' | 'HEAD'): Promise<v
     return;
   }
   if (outcome === 'precondition-failed') throw new S3Error('PreconditionFailed', 'At least one of the pre-conditions you specified did not hold', 412);
-  const choice = rangeStillApplies(req.headers, validators) ? chooseRange(header(req, 'range'), file.size) : ({ kind: 'whole' } as const);
-  if (choice.kind === 'unsatisfiable')
-    throw new S3Error(
-      'InvalidRange',
-      'The requested range is not satisfiable',
-      416,
-      { RangeRequested: header(req, 'range') ?? '', ActualObjectSize: String(file.size) },
-      { 'content-range': `bytes */${file.size}` },
-    );
-  const range = choice.kind === 'range' ? choice.range : undefined;
-  const length = range ? range.end - range.start + 1 : file.size;
+  let range: ByteRange | undefined;
+  let length: number;
+  if (call.query.has('partNumber')) {
+    // A part is read as a range of the object; an empty one (a last part of no bytes) is answered 200, empty.
+    const part = selectPart(call, file, headers);
+    range = part.size > 0 ? { start: part.start, end: part.start + part.size - 1 } : undefined;
+    length = part.size;
+  } else {
+    const choice = rangeStillApplies(req.headers, validators) ? chooseRange(header(req, 'range'), file.size) : ({ kind: 'whole' } as const);
+    if (choice.kind === 'unsatisfiable')
+      throw new S3Error(
+        'InvalidRange',
+        'The requested range is not satisfiable',
+        416,
+        { RangeRequested: header(req, 'range') ?? '', ActualObjectSize: String(file.size) },
+        { 'content-range': `bytes */${file.size}` },
+      );
+    range = choice.kind === 'range' ? choice.range : undefined;
+    length = range ? range.end - range.start + 1 : file.size;
+  }
   headers['content-length'] = length;
   if (range) headers['content-range'] = contentRange(range, file.size);
   const status = range ? 206 : 200;
@@ -162,7 +208,7 @@ export async function getObject(call: S3Call, method: 'GET' | 'HEAD'): Promise<v
   // The zone's egress statistics tell S3 downloads, and those through presigned URLs, apart.
   const metric = call.auth.presigned ? EGRESS_METRICS.s3Presigned : EGRESS_METRICS.s3;
   if (length <= SMALL_READ_BYTES) {
-    const bytes = await deps.files.readBytes(file, range);
+    const bytes = length === 0 ? Buffer.alloc(0) : await deps.files.readBytes(file, range);
     res.writeHead(status, headers);
     res.end(bytes);
     deps.usage.add(subject, metric, length);

@@ -1,60 +1,11 @@
 /** S3 multipart uploads in progress on PostgreSQL (migration 0010). */
+import { insertPart, insertUpload, type PartRow, partFromRow, partRowValues, type UploadRow, uploadFromRow, uploadRowValues } from '../s3-upload-rows.js';
 import type { DumpRecord, S3Upload, S3UploadPart, S3Uploads } from '../types.js';
 import { prefixEnd } from '../file-paths.js';
 import type { Queryable } from './repositories.js';
 
-interface UploadRow {
-  upload_id: string;
-  zone_id: string;
-  account_id: number;
-  key: string;
-  content_type: string | null;
-  meta: string | null;
-  created_at: string;
-}
-
-interface PartRow {
-  upload_id: string;
-  part_number: number;
-  blob_key: string;
-  size: number;
-  md5: string;
-  sha256: string;
-  uploaded_at: string;
-}
-
-const uploadFromRow = (r: UploadRow): S3Upload => ({
-  uploadId: r.upload_id,
-  zoneId: r.zone_id,
-  accountId: r.account_id,
-  key: r.key,
-  contentType: r.content_type,
-  metadata: r.meta === null ? null : (JSON.parse(r.meta) as Record<string, string>),
-  createdAt: r.created_at,
-});
-
-const partFromRow = (r: PartRow): S3UploadPart => ({
-  uploadId: r.upload_id,
-  partNumber: r.part_number,
-  blobKey: r.blob_key,
-  size: r.size,
-  md5: r.md5,
-  sha256: r.sha256,
-  uploadedAt: r.uploaded_at,
-});
-
-const INSERT_UPLOAD = 'INSERT INTO s3_uploads (upload_id, zone_id, account_id, key, content_type, meta, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)';
-const INSERT_PART = 'INSERT INTO s3_upload_parts (upload_id, part_number, blob_key, size, md5, sha256, uploaded_at) VALUES ($1, $2, $3, $4, $5, $6, $7)';
-const uploadValues = (u: S3Upload) => [
-  u.uploadId,
-  u.zoneId,
-  u.accountId,
-  u.key,
-  u.contentType,
-  u.metadata === null ? null : JSON.stringify(u.metadata),
-  u.createdAt,
-];
-const partValues = (p: S3UploadPart) => [p.uploadId, p.partNumber, p.blobKey, p.size, p.md5, p.sha256, p.uploadedAt];
+const INSERT_UPLOAD = insertUpload((i) => `$${i}`);
+const INSERT_PART = insertPart((i) => `$${i}`);
 
 /** Every upload, then every part (uploads in progress are few: read at once). */
 export async function* dumpPgS3Uploads(db: Queryable): AsyncGenerator<DumpRecord> {
@@ -65,15 +16,15 @@ export async function* dumpPgS3Uploads(db: Queryable): AsyncGenerator<DumpRecord
 
 /** Replays a dump's upload or part record. */
 export async function loadPgS3Record(db: Queryable, r: ({ type: 's3Upload' } & S3Upload) | ({ type: 's3UploadPart' } & S3UploadPart)): Promise<void> {
-  if (r.type === 's3Upload') await db.query(INSERT_UPLOAD, uploadValues(r));
-  else await db.query(INSERT_PART, partValues(r));
+  if (r.type === 's3Upload') await db.query(INSERT_UPLOAD, uploadRowValues(r));
+  else await db.query(INSERT_PART, partRowValues(r));
 }
 
 export class PgS3Uploads implements S3Uploads {
   constructor(private readonly db: Queryable) {}
 
   async create(upload: S3Upload): Promise<void> {
-    await this.db.query(INSERT_UPLOAD, uploadValues(upload));
+    await this.db.query(INSERT_UPLOAD, uploadRowValues(upload));
   }
 
   async get(zoneId: string, uploadId: string): Promise<S3Upload | undefined> {
@@ -102,7 +53,7 @@ export class PgS3Uploads implements S3Uploads {
     await this.db.query(
       `${INSERT_PART} ON CONFLICT (upload_id, part_number) DO UPDATE SET blob_key = excluded.blob_key, size = excluded.size,
        md5 = excluded.md5, sha256 = excluded.sha256, uploaded_at = excluded.uploaded_at`,
-      partValues(part),
+      partRowValues(part),
     );
     return { replaced: rows[0] && partFromRow(rows[0]) };
   }

@@ -1,61 +1,11 @@
 /** S3 multipart uploads in progress on SQLite (migration 0009). */
 import type Database from 'better-sqlite3';
 import { prefixEnd } from '../file-paths.js';
+import { insertPart, insertUpload, type PartRow, partFromRow, partRowValues, type UploadRow, uploadFromRow, uploadRowValues } from '../s3-upload-rows.js';
 import type { S3Upload, S3UploadPart, S3Uploads } from '../types.js';
 
-export interface UploadRow {
-  upload_id: string;
-  zone_id: string;
-  account_id: number;
-  key: string;
-  content_type: string | null;
-  meta: string | null;
-  created_at: string;
-}
-
-export interface PartRow {
-  upload_id: string;
-  part_number: number;
-  blob_key: string;
-  size: number;
-  md5: string;
-  sha256: string;
-  uploaded_at: string;
-}
-
-export const uploadFromRow = (r: UploadRow): S3Upload => ({
-  uploadId: r.upload_id,
-  zoneId: r.zone_id,
-  accountId: r.account_id,
-  key: r.key,
-  contentType: r.content_type,
-  metadata: r.meta === null ? null : (JSON.parse(r.meta) as Record<string, string>),
-  createdAt: r.created_at,
-});
-
-export const partFromRow = (r: PartRow): S3UploadPart => ({
-  uploadId: r.upload_id,
-  partNumber: r.part_number,
-  blobKey: r.blob_key,
-  size: r.size,
-  md5: r.md5,
-  sha256: r.sha256,
-  uploadedAt: r.uploaded_at,
-});
-
-export const uploadRowValues = (u: S3Upload) => [
-  u.uploadId,
-  u.zoneId,
-  u.accountId,
-  u.key,
-  u.contentType,
-  u.metadata === null ? null : JSON.stringify(u.metadata),
-  u.createdAt,
-];
-export const partRowValues = (p: S3UploadPart) => [p.uploadId, p.partNumber, p.blobKey, p.size, p.md5, p.sha256, p.uploadedAt];
-
-export const INSERT_UPLOAD = 'INSERT INTO s3_uploads (upload_id, zone_id, account_id, key, content_type, meta, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)';
-export const INSERT_PART = 'INSERT INTO s3_upload_parts (upload_id, part_number, blob_key, size, md5, sha256, uploaded_at) VALUES (?, ?, ?, ?, ?, ?, ?)';
+export const INSERT_UPLOAD = insertUpload(() => '?');
+export const INSERT_PART = insertPart(() => '?');
 
 /** Every upload, then every part: what a dump holds of them. */
 export function* dumpS3Uploads(db: Database.Database): Generator<({ type: 's3Upload' } & S3Upload) | ({ type: 's3UploadPart' } & S3UploadPart)> {
