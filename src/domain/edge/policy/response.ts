@@ -63,7 +63,8 @@ export function shapeAnswer(settings: ResponseSettings, request: EdgeRequest, an
   const cors = settings.corsExtensions?.has(extensionOf(path)) ?? false;
   if (!cors && !settings.canonical && !touchesAnswer(effects)) return answer;
 
-  const headers = { ...answer.headers };
+  // Object.assign, not spread: properties added to a spread clone are slow in V8 (see planes/edge/from-cache.ts).
+  const headers = Object.assign({}, answer.headers);
   for (const name of effects.removeResponseHeaders ?? []) {
     for (const key of Object.keys(headers)) if (key.toLowerCase() === name) delete headers[key];
   }
