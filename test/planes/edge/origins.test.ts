@@ -4,7 +4,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { request as undiciRequest } from 'undici';
@@ -112,6 +112,30 @@ describe('origin failures', () => {
     const slow = await createPullZone(t, 'origin-slow', silent.url, { OriginResponseTimeout: 1 });
     const timedOut = await edge.get(slow.host, '/x');
     expect(timedOut.status).toBe(504);
+  });
+
+  it('answers 504 when no connection is made in OriginConnectTimeout, retried only with OriginRetryConnectionTimeout', async () => {
+    // A TCP server that accepts and never speaks: the TLS handshake of an https origin never ends,
+    // so the connection (TCP and TLS) is never made.
+    const connections: Socket[] = [];
+    const mute = createNetServer((socket) => connections.push(socket));
+    await new Promise<void>((resolve) => mute.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `https://127.0.0.1:${(mute.address() as AddressInfo).port}`;
+      const zone = await createPullZone(t, 'origin-mute', url, { OriginConnectTimeout: 1, OriginRetries: 1, OriginRetryConnectionTimeout: false });
+      const started = performance.now();
+      const once = await edge.get(zone.host, '/c');
+      expect([once.status, connections.length]).toEqual([504, 1]);
+      expect(once.text).toContain('no connection to the origin within 1 s');
+      expect(performance.now() - started).toBeGreaterThanOrEqual(900);
+
+      await updatePullZone(t, zone.Id, { OriginRetryConnectionTimeout: true });
+      expect((await edge.get(zone.host, '/c2')).status).toBe(504);
+      expect(connections.length).toBe(3);
+    } finally {
+      for (const socket of connections) socket.destroy();
+      await new Promise((resolve) => mute.close(resolve));
+    }
   });
 
   it('retries as OriginRetries and OriginRetry5XXResponses say', async () => {
