@@ -55,7 +55,7 @@ export function listApiKeys(fx: Fixture): Load {
 }
 
 export function addDnsRecord(fx: Fixture): Load {
-  return { name: 'add-dns-record', label: 'PUT /dnszone/{id}/records', connections: CONNECTIONS, requests: [dnsRecordWrite(fx)] };
+  return { name: 'add-dns-record', label: 'PUT /dnszone/{id}/records (zone of 10,000)', connections: CONNECTIONS, requests: [dnsRecordWrite(fx)] };
 }
 
 /** Reads of one stored file through the file API (`url` decides the server: edgeplane or the bare one). */
