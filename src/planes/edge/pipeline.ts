@@ -222,11 +222,12 @@ export class EdgePipeline {
     const outcome: OriginOutcome = await askOrigin(this.deps.files, { ...flow, fillsCache: true });
     if (!outcome.ok) return { kind: 'failed', status: outcome.status, message: outcome.message, report: outcome.report };
     const now = this.now();
+    const ruleSeconds = this.deps.policy.cacheTimeFor(zone, flow.request, { status: outcome.status, headers: textOf(outcome.headers) }, effects);
     const decision = edgeLifetime(
       { status: outcome.status, headers: outcome.headers },
       {
         maxAgeOverride: zone.CacheControlMaxAgeOverride,
-        ruleSeconds: effects.cacheSeconds,
+        ruleSeconds,
         cacheErrors: zone.CacheErrorResponses,
         disableCookies: zone.DisableCookies,
       },
@@ -441,3 +442,13 @@ function bufferUpTo(body: Buffer | Readable, limit: number): Promise<{ bytes: Bu
 }
 
 const bytesStream = (bytes: Buffer): Readable => Readable.from([bytes]);
+
+/** An origin's headers as rules read them: a repeated header (only Set-Cookie, from node:http) joined. */
+function textOf(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name in headers) {
+    const value = headers[name];
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}

@@ -1,7 +1,7 @@
 /** Every edge rule action of the reference: what it does to the verdict, the effects or the answer. */
 import { describe, expect, it } from 'vitest';
 import type { EdgeRuleExtraActionT } from '../../../src/schemas/pull-zone.js';
-import { action, always, answerFor, CONTINUE, decide, get, rule, trigger, verdictOf, zoneWith } from './helpers.js';
+import { action, always, answerFor, CONTINUE, decide, get, NOW, policy, rule, trigger, verdictOf, zoneWith } from './helpers.js';
 
 const only = (a: EdgeRuleExtraActionT, pattern = '/only/*') => zoneWith({ EdgeRules: [rule(a, [trigger(0, [pattern])])] });
 const effectsOf = (a: EdgeRuleExtraActionT, path = '/only/x.jpg') => decide(only(a), get(path)).effects;
@@ -89,6 +89,22 @@ describe('cache times: OverrideCacheTime (3), OverrideCacheTimePublic (10), Over
   it('the first matching rule’s value wins', () => {
     const zone = zoneWith({ EdgeRules: [always(action(3, '10'), { OrderIndex: 2 }), always(action(3, '20'), { OrderIndex: 1 })] });
     expect(decide(zone, get('/a')).effects.cacheSeconds).toBe(20);
+  });
+  it('in a rule with a response trigger, the cache time is decided on the origin’s answer (cacheTimeFor)', () => {
+    const byType = rule(action(3, '0'), [trigger(2, ['text/html*'], { Parameter1: 'Content-Type' })]);
+    const publicByStatus = rule(action(10, '120'), [trigger(8, ['404'])]);
+    const zone = zoneWith({ EdgeRules: [byType, publicByStatus] });
+    const p = policy();
+    const { effects } = p.onRequest(zone, get('/page'), NOW);
+    expect(effects.cacheSeconds).toBeUndefined();
+    expect(p.cacheTimeFor(zone, get('/page'), { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' } }, effects)).toBe(0);
+    expect(p.cacheTimeFor(zone, get('/style.css'), { status: 200, headers: { 'content-type': 'text/css' } }, effects)).toBeUndefined();
+    expect(p.cacheTimeFor(zone, get('/gone'), { status: 404, headers: { 'content-type': 'text/plain' } }, effects)).toBe(120);
+    // A request-phase cache time comes first, and the request's own effects are left as they were.
+    const both = zoneWith({ EdgeRules: [always(action(3, '30')), byType] });
+    const requested = p.onRequest(both, get('/page'), NOW).effects;
+    expect(p.cacheTimeFor(both, get('/page'), { status: 200, headers: { 'content-type': 'text/html' } }, requested)).toBe(30);
+    expect(effects.cacheSeconds).toBeUndefined();
   });
 });
 

@@ -160,6 +160,16 @@ describe('cache and origin actions', () => {
     expect((await edge.get(zone.host, '/static/a.txt')).headers['cdn-cache']).toBe('HIT');
   });
 
+  it('OverrideCacheTime in a rule with a ResponseHeader trigger: the origin’s answer decides whether it is kept', async () => {
+    const zone = await createPullZone(t, 'rules-nocache-images', origin.url);
+    await addRule(zone, { ActionType: 3, ActionParameter1: '0', Triggers: [{ Type: 2, Parameter1: 'Content-Type', PatternMatches: ['image/*'] }] });
+    const before = origin.requests.length;
+    for (let i = 0; i < 2; i++) expect((await edge.get(zone.host, '/r/pic.png')).headers['cdn-cache']).toBe('BYPASS');
+    expect(origin.requests.length - before).toBe(2);
+    await edge.get(zone.host, '/r/page.txt');
+    expect((await edge.get(zone.host, '/r/page.txt')).headers['cdn-cache']).toBe('HIT');
+  });
+
   it('IgnoreQueryString makes one cached copy for every query', async () => {
     const zone = await createPullZone(t, 'rules-noquery', origin.url);
     await addRule(zone, { ActionType: 11, Triggers: [{ Type: 3, PatternMatches: ['css'] }] });

@@ -5,6 +5,7 @@
  *   admit(zone, request, now)       per-client request rate and concurrency limits
  *   onRequest(zone, request, now)   access settings → request-phase edge rules → URL token
  *   onResponse(zone, request, a, e) response-phase edge rules, the effects on the answer, CORS, canonical link
+ *   cacheTimeFor(zone, request, a, e) the cache time the rules give an origin's answer (either phase)
  *   throttle(zone, effects)         download speed limit
  *
  * URL tokens are checked after the rules, so that a rule's Enable/DisableTokenAuthentication
@@ -101,6 +102,15 @@ export function createEdgePolicy(options: EdgePolicyOptions = {}): EdgePolicy {
       const combined: RuleEffects = { ...effects, requestHeaders: { ...effects.requestHeaders }, responseHeaders: { ...effects.responseHeaders } };
       runResponseRules(compiled.rules.response, combined, contextOf(request, answer));
       return shapeAnswer(compiled.response, request, answer, combined);
+    },
+
+    cacheTimeFor(zone: PullZoneT, request: EdgeRequest, answer: { status: number; headers: Record<string, string> }, effects: RuleEffects) {
+      if (effects.cacheSeconds !== undefined) return effects.cacheSeconds;
+      const compiled = zones.of(zone);
+      if (compiled.rules.response.length === 0) return undefined;
+      const combined: RuleEffects = { ...effects, requestHeaders: { ...effects.requestHeaders }, responseHeaders: { ...effects.responseHeaders } };
+      runResponseRules(compiled.rules.response, combined, contextOf(request, answer));
+      return combined.cacheSeconds;
     },
 
     throttle(zone: PullZoneT, effects?: RuleEffects) {

@@ -122,7 +122,8 @@ export function compileAction(action: EdgeRuleExtraActionT, options: ActionOptio
       });
     }
     case 3:
-      return requestOnly(firstWins('cacheSeconds', n1));
+      // In a response-phase rule it still decides how long the answer is kept (see EdgePolicy.cacheTimeFor).
+      return both(firstWins('cacheSeconds', n1));
     case 4:
       return { request: () => ({ kind: 'refuse', status: 403, reason: 'edge-rule-block' }) };
     case 5:
@@ -152,7 +153,10 @@ export function compileAction(action: EdgeRuleExtraActionT, options: ActionOptio
           browser(effects, ctx);
           return undefined;
         },
-        response: browser,
+        response: (effects, ctx) => {
+          edge(effects, ctx);
+          browser(effects, ctx);
+        },
       };
     }
     case 11:
