@@ -31,7 +31,7 @@ export const passwordDigest = (value: string) => createHash('sha256').update(val
 
 export class ZonesByName {
   private readonly byName = new BoundedMap<string, KnownZone>(MAX_ZONES);
-  private readonly nameById = new Map<string, string>();
+  private readonly nameById = new BoundedMap<string, string>(MAX_ZONES);
 
   constructor(
     private readonly store: Store,

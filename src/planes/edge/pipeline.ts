@@ -222,7 +222,7 @@ export class EdgePipeline {
     const outcome: OriginOutcome = await askOrigin(this.deps.files, { ...flow, fillsCache: true });
     if (!outcome.ok) return { kind: 'failed', status: outcome.status, message: outcome.message, report: outcome.report };
     const now = this.now();
-    const ruleSeconds = this.deps.policy.cacheTimeFor(zone, flow.request, { status: outcome.status, headers: textOf(outcome.headers) }, effects);
+    const ruleSeconds = this.deps.policy.cacheTimeFor(zone, flow.request, { status: outcome.status, headers: () => textOf(outcome.headers) }, effects);
     const decision = edgeLifetime(
       { status: outcome.status, headers: outcome.headers },
       {

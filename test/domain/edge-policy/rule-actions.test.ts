@@ -97,13 +97,13 @@ describe('cache times: OverrideCacheTime (3), OverrideCacheTimePublic (10), Over
     const p = policy();
     const { effects } = p.onRequest(zone, get('/page'), NOW);
     expect(effects.cacheSeconds).toBeUndefined();
-    expect(p.cacheTimeFor(zone, get('/page'), { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' } }, effects)).toBe(0);
-    expect(p.cacheTimeFor(zone, get('/style.css'), { status: 200, headers: { 'content-type': 'text/css' } }, effects)).toBeUndefined();
-    expect(p.cacheTimeFor(zone, get('/gone'), { status: 404, headers: { 'content-type': 'text/plain' } }, effects)).toBe(120);
+    expect(p.cacheTimeFor(zone, get('/page'), { status: 200, headers: () => ({ 'content-type': 'text/html; charset=utf-8' }) }, effects)).toBe(0);
+    expect(p.cacheTimeFor(zone, get('/style.css'), { status: 200, headers: () => ({ 'content-type': 'text/css' }) }, effects)).toBeUndefined();
+    expect(p.cacheTimeFor(zone, get('/gone'), { status: 404, headers: () => ({ 'content-type': 'text/plain' }) }, effects)).toBe(120);
     // A request-phase cache time comes first, and the request's own effects are left as they were.
     const both = zoneWith({ EdgeRules: [always(action(3, '30')), byType] });
     const requested = p.onRequest(both, get('/page'), NOW).effects;
-    expect(p.cacheTimeFor(both, get('/page'), { status: 200, headers: { 'content-type': 'text/html' } }, requested)).toBe(30);
+    expect(p.cacheTimeFor(both, get('/page'), { status: 200, headers: () => ({ 'content-type': 'text/html' }) }, requested)).toBe(30);
     expect(effects.cacheSeconds).toBeUndefined();
   });
 });

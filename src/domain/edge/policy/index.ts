@@ -104,12 +104,12 @@ export function createEdgePolicy(options: EdgePolicyOptions = {}): EdgePolicy {
       return shapeAnswer(compiled.response, request, answer, combined);
     },
 
-    cacheTimeFor(zone: PullZoneT, request: EdgeRequest, answer: { status: number; headers: Record<string, string> }, effects: RuleEffects) {
+    cacheTimeFor(zone: PullZoneT, request: EdgeRequest, answer: { status: number; headers: () => Record<string, string> }, effects: RuleEffects) {
       if (effects.cacheSeconds !== undefined) return effects.cacheSeconds;
       const compiled = zones.of(zone);
       if (compiled.rules.response.length === 0) return undefined;
       const combined: RuleEffects = { ...effects, requestHeaders: { ...effects.requestHeaders }, responseHeaders: { ...effects.responseHeaders } };
-      runResponseRules(compiled.rules.response, combined, contextOf(request, answer));
+      runResponseRules(compiled.rules.response, combined, contextOf(request, { status: answer.status, headers: answer.headers() }));
       return combined.cacheSeconds;
     },
 
