@@ -26,7 +26,9 @@ import { FileService } from './files/service.js';
 import { FileSweeper } from './files/sweeper.js';
 import { ZoneKeys } from './files/zone-keys.js';
 import { ZonesByName } from './files/zones-by-name.js';
+import { BucketSettingsService } from './s3/bucket-settings.js';
 import { S3Credentials } from './s3/credentials.js';
+import { LifecycleSweeper } from './s3/lifecycle-sweep.js';
 import { MultipartUploads } from './s3/multipart.js';
 import { UsageRecorder } from './usage/recorder.js';
 import { EdgeAccessLog } from './edge/usage/access-log.js';
@@ -119,6 +121,8 @@ export function buildServices(ctx: ServiceContext) {
   // Parts of S3 multipart uploads in progress are blobs no file points at yet.
   fileSweeper.claim((zoneId, guid) => ctx.store.s3Uploads.exists(zoneId, guid));
   storageZones.onDelete.push((tx, _accountId, id) => tx.s3Uploads.removeZone(String(id)));
+  const s3Buckets = new BucketSettingsService(ctx.store, storageZones.zones);
+  const multipartUploads = new MultipartUploads(ctx.store, files, ctx.clock);
   const charges = new ChargeCalculator(ctx.store, usage, files);
   const billing = new BillingService(ctx.store, charges, ctx.clock, ctx.config.cdnDomain);
   pullZones.fundsOf = (accountId) => billing.availableFunds(accountId);
@@ -152,7 +156,10 @@ export function buildServices(ctx: ServiceContext) {
     dnsZones,
     files,
     s3Credentials: new S3Credentials(zonesByName),
-    multipartUploads: new MultipartUploads(ctx.store, files, ctx.clock),
+    s3Buckets,
+    multipartUploads,
+    /** Applies the S3 lifecycle configurations of storage zones (expiration, stale multipart uploads). */
+    lifecycleSweeper: new LifecycleSweeper(ctx.store, s3Buckets, files, multipartUploads, ctx.clock),
     dnsAuthority,
     servedZones,
     certificates,

@@ -113,6 +113,20 @@ export class FileService {
     });
   }
 
+  /**
+   * Changes a file's metadata and nothing else: its bytes, ETag, identity and dates stay (S3 object
+   * tags are set this way). 404 for a directory or a missing file.
+   */
+  async editMetadata(zone: Pick<ZoneAccess, 'zoneId'>, path: string, edit: (metadata: FileRecord['metadata']) => FileRecord['metadata']): Promise<FileRecord> {
+    return this.store.transaction(async (tx) => {
+      const file = await tx.files.get(zone.zoneId, path);
+      if (!file || file.isDirectory) throw errors.notFound('object');
+      const edited = { ...file, metadata: edit(file.metadata) };
+      await tx.files.put(edited);
+      return edited;
+    });
+  }
+
   /** Creates an empty directory (and its parents); creating one that exists changes nothing. */
   async createDirectory(zone: ZoneAccess, target: ZonePath): Promise<void> {
     if (target.path === '') return;
@@ -155,8 +169,12 @@ export class FileService {
     return this.store.files.children(zone.zoneId, directory);
   }
 
-  /** Removes a file, or a directory with all it holds; the zone's root only when `allowRoot`. */
-  async remove(zone: ZoneAccess, target: ZonePath, allowRoot = false): Promise<void> {
+  /**
+   * Removes a file, or a directory with all it holds; the zone's root only when `allowRoot`. With
+   * `onlyGuid`, a file is removed only while it is still that version (404 otherwise): what the
+   * S3 lifecycle sweep found old is what it removes, never a file uploaded again since.
+   */
+  async remove(zone: Pick<ZoneAccess, 'zoneId' | 'accountId'>, target: ZonePath, allowRoot = false, onlyGuid?: string): Promise<void> {
     if (target.path === '' && !allowRoot) {
       throw errors.validation('allowRootDelete', 'Deleting the root directory of a storage zone needs allowRootDelete=true.', 'storage.root_delete_refused');
     }
@@ -164,7 +182,7 @@ export class FileService {
     await this.store.transaction(async (tx) => {
       if (!target.isDirectory) {
         const removed = await tx.files.remove(zone.zoneId, target.path);
-        if (!removed || removed.isDirectory) throw errors.notFound('object');
+        if (!removed || removed.isDirectory || (onlyGuid !== undefined && removed.guid !== onlyGuid)) throw errors.notFound('object');
         await this.forget(tx, zone, [removed], now);
         return;
       }
@@ -247,7 +265,7 @@ export class FileService {
       );
   }
 
-  private async forget(tx: StoreTx, zone: ZoneAccess, removed: FileRecord[], now: Date): Promise<void> {
+  private async forget(tx: StoreTx, zone: Pick<ZoneAccess, 'zoneId' | 'accountId'>, removed: FileRecord[], now: Date): Promise<void> {
     const files = removed.filter((f) => !f.isDirectory);
     const bytes = files.reduce((sum, f) => sum + f.size, 0);
     if (files.length > 0) await tx.files.changeUsage(zone.zoneId, zone.accountId, { files: -files.length, bytes: -bytes }, dayOf(now));

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import type { Store } from '../../store/types.js';
 import { BoundedMap } from '../bounded-map.js';
 import type { DocumentRepo } from '../documents.js';
+import { type BucketSettings, NO_SETTINGS } from '../s3/bucket-settings.js';
 import type { StoredStorageZone } from '../storage-zones/service.js';
 import type { ZoneAccess } from './zone-keys.js';
 
@@ -24,6 +25,8 @@ export interface KnownZone {
   readOnlyDigest: Buffer | null;
   /** When the zone was last changed. */
   modifiedAt: string;
+  /** Its S3 bucket's configurations (CORS and the policy apply to every request). */
+  settings: Readonly<BucketSettings>;
 }
 
 const MAX_ZONES = 10_000;
@@ -73,6 +76,7 @@ export class ZonesByName {
       passwordDigest: doc.Password ? passwordDigest(doc.Password) : null,
       readOnlyDigest: doc.ReadOnlyPassword ? passwordDigest(doc.ReadOnlyPassword) : null,
       modifiedAt: doc.DateModified ?? new Date(0).toISOString(),
+      settings: doc.S3Settings ?? NO_SETTINGS,
     };
     // Remembered only when no write raced the read, so a stale password can never stay behind.
     // Unknown names are not remembered either: a zone created a moment later must work at once.

@@ -4,6 +4,7 @@
  * plane needs the zone's passwords themselves: it takes them from the zones kept by name (see
  * files/zones-by-name.ts), which forgets a zone the moment it is written.
  */
+import type { BucketSettings } from './bucket-settings.js';
 import type { ZoneAccess } from '../files/zone-keys.js';
 import type { ZonesByName } from '../files/zones-by-name.js';
 
@@ -15,6 +16,7 @@ export interface S3ZoneSecrets {
   readOnlyPassword: string | null;
   /** When the zone was last changed: the bucket's creation date as ListBuckets tells it. */
   modifiedAt: string;
+  settings: Readonly<BucketSettings>;
 }
 
 export class S3Credentials {

@@ -128,7 +128,7 @@ export class MultipartUploads {
     return this.store.s3Uploads.list(zone.zoneId, query);
   }
 
-  async abort(zone: ZoneAccess, upload: S3Upload): Promise<void> {
+  async abort(zone: Pick<ZoneAccess, 'zoneId'>, upload: S3Upload): Promise<void> {
     await this.store.transaction(async (tx) => {
       const parts = await tx.s3Uploads.remove(upload.uploadId);
       if (!parts) throw noSuchUpload();

@@ -3,6 +3,7 @@
  * regions, deletion that leaves a tombstone, credential resets, and reads that show the linked
  * pull zones.
  */
+import type { BucketSettings } from '../s3/bucket-settings.js';
 import type { PagedT } from '../../schemas/paging.js';
 import type { PullZoneT } from '../../schemas/pull-zone.js';
 import type { StorageZoneAddRequestT, StorageZoneT, StorageZoneUpdateRequestT } from '../../schemas/storage-zone.js';
@@ -19,6 +20,8 @@ export type StoredStorageZone = Omit<StorageZoneT, 'PullZones'> & {
   VideoLibraryId?: number;
   /** Where missing files are fetched from; accepted by the update, absent from the response model. */
   OriginUrl?: string | null;
+  /** The S3 bucket's configurations (tags, CORS, policy …): set through the S3 plane only, never shown by the management API. */
+  S3Settings?: BucketSettings;
 };
 
 export interface StorageZoneListQuery {

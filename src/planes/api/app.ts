@@ -127,6 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     app.addHook('onReady', async () => {
       jobs.start();
       services.fileSweeper.start();
+      services.lifecycleSweeper.start();
       services.usage.start();
       services.edgeAccessLog.start();
       services.bandwidthLimits.start();
@@ -135,6 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', async () => {
     await jobs.stop();
     services.fileSweeper.stop();
+    services.lifecycleSweeper.stop();
     await services.bandwidthLimits.close();
     await services.edgeAccessLog.close();
     await services.usage.close();

@@ -1,11 +1,12 @@
 /**
  * Who is asking: the access key id names a storage zone that speaks S3, and the signature must
  * verify with the zone's password (reads and writes) or its read-only password (reads only).
- * Every request is signed; anonymous ones are refused.
+ * An unsigned request is anonymous (undefined here): only the bucket's policy can let it in (see access.ts).
  */
 import type { IncomingMessage } from 'node:http';
+import type { BucketSettings } from '../../domain/s3/bucket-settings.js';
 import type { ZoneAccess } from '../../domain/files/zone-keys.js';
-import type { S3Credentials } from '../../domain/s3/credentials.js';
+import type { S3Credentials, S3ZoneSecrets } from '../../domain/s3/credentials.js';
 import { S3Error } from './errors.js';
 import { canonicalRequest, type PayloadMode, readSignature, sameSignature, sign, signingKey, stringToSign } from './sigv4.js';
 
@@ -13,11 +14,27 @@ export interface Authenticated {
   zone: ZoneAccess;
   /** When the zone was last changed (ListBuckets' creation date). */
   modifiedAt: string;
+  /** The bucket's configurations as they were when the request arrived. */
+  settings: Readonly<BucketSettings>;
   payload: PayloadMode;
   /** Signed in the query (a presigned URL) rather than the Authorization header. */
   presigned: boolean;
+  /** Signed with the zone's key; false for an anonymous request a bucket policy let in. */
+  signed: boolean;
   /** For aws-chunked bodies whose chunks are signed. */
-  chunkSigning: { key: Buffer; amzDate: string; scope: string; seed: string };
+  chunkSigning?: { key: Buffer; amzDate: string; scope: string; seed: string };
+}
+
+/** An unsigned request to a zone, which may do what the bucket's policy allows it (`canWrite` when that is a write). */
+export function anonymous(entry: S3ZoneSecrets, canWrite: boolean): Authenticated {
+  return {
+    zone: { ...entry.zone, canWrite },
+    modifiedAt: entry.modifiedAt,
+    settings: entry.settings,
+    payload: { kind: 'unsigned' },
+    presigned: false,
+    signed: false,
+  };
 }
 
 /**
@@ -32,9 +49,9 @@ export async function authenticate(
   query: [string, string][],
   credentials: S3Credentials,
   now: number,
-): Promise<Authenticated> {
+): Promise<Authenticated | undefined> {
   const info = readSignature(req, query, now);
-  if (!info) throw new S3Error('AccessDenied', 'Access Denied: requests must be signed (AWS Signature Version 4).', 403);
+  if (!info) return undefined;
   const entry = await credentials.of(info.accessKeyId);
   // A zone without S3 support has no S3 credentials: to a client that is an unknown key.
   if (!entry?.zone.s3)
@@ -56,8 +73,10 @@ export async function authenticate(
       return {
         zone: { ...entry.zone, canWrite },
         modifiedAt: entry.modifiedAt,
+        settings: entry.settings,
         payload: info.payload,
         presigned: info.presigned,
+        signed: true,
         chunkSigning: { key, amzDate: info.amzDate, scope: info.scope, seed: info.signature },
       };
     }

@@ -1,125 +1,375 @@
 /**
- * The sub-resources S3 keeps a bucket's or an object's configuration in (`?acl`, `?policy`,
- * `?cors`, `?tagging` …). Edgeplane has none of those features: reads answer what S3 answers for
- * a bucket that has none of them configured, so the clients and tools that read them on their way
- * (the AWS CLI, Terraform, backup tools) carry on; a write that would configure one is
- * NotImplemented (501), as S3-compatible services answer, except the one it already is (the
- * canned ACL `private`); deleting a configuration that is not there succeeds, as in S3.
+ * The sub-resources S3 keeps a bucket's or an object's configuration in (`?tagging`, `?cors`,
+ * `?policy` …). Those edgeplane has are stored with the zone (see domain/s3/bucket-settings.ts)
+ * and applied: tags, CORS, the policy and its public access block, lifecycle rules, versioning
+ * suspended. Those that describe what is already so are answered as S3 answers them (ownership
+ * enforced, ACLs disabled, no logging, no notifications) and accept a write that changes nothing.
+ * Features edgeplane does not have are refused with S3's own answers where S3 has one (Object Lock
+ * without versioning, restoring an object that was never archived) and otherwise NotImplemented,
+ * each with the reason (see ABSENT).
  */
+import { tagsOf, withTags } from '../../domain/s3/object-tags.js';
+import type { BucketSettings, PublicAccessBlock } from '../../domain/s3/bucket-settings.js';
 import { header, requireWrite, type S3Call, sendEmpty, sendXml, smallBody } from './call.js';
 import { S3Error, s3Errors } from './errors.js';
-import { listObjectVersions, owner } from './listing.js';
+import { listObjectVersions } from './listing.js';
 import { objectAt } from './objects.js';
-import { element, rootElement } from './xml.js';
+import { getAcl, OWNERSHIP_XML, putAcl } from './settings/acl.js';
+import { corsXml, parseCors } from './settings/cors.js';
+import { lifecycleXml, parseLifecycle } from './settings/lifecycle.js';
+import { compilePolicy, isPublic } from './settings/policy.js';
+import { MAX_BUCKET_TAGS, MAX_OBJECT_TAGS, parseTagging, taggingXml } from './settings/tagging.js';
+import { element, parseXml, rootElement, textOf } from './xml.js';
 
-/** Bucket configurations that S3 reports absent with an error of their own. */
-const ABSENT: Record<string, [code: string, message: string]> = {
-  cors: ['NoSuchCORSConfiguration', 'The CORS configuration does not exist'],
-  policy: ['NoSuchBucketPolicy', 'The bucket policy does not exist'],
-  policyStatus: ['NoSuchBucketPolicy', 'The bucket policy does not exist'],
-  lifecycle: ['NoSuchLifecycleConfiguration', 'The lifecycle configuration does not exist'],
-  tagging: ['NoSuchTagSet', 'The TagSet does not exist'],
-  website: ['NoSuchWebsiteConfiguration', 'The specified bucket does not have a website configuration'],
-  encryption: ['ServerSideEncryptionConfigurationNotFoundError', 'The server side encryption configuration was not found'],
-  'object-lock': ['ObjectLockConfigurationNotFoundError', 'Object Lock configuration does not exist for this bucket'],
-  ownershipControls: ['OwnershipControlsNotFoundError', 'The bucket ownership controls were not found'],
-  publicAccessBlock: ['NoSuchPublicAccessBlockConfiguration', 'The public access block configuration was not found'],
-  replication: ['ReplicationConfigurationNotFoundError', 'The replication configuration was not found'],
-};
+type Operation = () => Promise<void> | void;
+type Methods = Partial<Record<'GET' | 'PUT' | 'DELETE' | 'POST', (call: S3Call) => Promise<void> | void>>;
 
-/** Bucket configurations that S3 reports, unset, as an empty document. */
-const EMPTY: Record<string, () => string> = {
-  versioning: () => rootElement('VersioningConfiguration', []),
-  logging: () => rootElement('BucketLoggingStatus', []),
-  notification: () => rootElement('NotificationConfiguration', []),
-  accelerate: () => rootElement('AccelerateConfiguration', []),
-  requestPayment: () => rootElement('RequestPaymentConfiguration', [element('Payer', 'BucketOwner')]),
-};
+const CONFIG_BODY_BYTES = 64 * 1024;
 
-/** Configurations S3 deletes with a 204 whether or not one was set. */
-const DELETABLE = new Set(['cors', 'policy', 'lifecycle', 'tagging', 'website', 'encryption', 'publicAccessBlock', 'replication']);
+/** Features edgeplane does not have, and why: a write that would turn one on is NotImplemented with this reason. */
+const ABSENT = {
+  versioning: 'every object has exactly one version (null); versioning can be suspended, not enabled',
+  mfaDelete: 'MFA delete needs versioning, which is never enabled here',
+  encryption: 'edgeplane stores files as they are sent and does not encrypt them at rest; it says so rather than claim it',
+  website: 'static sites are served by a pull zone whose origin is the storage zone (the edge plane)',
+  replication: 'a storage zone replicates to its ReplicationRegions, set through the management API, not to other buckets',
+  logging: 'pull zones keep access logs (EnableLogging); the S3 plane keeps no server access log',
+  notification: 'there are no event destinations (SNS topics, SQS queues, Lambda functions) to notify',
+  accelerate: 'transfer acceleration is a feature of the AWS network',
+  requestPayment: 'there are no other accounts to bill: the zone owner pays',
+  analytics: 'storage class analysis is an AWS service; the zone statistics are in the management API',
+  metrics: 'request metrics are a CloudWatch service; the zone statistics are in the management API',
+  inventory: 'inventory reports are an AWS service; ListObjectsV2 lists the zone',
+  'intelligent-tiering': 'every object is kept in the one STANDARD storage class',
+  select: 'S3 Select (SQL over an object) is not available',
+  torrent: 'objects are not served over BitTorrent',
+} as const;
 
-/** Sub-resources of features edgeplane does not have at all: NotImplemented, never mistaken for a listing or a read. */
-const UNSUPPORTED = ['legal-hold', 'retention', 'analytics', 'metrics', 'inventory', 'intelligent-tiering', 'restore', 'select', 'torrent', 'attributes'];
-
-const CONFIGURATIONS = ['acl', 'versions', ...Object.keys(ABSENT), ...Object.keys(EMPTY), ...UNSUPPORTED];
-
-/** The owner, the zone, with full control, and no one else: every bucket's and object's ACL here. */
-function ownerOnlyAcl(call: S3Call): string {
-  const grantee = element('Grantee', [element('ID', call.zone.userId), element('DisplayName', call.zone.zoneName)], XSI_CANONICAL_USER);
-  return rootElement('AccessControlPolicy', [
-    owner(call.zone),
-    element('AccessControlList', [element('Grant', [grantee, element('Permission', 'FULL_CONTROL')])]),
-  ]);
-}
-const XSI_CANONICAL_USER = ' xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:type="CanonicalUser"';
-
-/** PutBucketAcl / PutObjectAcl: the canned `private` (what there is already) is accepted; any other grant is not implemented. */
-async function putAcl(call: S3Call): Promise<void> {
-  requireWrite(call);
-  const granted = Object.keys(call.req.headers).some((name) => name.startsWith('x-amz-grant-'));
-  const length = header(call.req, 'content-length');
-  if (header(call.req, 'x-amz-acl') !== 'private' || granted || (length !== undefined && length !== '0'))
-    throw s3Errors.notImplemented('access control lists other than the canned ACL "private"');
-  await smallBody(call, 0);
-  sendEmpty(call.res, 200);
+function absent(feature: keyof typeof ABSENT): S3Error {
+  return new S3Error('NotImplemented', `Not available in edgeplane: ${ABSENT[feature]}.`, 501);
 }
 
-function bucketOperation(call: S3Call, method: string, name: string): () => Promise<void> | void {
-  if (name === 'acl') {
-    if (method === 'GET') return () => sendXml(call.res, 200, ownerOnlyAcl(call));
-    if (method === 'PUT') return () => putAcl(call);
-  }
-  if (name === 'versions' && method === 'GET') return () => listObjectVersions(call);
-  const absent = ABSENT[name];
-  if (absent && method === 'GET') return () => notConfigured(call, absent);
-  const empty = EMPTY[name];
-  if (empty && method === 'GET') return () => sendXml(call.res, 200, empty());
-  if (DELETABLE.has(name) && method === 'DELETE')
-    return () => {
-      requireWrite(call);
-      sendEmpty(call.res, 204);
-    };
-  return () => {
-    throw s3Errors.notImplemented(`${method} of the bucket's ${name} configuration`);
-  };
-}
+const settingsOf = (call: S3Call): Readonly<BucketSettings> => call.auth.settings;
+const saveSetting = <K extends keyof BucketSettings>(call: S3Call, name: K, value: BucketSettings[K] | undefined) =>
+  call.deps.buckets.set(call.zone, name, value);
 
-function objectOperation(call: S3Call, method: string, name: string): () => Promise<void> | void {
-  const existing = () => objectAt(call, call.zone, call.key!);
-  if (name === 'acl' && method === 'GET')
-    return async () => {
-      await existing();
-      sendXml(call.res, 200, ownerOnlyAcl(call));
-    };
-  if (name === 'acl' && method === 'PUT')
-    return async () => {
-      await existing();
-      await putAcl(call);
-    };
-  if (name === 'tagging' && method === 'GET')
-    return async () => {
-      await existing();
-      sendXml(call.res, 200, rootElement('Tagging', [element('TagSet', [])]));
-    };
-  if (name === 'tagging' && method === 'DELETE')
-    return async () => {
-      requireWrite(call);
-      await existing();
-      sendEmpty(call.res, 204);
-    };
-  return () => {
-    throw s3Errors.notImplemented(`${method} of the object's ${name}`);
-  };
-}
-
-function notConfigured(call: S3Call, [code, message]: [string, string]): never {
+function notConfigured(call: S3Call, code: string, message: string): never {
   throw new S3Error(code, message, 404, { BucketName: call.zone.zoneName });
 }
 
+async function configBody(call: S3Call, root: string): Promise<Record<string, unknown>> {
+  return parseXml(await smallBody(call, CONFIG_BODY_BYTES), root);
+}
+
+/** A write that stores a configuration (or removes it), answered with `status`. */
+const writer =
+  (status: number, write: (call: S3Call) => Promise<void>) =>
+  async (call: S3Call): Promise<void> => {
+    requireWrite(call);
+    await write(call);
+    sendEmpty(call.res, status);
+  };
+
+/** A write that changes nothing when the document says what is already so, and refuses anything else. */
+const unchanged =
+  (root: string, isSo: (doc: Record<string, unknown>) => boolean, refusal: () => S3Error) =>
+  async (call: S3Call): Promise<void> => {
+    requireWrite(call);
+    if (!isSo(await configBody(call, root))) throw refusal();
+    sendEmpty(call.res, 200);
+  };
+
+const emptyDocument = (doc: Record<string, unknown>) => Object.keys(doc).length === 0;
+/** DELETE of a configuration that cannot exist: there is nothing to remove, which S3 answers with 204. */
+const nothingToDelete = writer(204, async () => {});
+
+function publicAccessBlockXml(block: PublicAccessBlock): string {
+  return rootElement('PublicAccessBlockConfiguration', [
+    element('BlockPublicAcls', block.blockPublicAcls),
+    element('IgnorePublicAcls', block.ignorePublicAcls),
+    element('BlockPublicPolicy', block.blockPublicPolicy),
+    element('RestrictPublicBuckets', block.restrictPublicBuckets),
+  ]);
+}
+
+function parseBoolean(value: unknown, name: string): boolean {
+  const text = textOf(value).trim().toLowerCase();
+  if (text === '' || text === 'false') return false;
+  if (text === 'true') return true;
+  throw s3Errors.invalidArgument(`${name} must be true or false.`, name, text);
+}
+
+/** Listing configurations of a feature that has none: `?analytics` lists none, `?analytics&id=x` names none. */
+function noneOf(feature: keyof typeof ABSENT, listRoot: string): Methods {
+  return {
+    GET: (call) => {
+      if (call.query.has('id')) throw new S3Error('NoSuchConfiguration', 'The specified configuration does not exist.', 404);
+      sendXml(call.res, 200, rootElement(listRoot, [element('IsTruncated', false)]));
+    },
+    PUT: () => {
+      throw absent(feature);
+    },
+    DELETE: () => {
+      throw new S3Error('NoSuchConfiguration', 'The specified configuration does not exist.', 404);
+    },
+  };
+}
+
+const BUCKET: Record<string, Methods> = {
+  acl: {
+    GET: getAcl,
+    PUT: (call) => {
+      requireWrite(call);
+      return putAcl(call);
+    },
+  },
+  versions: { GET: listObjectVersions },
+  tagging: {
+    GET: (call) => {
+      const tags = settingsOf(call).tags;
+      if (!tags) notConfigured(call, 'NoSuchTagSet', 'The TagSet does not exist');
+      sendXml(call.res, 200, taggingXml(tags));
+    },
+    PUT: writer(204, async (call) => saveSetting(call, 'tags', parseTagging(await smallBody(call, CONFIG_BODY_BYTES), MAX_BUCKET_TAGS, 'bucket'))),
+    DELETE: writer(204, (call) => saveSetting(call, 'tags', undefined)),
+  },
+  cors: {
+    GET: (call) => {
+      const rules = settingsOf(call).cors;
+      if (!rules) notConfigured(call, 'NoSuchCORSConfiguration', 'The CORS configuration does not exist');
+      sendXml(call.res, 200, corsXml(rules));
+    },
+    PUT: writer(200, async (call) => saveSetting(call, 'cors', parseCors(await smallBody(call, CONFIG_BODY_BYTES)))),
+    DELETE: writer(204, (call) => saveSetting(call, 'cors', undefined)),
+  },
+  policy: {
+    GET: (call) => {
+      const policy = settingsOf(call).policy;
+      if (policy === undefined) notConfigured(call, 'NoSuchBucketPolicy', 'The bucket policy does not exist');
+      call.res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(policy) });
+      call.res.end(policy);
+    },
+    PUT: writer(204, async (call) => {
+      const text = (await smallBody(call, CONFIG_BODY_BYTES)).toString('utf8');
+      const compiled = compilePolicy(text, call.zone.zoneName, call.zone.zoneName);
+      if (settingsOf(call).publicAccessBlock?.blockPublicPolicy && isPublic(compiled))
+        throw s3Errors.accessDenied('Access Denied: public policies are blocked by the BlockPublicPolicy block public access setting.');
+      await saveSetting(call, 'policy', text);
+    }),
+    DELETE: writer(204, (call) => saveSetting(call, 'policy', undefined)),
+  },
+  policyStatus: {
+    GET: (call) => {
+      const policy = settingsOf(call).policy;
+      if (policy === undefined) notConfigured(call, 'NoSuchBucketPolicy', 'The bucket policy does not exist');
+      const open = isPublic(compilePolicy(policy, call.zone.zoneName, call.zone.zoneName));
+      sendXml(call.res, 200, rootElement('PolicyStatus', [element('IsPublic', open)]));
+    },
+  },
+  publicAccessBlock: {
+    GET: (call) => {
+      const block = settingsOf(call).publicAccessBlock;
+      if (!block) notConfigured(call, 'NoSuchPublicAccessBlockConfiguration', 'The public access block configuration was not found');
+      sendXml(call.res, 200, publicAccessBlockXml(block));
+    },
+    PUT: writer(200, async (call) => {
+      const doc = await configBody(call, 'PublicAccessBlockConfiguration');
+      await saveSetting(call, 'publicAccessBlock', {
+        blockPublicAcls: parseBoolean(doc.BlockPublicAcls, 'BlockPublicAcls'),
+        ignorePublicAcls: parseBoolean(doc.IgnorePublicAcls, 'IgnorePublicAcls'),
+        blockPublicPolicy: parseBoolean(doc.BlockPublicPolicy, 'BlockPublicPolicy'),
+        restrictPublicBuckets: parseBoolean(doc.RestrictPublicBuckets, 'RestrictPublicBuckets'),
+      });
+    }),
+    DELETE: writer(204, (call) => saveSetting(call, 'publicAccessBlock', undefined)),
+  },
+  lifecycle: {
+    GET: (call) => {
+      const rules = settingsOf(call).lifecycle;
+      if (!rules) notConfigured(call, 'NoSuchLifecycleConfiguration', 'The lifecycle configuration does not exist');
+      sendXml(call.res, 200, lifecycleXml(rules));
+    },
+    PUT: writer(200, async (call) => saveSetting(call, 'lifecycle', parseLifecycle(await smallBody(call, CONFIG_BODY_BYTES)))),
+    DELETE: writer(204, (call) => saveSetting(call, 'lifecycle', undefined)),
+  },
+  versioning: {
+    GET: (call) => {
+      const status = settingsOf(call).versioning;
+      sendXml(call.res, 200, rootElement('VersioningConfiguration', status === undefined ? [] : [element('Status', status), element('MfaDelete', 'Disabled')]));
+    },
+    PUT: writer(200, async (call) => {
+      const doc = await configBody(call, 'VersioningConfiguration');
+      const status = textOf(doc.Status).trim();
+      if (textOf(doc.MfaDelete).trim() === 'Enabled') throw absent('mfaDelete');
+      if (status === 'Enabled') throw absent('versioning');
+      if (status !== 'Suspended') throw s3Errors.malformedXml();
+      await saveSetting(call, 'versioning', 'Suspended');
+    }),
+  },
+  ownershipControls: {
+    GET: (call) => sendXml(call.res, 200, OWNERSHIP_XML),
+    PUT: unchanged(
+      'OwnershipControls',
+      (doc) => Array.isArray(doc.Rule) && doc.Rule.length === 1 && textOf(doc.Rule[0]?.ObjectOwnership).trim() === 'BucketOwnerEnforced',
+      () =>
+        new S3Error(
+          'InvalidRequest',
+          'Buckets here always enforce bucket ownership (ACLs are disabled): ObjectOwnership can only be BucketOwnerEnforced.',
+          400,
+        ),
+    ),
+    DELETE: () => {
+      throw new S3Error('InvalidRequest', 'Buckets here always enforce bucket ownership (ACLs are disabled): the ownership controls cannot be removed.', 400);
+    },
+  },
+  encryption: {
+    GET: (call) => notConfigured(call, 'ServerSideEncryptionConfigurationNotFoundError', 'The server side encryption configuration was not found'),
+    PUT: () => {
+      throw absent('encryption');
+    },
+    DELETE: nothingToDelete,
+  },
+  website: {
+    GET: (call) => notConfigured(call, 'NoSuchWebsiteConfiguration', 'The specified bucket does not have a website configuration'),
+    PUT: () => {
+      throw absent('website');
+    },
+    DELETE: nothingToDelete,
+  },
+  replication: {
+    GET: (call) => notConfigured(call, 'ReplicationConfigurationNotFoundError', 'The replication configuration was not found'),
+    PUT: () => {
+      throw absent('replication');
+    },
+    DELETE: nothingToDelete,
+  },
+  'object-lock': {
+    GET: (call) => notConfigured(call, 'ObjectLockConfigurationNotFoundError', 'Object Lock configuration does not exist for this bucket'),
+    // S3's own answer for a bucket without versioning, which every bucket here is.
+    PUT: () => {
+      throw new S3Error('InvalidBucketState', "Versioning must be 'Enabled' on the bucket to apply a Object Lock configuration", 409);
+    },
+  },
+  logging: {
+    GET: (call) => sendXml(call.res, 200, rootElement('BucketLoggingStatus', [])),
+    PUT: unchanged('BucketLoggingStatus', emptyDocument, () => absent('logging')),
+  },
+  notification: {
+    GET: (call) => sendXml(call.res, 200, rootElement('NotificationConfiguration', [])),
+    PUT: unchanged('NotificationConfiguration', emptyDocument, () => absent('notification')),
+  },
+  accelerate: {
+    GET: (call) => sendXml(call.res, 200, rootElement('AccelerateConfiguration', [])),
+    PUT: unchanged(
+      'AccelerateConfiguration',
+      (doc) => textOf(doc.Status).trim() === 'Suspended',
+      () => absent('accelerate'),
+    ),
+  },
+  requestPayment: {
+    GET: (call) => sendXml(call.res, 200, rootElement('RequestPaymentConfiguration', [element('Payer', 'BucketOwner')])),
+    PUT: unchanged(
+      'RequestPaymentConfiguration',
+      (doc) => textOf(doc.Payer).trim() === 'BucketOwner',
+      () => absent('requestPayment'),
+    ),
+  },
+  analytics: noneOf('analytics', 'ListBucketAnalyticsConfigurationResult'),
+  metrics: noneOf('metrics', 'ListMetricsConfigurationsResult'),
+  inventory: noneOf('inventory', 'ListInventoryConfigurationsResult'),
+  'intelligent-tiering': noneOf('intelligent-tiering', 'ListBucketIntelligentTieringConfigurationsOutput'),
+};
+
+const noObjectLock = () => {
+  throw new S3Error('InvalidRequest', 'Bucket is missing Object Lock Configuration', 400);
+};
+
+const OBJECT: Record<string, Methods> = {
+  acl: {
+    GET: async (call) => {
+      await objectAt(call, call.zone, call.key!);
+      getAcl(call);
+    },
+    PUT: async (call) => {
+      requireWrite(call);
+      await objectAt(call, call.zone, call.key!);
+      await putAcl(call);
+    },
+  },
+  tagging: {
+    GET: async (call) => {
+      const file = await objectAt(call, call.zone, call.key!);
+      sendXml(call.res, 200, taggingXml(tagsOf(file.metadata)));
+    },
+    PUT: writer(200, async (call) => {
+      await objectAt(call, call.zone, call.key!);
+      const tags = parseTagging(await smallBody(call, CONFIG_BODY_BYTES), MAX_OBJECT_TAGS, 'object');
+      await call.deps.files.editMetadata(call.zone, call.key!, (metadata) => withTags(metadata, tags));
+    }),
+    DELETE: writer(204, async (call) => {
+      await objectAt(call, call.zone, call.key!);
+      await call.deps.files.editMetadata(call.zone, call.key!, (metadata) => withTags(metadata, []));
+    }),
+  },
+  attributes: { GET: objectAttributes },
+  'legal-hold': { GET: noObjectLock, PUT: noObjectLock },
+  retention: { GET: noObjectLock, PUT: noObjectLock },
+  // S3's answer for an object that is not archived, which no object here is.
+  restore: {
+    POST: () => {
+      throw new S3Error('InvalidObjectState', "Restore is not allowed for the object's current storage class", 403);
+    },
+  },
+  select: {
+    POST: () => {
+      throw absent('select');
+    },
+  },
+  torrent: {
+    GET: () => {
+      throw absent('torrent');
+    },
+  },
+};
+
+/** GetObjectAttributes: what `x-amz-object-attributes` asks for of ETag, ObjectSize, StorageClass and ObjectParts. */
+async function objectAttributes(call: S3Call): Promise<void> {
+  const file = await objectAt(call, call.zone, call.key!);
+  const wanted = new Set(
+    (header(call.req, 'x-amz-object-attributes') ?? '')
+      .split(',')
+      .map((a) => a.trim())
+      .filter((a) => a !== ''),
+  );
+  if (wanted.size === 0)
+    throw s3Errors.invalidArgument(
+      'The x-amz-object-attributes header specifying the attributes to be retrieved is either missing or empty',
+      'x-amz-object-attributes',
+    );
+  const parts = /-(\d+)$/.exec(file.md5 ?? '')?.[1];
+  sendXml(
+    call.res,
+    200,
+    rootElement('GetObjectAttributesResponse', [
+      wanted.has('ETag') ? element('ETag', file.md5 ?? file.guid) : '',
+      wanted.has('ObjectParts') && parts !== undefined ? element('ObjectParts', [element('TotalPartsCount', parts)]) : '',
+      wanted.has('StorageClass') ? element('StorageClass', 'STANDARD') : '',
+      wanted.has('ObjectSize') ? element('ObjectSize', file.size) : '',
+    ]),
+    { 'last-modified': new Date(file.changedAt).toUTCString() },
+  );
+}
+
 /** The operation a configuration sub-resource in the query names, or undefined when it names none. */
-export function configurationOperation(call: S3Call, method: string): (() => Promise<void> | void) | undefined {
-  const name = CONFIGURATIONS.find((candidate) => call.query.has(candidate));
+export function configurationOperation(call: S3Call, method: string): Operation | undefined {
+  const table = call.key === undefined ? BUCKET : OBJECT;
+  const name = Object.keys(table).find((candidate) => call.query.has(candidate));
   if (name === undefined) return undefined;
-  return call.key === undefined ? bucketOperation(call, method, name) : objectOperation(call, method, name);
+  const run = table[name]![method as keyof Methods];
+  if (!run) return () => methodNotAllowed();
+  return () => run(call);
+}
+
+function methodNotAllowed(): never {
+  throw new S3Error('MethodNotAllowed', 'The specified method is not allowed against this resource.', 405);
 }

@@ -3,10 +3,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { finished, type Readable } from 'node:stream';
 import type { ZoneAccess } from '../../domain/files/zone-keys.js';
 import { MAX_PART_NUMBER } from '../../domain/s3/multipart.js';
+import { withTags } from '../../domain/s3/object-tags.js';
 import type { Services } from '../../domain/services.js';
+import type { Authorize } from './access.js';
 import type { Authenticated } from './authenticate.js';
 import { AwsChunkedDecoder } from './aws-chunked.js';
 import { S3Error, s3Errors } from './errors.js';
+import { parseTaggingHeader } from './settings/tagging.js';
 import { sha256Hex } from './sigv4.js';
 import { xmlDocument } from './xml.js';
 
@@ -14,6 +17,8 @@ export interface S3Deps {
   files: Services['files'];
   multipart: Services['multipartUploads'];
   usage: Services['usage'];
+  /** Where the bucket's configurations are written (they are read from the request's authentication). */
+  buckets: Services['s3Buckets'];
   /** For listings in key order (the file service lists one folder at a time). */
   store: Services['store'];
   logError: (error: unknown) => void;
@@ -30,6 +35,8 @@ export interface S3Call {
   key: string | undefined;
   query: Map<string, string>;
   requestId: string;
+  /** Checks a further action the operation takes (each key of a DeleteObjects, a copy's source) against the bucket policy. */
+  authorize: Authorize;
 }
 
 export function header(req: IncomingMessage, name: string): string | undefined {
@@ -146,5 +153,6 @@ export function objectMetadata(req: IncomingMessage): Record<string, string> | n
         .join(', ');
     if (value) user[`${SYSTEM_PREFIX}${name}`] = value;
   }
-  return Object.keys(user).length === 0 ? null : user;
+  const tagging = header(req, 'x-amz-tagging');
+  return tagging === undefined ? (Object.keys(user).length === 0 ? null : user) : withTags(user, parseTaggingHeader(tagging));
 }

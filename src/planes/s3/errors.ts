@@ -30,7 +30,6 @@ export const s3Errors = {
     new S3Error('InvalidArgument', message, 400, name === undefined ? {} : { ArgumentName: name, ArgumentValue: value ?? '' }),
   invalidRequest: (message: string) => new S3Error('InvalidRequest', message, 400),
   malformedXml: () => new S3Error('MalformedXML', 'The XML you provided was not well-formed or did not validate against our published schema', 400),
-  notImplemented: (what: string) => new S3Error('NotImplemented', `A header or query you provided implies functionality that is not implemented: ${what}`, 501),
   entityTooLarge: (max: number) =>
     new S3Error(
       'EntityTooLarge',

@@ -8,15 +8,17 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Clock } from '../../domain/principal.js';
-import type { S3Credentials } from '../../domain/s3/credentials.js';
+import type { S3Credentials, S3ZoneSecrets } from '../../domain/s3/credentials.js';
 import { addressed, bucketFromHost } from './addressing.js';
-import { authenticate } from './authenticate.js';
+import { actionOf, authorizer, readsOnly } from './access.js';
+import { anonymous, authenticate } from './authenticate.js';
 import { configurationOperation } from './bucket-config.js';
 import { header, type S3Call, type S3Deps, sendEmpty } from './call.js';
 import { asS3Error, S3Error, s3Errors, sendError } from './errors.js';
 import { bucketLocation, listBuckets, listObjectsV1, listObjectsV2 } from './listing.js';
 import { abortUpload, completeUpload, createUpload, listParts, listUploads, uploadPart } from './multipart-routes.js';
 import { copyObject, deleteObject, deleteObjects, getObject, putObject } from './objects.js';
+import { answerPreflight, applyCors } from './settings/cors.js';
 import { queryPairs } from './sigv4.js';
 
 export interface S3HandlerDeps extends S3Deps {
@@ -82,17 +84,42 @@ export function s3Handler(deps: S3HandlerDeps): RequestListener {
     const mark = url.indexOf('?');
     const rawPath = mark < 0 ? url : url.slice(0, mark);
     const pairs = queryPairs(mark < 0 ? '' : url.slice(mark + 1));
-    const auth = await authenticate(req, rawPath, pairs, deps.credentials, deps.clock().getTime());
+    const method = req.method ?? 'GET';
     const { bucket, key } = addressed(rawPath, bucketFromHost(header(req, 'host'), deps.storageDomain));
+    if (method === 'OPTIONS') return answerPreflight(req, res, (await s3Zone(bucket))?.settings.cors);
+    // A browser reads an error only with the CORS headers on it too: they are set before anything can fail.
+    if (req.headers.origin !== undefined && bucket !== undefined) {
+      const entry = await deps.credentials.of(bucket);
+      if (entry?.zone.s3) applyCors(req, res, entry.settings.cors);
+    }
+    const query = new Map(pairs);
+    const action = actionOf(method, key, query);
+    let auth = await authenticate(req, rawPath, pairs, deps.credentials, deps.clock().getTime());
+    if (auth === undefined) {
+      const entry = await s3Zone(bucket);
+      if (!entry) throw s3Errors.accessDenied('Access Denied: requests must be signed (AWS Signature Version 4).');
+      auth = anonymous(entry, !readsOnly(action));
+    }
     if (bucket === undefined) {
-      if (req.method !== 'GET') throw new S3Error('MethodNotAllowed', 'The specified method is not allowed against this resource.', 405);
+      if (method !== 'GET') throw new S3Error('MethodNotAllowed', 'The specified method is not allowed against this resource.', 405);
+      if (!auth.signed) throw s3Errors.accessDenied('Access Denied: requests must be signed (AWS Signature Version 4).');
       return listBuckets({ res, zone: auth.zone, auth });
     }
     if (bucket.toLowerCase() !== auth.zone.zoneName.toLowerCase()) {
       // Another zone's bucket: it exists (403) or not (404), as S3 tells a stranger's bucket from none.
       throw (await deps.credentials.of(bucket)) ? s3Errors.accessDenied() : s3Errors.noSuchBucket(bucket);
     }
-    await route({ req, res, deps, auth, zone: auth.zone, bucket, key, query: new Map(pairs), requestId });
+    const authorize = authorizer(req, auth.zone.zoneName, auth.settings, auth.signed, query.get('prefix'));
+    authorize(action, key);
+    await route({ req, res, deps, auth, zone: auth.zone, bucket, key, query, requestId, authorize });
+  }
+
+  /** The S3 zone a bucket name names, for requests that carry no key of theirs (preflights, anonymous ones). */
+  async function s3Zone(bucket: string | undefined): Promise<S3ZoneSecrets | undefined> {
+    if (bucket === undefined) return undefined;
+    const entry = await deps.credentials.of(bucket);
+    if (!entry?.zone.s3) throw s3Errors.noSuchBucket(bucket);
+    return entry;
   }
 
   return (req, res) => {

@@ -16,6 +16,7 @@ export async function listenS3(services: Services, host: string, port: number, o
     files: services.files,
     multipart: services.multipartUploads,
     usage: services.usage,
+    buckets: services.s3Buckets,
     store: services.store,
     credentials: services.s3Credentials,
     clock: () => new Date(),

@@ -1,4 +1,5 @@
 /** Multipart uploads: Create, UploadPart, UploadPartCopy, Complete, Abort, ListParts, ListMultipartUploads. */
+import { checkWriteHeaders } from './settings/acl.js';
 import { keyPath } from '../../domain/files/paths.js';
 import { prefixEnd } from '../../store/file-paths.js';
 import type { S3Upload } from '../../store/types.js';
@@ -26,6 +27,7 @@ function intParam(call: S3Call, name: string, fallback: number): number {
 
 export async function createUpload(call: S3Call): Promise<void> {
   requireWrite(call);
+  checkWriteHeaders(call.req);
   const target = keyPath(call.key!);
   if (target.isDirectory) throw s3Errors.invalidArgument('An object whose key ends in "/" is a folder and holds no bytes.', 'key', call.key);
   const upload = await call.deps.multipart.create(call.zone, call.key!, {

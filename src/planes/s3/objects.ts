@@ -3,7 +3,9 @@ import { Transform, type Readable } from 'node:stream';
 import { createHash } from 'node:crypto';
 import { keyPath } from '../../domain/files/paths.js';
 import type { ZoneAccess } from '../../domain/files/zone-keys.js';
+import type { Tag } from '../../domain/s3/bucket-settings.js';
 import { bareEtag } from '../../domain/s3/etag.js';
+import { TAG_PREFIX, tagsOf, untagged, withTags } from '../../domain/s3/object-tags.js';
 import { EGRESS_METRICS } from '../../domain/storage-zones/statistics.js';
 import type { ByteRange } from '../../files/types.js';
 import type { FileRecord } from '../../store/types.js';
@@ -25,6 +27,8 @@ import {
   SYSTEM_PREFIX,
 } from './call.js';
 import { asS3Error, S3Error, s3Errors } from './errors.js';
+import { checkWriteHeaders } from './settings/acl.js';
+import { parseTaggingHeader } from './settings/tagging.js';
 import { decodeComponent } from './sigv4.js';
 import { element, parseXml, rootElement, textOf } from './xml.js';
 
@@ -71,10 +75,13 @@ function objectHeaders(file: FileRecord): Record<string, string> {
     'content-type': file.contentType ?? contentTypeOf(file.path),
     'accept-ranges': 'bytes',
   };
+  let tags = 0;
   for (const [name, value] of Object.entries(file.metadata ?? {})) {
     if (name.startsWith(SYSTEM_PREFIX)) headers[name.slice(SYSTEM_PREFIX.length)] = value;
+    else if (name.startsWith(TAG_PREFIX)) tags++;
     else headers[`x-amz-meta-${name}`] = value;
   }
+  if (tags > 0) headers['x-amz-tagging-count'] = String(tags);
   return headers;
 }
 
@@ -120,6 +127,7 @@ const OVERRIDES = ['content-type', 'content-language', 'expires', 'cache-control
 
 export async function putObject(call: S3Call): Promise<void> {
   requireWrite(call);
+  checkWriteHeaders(call.req);
   const key = call.key!;
   const target = keyPath(key);
   const declared = declaredLength(call);
@@ -261,6 +269,7 @@ export async function deleteObjects(call: S3Call): Promise<void> {
   for (const object of objects) {
     const key = textOf(object?.Key);
     try {
+      call.authorize('s3:DeleteObject', key);
       await deleteKey(call, key);
       if (!quiet) results.push(element('Deleted', [element('Key', key)]));
     } catch (error) {
@@ -289,6 +298,7 @@ export function copySource(call: S3Call): { bucket: string; key: string } {
 export async function copySourceFile(call: S3Call): Promise<FileRecord> {
   const source = copySource(call);
   if (source.bucket.toLowerCase() !== call.zone.zoneName.toLowerCase()) throw s3Errors.accessDenied('Access Denied: copies are made within one storage zone.');
+  call.authorize('s3:GetObject', source.key);
   const file = await objectAt(call, call.zone, source.key);
   const conditions: Record<string, string | undefined> = {
     'if-match': header(call.req, 'x-amz-copy-source-if-match'),
@@ -303,6 +313,7 @@ export async function copySourceFile(call: S3Call): Promise<FileRecord> {
 
 export async function copyObject(call: S3Call): Promise<void> {
   requireWrite(call);
+  checkWriteHeaders(call.req);
   const source = await copySourceFile(call);
   const target = keyPath(call.key!);
   if (target.isDirectory) throw s3Errors.invalidArgument('An object whose key ends in "/" is a folder and holds no bytes.', 'key', call.key);
@@ -315,9 +326,18 @@ export async function copyObject(call: S3Call): Promise<void> {
   const replace = directive === 'REPLACE';
   const copied = await call.deps.files.upload(call.zone, target, await call.deps.files.read(source), {
     contentType: replace ? header(call.req, 'content-type') : (source.contentType ?? undefined),
-    metadata: replace ? objectMetadata(call.req) : source.metadata,
+    metadata: withTags(replace ? untagged(objectMetadata(call.req)) : source.metadata, copiedTags(call, source)),
   });
   sendXml(call.res, 200, rootElement('CopyObjectResult', [element('LastModified', isoTime(copied.changedAt)), element('ETag', etagOf(copied))]));
+}
+
+/** `x-amz-tagging-directive`: the source's tags (COPY, the default) or those of the `x-amz-tagging` header (REPLACE). */
+function copiedTags(call: S3Call, source: FileRecord): Tag[] {
+  const directive = (header(call.req, 'x-amz-tagging-directive') ?? 'COPY').toUpperCase();
+  if (directive === 'COPY') return tagsOf(source.metadata);
+  if (directive !== 'REPLACE') throw s3Errors.invalidArgument('Unknown tagging directive.', 'x-amz-tagging-directive', directive);
+  const tagging = header(call.req, 'x-amz-tagging');
+  return tagging === undefined ? [] : parseTaggingHeader(tagging);
 }
 
 export { STORED_HEADERS };

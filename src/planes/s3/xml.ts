@@ -1,6 +1,6 @@
 /**
- * S3's XML: answers are built from a few nested elements, with text escaped; the two request
- * bodies S3 takes (CompleteMultipartUpload, Delete) are parsed with fast-xml-parser, refusing
+ * S3's XML: answers are built from a few nested elements, with text escaped; the request bodies S3
+ * takes (CompleteMultipartUpload, Delete, the configuration documents) are parsed with fast-xml-parser, refusing
  * documents that declare a DOCTYPE (entity expansion has no place in these bodies).
  */
 import { XMLParser } from 'fast-xml-parser';
@@ -24,6 +24,21 @@ export function escapeXml(text: string): string {
   return text.replace(/[&<>"'\r]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;', '\r': '&#13;' })[c]!);
 }
 
+/** Elements that may repeat in the bodies S3 takes: always arrays, even when there is one. */
+const REPEATED = new Set([
+  'Object',
+  'Part',
+  'Tag',
+  'CORSRule',
+  'AllowedMethod',
+  'AllowedOrigin',
+  'AllowedHeader',
+  'ExposeHeader',
+  'Rule',
+  'Transition',
+  'NoncurrentVersionTransition',
+]);
+
 const parser = new XMLParser({
   ignoreAttributes: true,
   parseTagValue: false,
@@ -31,7 +46,7 @@ const parser = new XMLParser({
   processEntities: true,
   // Numeric character references (`&#34;`, which Go's encoder writes for quotes in ETags) decoded too.
   htmlEntities: true,
-  isArray: (name) => name === 'Object' || name === 'Part',
+  isArray: (name) => REPEATED.has(name),
 });
 
 /** The body's root element, parsed; MalformedXML for anything that is not a plain XML document. */
@@ -45,6 +60,8 @@ export function parseXml(body: Buffer, root: string): Record<string, unknown> {
     throw s3Errors.malformedXml();
   }
   const value = parsed[root];
+  // `<Root/>` and `<Root></Root>`: an empty document, which some configurations are (no logging, no notifications).
+  if (value === '') return {};
   if (value === undefined || typeof value !== 'object' || value === null) throw s3Errors.malformedXml();
   return value as Record<string, unknown>;
 }
