@@ -36,9 +36,9 @@ export class FileSweeper {
     this.claims.push(claim);
   }
 
-  start(): void {
+  start(onError = this.onError): void {
     const every = (ms: number, work: () => Promise<unknown>) => {
-      const timer = setInterval(() => void work().catch(this.onError), ms);
+      const timer = setInterval(() => void work().catch(onError), ms);
       timer.unref();
       this.timers.push(timer);
     };

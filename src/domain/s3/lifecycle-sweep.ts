@@ -51,12 +51,14 @@ export class LifecycleSweeper {
     private readonly files: FileService,
     private readonly uploads: MultipartUploads,
     private readonly clock: Clock,
-    private readonly onError: (error: unknown) => void = () => {},
+    private onError: (error: unknown) => void = () => {},
   ) {}
 
-  start(): void {
+  /** Sweeps every 10 minutes from now on, telling `onError` of what failed (one zone's failure, or a whole pass's). */
+  start(onError = this.onError): void {
     if (this.timer) return;
-    this.timer = setInterval(() => void this.sweep().catch(this.onError), EVERY_MS);
+    this.onError = onError;
+    this.timer = setInterval(() => void this.sweep().catch(onError), EVERY_MS);
     this.timer.unref();
   }
 

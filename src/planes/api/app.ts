@@ -126,8 +126,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.runJobs ?? true) {
     app.addHook('onReady', async () => {
       jobs.start();
-      services.fileSweeper.start();
-      services.lifecycleSweeper.start();
+      services.fileSweeper.start((error) => app.log.error({ err: error }, 'the files sweep failed'));
+      services.lifecycleSweeper.start((error) => app.log.error({ err: error }, 'the S3 lifecycle sweep failed'));
       services.usage.start();
       services.edgeAccessLog.start();
       services.bandwidthLimits.start();

@@ -5,69 +5,36 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { BucketSettings } from '../../domain/s3/bucket-settings.js';
+import { type Actions, subResourceOf } from './bucket-config.js';
 import { s3Errors } from './errors.js';
-import { type CompiledPolicy, compilePolicy, evaluatePolicy } from './settings/policy.js';
+import { type CompiledPolicy, compilePolicy, evaluatePolicy, isPublic } from './settings/policy.js';
 
-/**
- * Bucket sub-resource → the actions S3 checks for GET, PUT and DELETE of it. In the order the route
- * tries them (bucket-config.ts's BUCKET, then `location` and `uploads`), so a query naming two
- * sub-resources is checked as the one that answers it.
- */
-const CONFIGURATION_ACTIONS: Record<string, [get: string, put: string, remove: string]> = {
-  acl: ['GetBucketAcl', 'PutBucketAcl', 'PutBucketAcl'],
-  versions: ['ListBucketVersions', 'ListBucketVersions', 'ListBucketVersions'],
-  tagging: ['GetBucketTagging', 'PutBucketTagging', 'PutBucketTagging'],
-  cors: ['GetBucketCORS', 'PutBucketCORS', 'PutBucketCORS'],
-  policy: ['GetBucketPolicy', 'PutBucketPolicy', 'DeleteBucketPolicy'],
-  policyStatus: ['GetBucketPolicyStatus', 'GetBucketPolicyStatus', 'GetBucketPolicyStatus'],
-  publicAccessBlock: ['GetBucketPublicAccessBlock', 'PutBucketPublicAccessBlock', 'PutBucketPublicAccessBlock'],
-  lifecycle: ['GetLifecycleConfiguration', 'PutLifecycleConfiguration', 'PutLifecycleConfiguration'],
-  versioning: ['GetBucketVersioning', 'PutBucketVersioning', 'PutBucketVersioning'],
-  ownershipControls: ['GetBucketOwnershipControls', 'PutBucketOwnershipControls', 'PutBucketOwnershipControls'],
-  encryption: ['GetEncryptionConfiguration', 'PutEncryptionConfiguration', 'PutEncryptionConfiguration'],
-  website: ['GetBucketWebsite', 'PutBucketWebsite', 'DeleteBucketWebsite'],
-  replication: ['GetReplicationConfiguration', 'PutReplicationConfiguration', 'PutReplicationConfiguration'],
-  'object-lock': ['GetBucketObjectLockConfiguration', 'PutBucketObjectLockConfiguration', 'PutBucketObjectLockConfiguration'],
-  logging: ['GetBucketLogging', 'PutBucketLogging', 'PutBucketLogging'],
-  notification: ['GetBucketNotification', 'PutBucketNotification', 'PutBucketNotification'],
-  accelerate: ['GetAccelerateConfiguration', 'PutAccelerateConfiguration', 'PutAccelerateConfiguration'],
-  requestPayment: ['GetBucketRequestPayment', 'PutBucketRequestPayment', 'PutBucketRequestPayment'],
-  analytics: ['GetAnalyticsConfiguration', 'PutAnalyticsConfiguration', 'PutAnalyticsConfiguration'],
-  metrics: ['GetMetricsConfiguration', 'PutMetricsConfiguration', 'PutMetricsConfiguration'],
-  inventory: ['GetInventoryConfiguration', 'PutInventoryConfiguration', 'PutInventoryConfiguration'],
-  'intelligent-tiering': ['GetIntelligentTieringConfiguration', 'PutIntelligentTieringConfiguration', 'PutIntelligentTieringConfiguration'],
-  location: ['GetBucketLocation', 'GetBucketLocation', 'GetBucketLocation'],
-  uploads: ['ListBucketMultipartUploads', 'PutObject', 'PutObject'],
+/** What the route answers besides the configuration sub-resources (bucket-config.ts names theirs). */
+const ROUTE_ACTIONS: Record<'bucket' | 'object', Record<string, Actions>> = {
+  bucket: {
+    location: ['GetBucketLocation', 'GetBucketLocation', 'GetBucketLocation'],
+    uploads: ['ListBucketMultipartUploads', 'PutObject', 'PutObject'],
+  },
+  object: { uploadId: ['ListMultipartUploadParts', 'PutObject', 'AbortMultipartUpload'] },
 };
 
-/** Object sub-resources, in the order the route tries them (bucket-config.ts's OBJECT, then `uploadId`). */
-const OBJECT_SUBRESOURCE_ACTIONS: Record<string, [get: string, put: string, remove: string]> = {
-  acl: ['GetObjectAcl', 'PutObjectAcl', 'PutObjectAcl'],
-  tagging: ['GetObjectTagging', 'PutObjectTagging', 'DeleteObjectTagging'],
-  attributes: ['GetObjectAttributes', 'GetObjectAttributes', 'GetObjectAttributes'],
-  'legal-hold': ['GetObjectLegalHold', 'PutObjectLegalHold', 'PutObjectLegalHold'],
-  retention: ['GetObjectRetention', 'PutObjectRetention', 'PutObjectRetention'],
-  restore: ['RestoreObject', 'RestoreObject', 'RestoreObject'],
-  select: ['GetObject', 'GetObject', 'GetObject'],
-  torrent: ['GetObjectTorrent', 'GetObjectTorrent', 'GetObjectTorrent'],
-  uploadId: ['ListMultipartUploadParts', 'PutObject', 'AbortMultipartUpload'],
-};
-
-function byMethod(actions: [string, string, string], method: string): string {
+function byMethod(actions: Actions, method: string): string {
   return `s3:${method === 'GET' || method === 'HEAD' ? actions[0] : method === 'DELETE' ? actions[2] : actions[1]}`;
 }
 
 /** The IAM action S3 checks for a request (`s3:GetObject`, `s3:ListBucket` …). */
 export function actionOf(method: string, key: string | undefined, query: Map<string, string>): string {
+  // The sub-resource the route will answer, so the action checked is the action done.
+  const subResource = subResourceOf(key, query);
+  if (subResource) return byMethod(subResource.actions, method);
+  for (const [name, actions] of Object.entries(ROUTE_ACTIONS[key === undefined ? 'bucket' : 'object'])) if (query.has(name)) return byMethod(actions, method);
   if (key === undefined) {
-    for (const [name, actions] of Object.entries(CONFIGURATION_ACTIONS)) if (query.has(name)) return byMethod(actions, method);
     // Any other parameter (`prefix=`, `start-after=` … empty or not) is a listing's, as the route takes it.
     if (method === 'GET' || method === 'HEAD') return 's3:ListBucket';
     if (method === 'POST' && query.has('delete')) return 's3:DeleteObject';
     if (method === 'DELETE') return 's3:DeleteBucket';
     return 's3:CreateBucket';
   }
-  for (const [name, actions] of Object.entries(OBJECT_SUBRESOURCE_ACTIONS)) if (query.has(name)) return byMethod(actions, method);
   if (method === 'GET' || method === 'HEAD') return 's3:GetObject';
   if (method === 'DELETE') return 's3:DeleteObject';
   return 's3:PutObject';
@@ -108,18 +75,37 @@ export function policyOf(settings: Readonly<BucketSettings>, bucket: string): Co
 export type Authorize = (action: string, key?: string) => void;
 
 /**
+ * What no Deny keeps from the bucket's owner (the zone's own key), as S3 keeps none of them from
+ * the owning account's root: a policy that denies everything can still be read, replaced, removed.
+ */
+const OWNER_ALWAYS = new Set(['s3:GetBucketPolicy', 's3:PutBucketPolicy', 's3:DeleteBucketPolicy']);
+
+/**
  * The checks of a request to `bucket`: `signed` is whether the zone's key signed it. An unsigned
- * request needs an Allow (and no public access block that restricts the bucket); any request is
- * refused by a Deny.
+ * request needs an Allow (and, when the policy is public, no RestrictPublicBuckets); any request is
+ * refused by a Deny, but for the owner's hold on the policy itself.
  */
 export function authorizer(req: IncomingMessage, bucket: string, settings: Readonly<BucketSettings>, signed: boolean, prefix: string | undefined): Authorize {
-  const policy = policyOf(settings, bucket);
-  const restricted = settings.publicAccessBlock?.restrictPublicBuckets === true;
+  let policy: CompiledPolicy | undefined;
+  try {
+    policy = policyOf(settings, bucket);
+  } catch {
+    // A policy stored under rules it no longer passes: refuse all but the owner's hold on the policy,
+    // so the owner can replace it, rather than apply part of it.
+    return (action) => {
+      if (signed && OWNER_ALWAYS.has(action)) return;
+      throw s3Errors.accessDenied('Access Denied: the stored bucket policy can no longer be applied; put a new one or delete it.');
+    };
+  }
+  // As S3: RestrictPublicBuckets shuts what a public policy opens; a policy limited to addresses stays open to them.
+  const restricted = settings.publicAccessBlock?.restrictPublicBuckets === true && policy !== undefined && isPublic(policy);
   return (action, key) => {
     if (!policy) {
       if (signed) return;
       throw s3Errors.accessDenied();
     }
+    // DeleteObjects names no object itself: S3 checks s3:DeleteObject on each of its keys, which the operation does.
+    if (action === 's3:DeleteObject' && key === undefined && (signed || !restricted)) return;
     const verdict = evaluatePolicy(policy, {
       action,
       resource: key === undefined ? `arn:aws:s3:::${bucket}` : `arn:aws:s3:::${bucket}/${key}`,
@@ -129,8 +115,10 @@ export function authorizer(req: IncomingMessage, bucket: string, settings: Reado
       headers: { referer: req.headers.referer, 'user-agent': req.headers['user-agent'] },
       prefix: action === 's3:ListBucket' ? (prefix ?? '') : undefined,
     });
-    if (verdict === 'deny') throw s3Errors.accessDenied('Access Denied: an explicit Deny in the bucket policy applies.');
-    if (signed) return;
+    if (signed) {
+      if (verdict === 'deny' && !OWNER_ALWAYS.has(action)) throw s3Errors.accessDenied('Access Denied: an explicit Deny in the bucket policy applies.');
+      return;
+    }
     if (verdict !== 'allow' || restricted || !OPEN_TO_ANYONE.has(action)) throw s3Errors.accessDenied();
   };
 }

@@ -22,9 +22,14 @@ import { MAX_BUCKET_TAGS, MAX_OBJECT_TAGS, parseTagging, taggingXml } from './se
 import { element, parseXml, rootElement, textOf } from './xml.js';
 
 type Operation = () => Promise<void> | void;
-type Methods = Partial<Record<'GET' | 'PUT' | 'DELETE' | 'POST', (call: S3Call) => Promise<void> | void>>;
+/** The IAM actions S3 checks for reading (GET, HEAD), writing (PUT, POST) and deleting a sub-resource (see access.ts). */
+export type Actions = [read: string, write: string, remove: string];
+/** A sub-resource: what each method does with it, and the actions a bucket policy names them by. */
+type SubResource = { actions: Actions } & Partial<Record<'GET' | 'PUT' | 'DELETE' | 'POST', (call: S3Call) => Promise<void> | void>>;
 
+/** S3's limit for a configuration document; a lifecycle configuration of 1,000 rules needs more. */
 const CONFIG_BODY_BYTES = 64 * 1024;
+const LIFECYCLE_BODY_BYTES = 4 * 1024 * 1024;
 
 /** Features edgeplane does not have, and why: a write that would turn one on is NotImplemented with this reason. */
 const ABSENT = {
@@ -100,8 +105,9 @@ function parseBoolean(value: unknown, name: string): boolean {
 }
 
 /** Listing configurations of a feature that has none: `?analytics` lists none, `?analytics&id=x` names none. */
-function noneOf(feature: keyof typeof ABSENT, listRoot: string): Methods {
+function noneOf(feature: keyof typeof ABSENT, listRoot: string, actions: Actions): SubResource {
   return {
+    actions,
     GET: (call) => {
       if (call.query.has('id')) throw new S3Error('NoSuchConfiguration', 'The specified configuration does not exist.', 404);
       sendXml(call.res, 200, rootElement(listRoot, [element('IsTruncated', false)]));
@@ -115,16 +121,18 @@ function noneOf(feature: keyof typeof ABSENT, listRoot: string): Methods {
   };
 }
 
-const BUCKET: Record<string, Methods> = {
+const BUCKET: Record<string, SubResource> = {
   acl: {
+    actions: ['GetBucketAcl', 'PutBucketAcl', 'PutBucketAcl'],
     GET: getAcl,
     PUT: (call) => {
       requireWrite(call);
       return putAcl(call);
     },
   },
-  versions: { GET: listObjectVersions },
+  versions: { actions: ['ListBucketVersions', 'ListBucketVersions', 'ListBucketVersions'], GET: listObjectVersions },
   tagging: {
+    actions: ['GetBucketTagging', 'PutBucketTagging', 'PutBucketTagging'],
     GET: (call) => {
       const tags = settingsOf(call).tags;
       if (!tags) notConfigured(call, 'NoSuchTagSet', 'The TagSet does not exist');
@@ -134,6 +142,7 @@ const BUCKET: Record<string, Methods> = {
     DELETE: writer(204, (call) => saveSetting(call, 'tags', undefined)),
   },
   cors: {
+    actions: ['GetBucketCORS', 'PutBucketCORS', 'PutBucketCORS'],
     GET: (call) => {
       const rules = settingsOf(call).cors;
       if (!rules) notConfigured(call, 'NoSuchCORSConfiguration', 'The CORS configuration does not exist');
@@ -143,6 +152,7 @@ const BUCKET: Record<string, Methods> = {
     DELETE: writer(204, (call) => saveSetting(call, 'cors', undefined)),
   },
   policy: {
+    actions: ['GetBucketPolicy', 'PutBucketPolicy', 'DeleteBucketPolicy'],
     GET: (call) => {
       const policy = settingsOf(call).policy;
       if (policy === undefined) notConfigured(call, 'NoSuchBucketPolicy', 'The bucket policy does not exist');
@@ -159,6 +169,7 @@ const BUCKET: Record<string, Methods> = {
     DELETE: writer(204, (call) => saveSetting(call, 'policy', undefined)),
   },
   policyStatus: {
+    actions: ['GetBucketPolicyStatus', 'GetBucketPolicyStatus', 'GetBucketPolicyStatus'],
     GET: (call) => {
       const policy = settingsOf(call).policy;
       if (policy === undefined) notConfigured(call, 'NoSuchBucketPolicy', 'The bucket policy does not exist');
@@ -167,6 +178,7 @@ const BUCKET: Record<string, Methods> = {
     },
   },
   publicAccessBlock: {
+    actions: ['GetBucketPublicAccessBlock', 'PutBucketPublicAccessBlock', 'PutBucketPublicAccessBlock'],
     GET: (call) => {
       const block = settingsOf(call).publicAccessBlock;
       if (!block) notConfigured(call, 'NoSuchPublicAccessBlockConfiguration', 'The public access block configuration was not found');
@@ -184,15 +196,17 @@ const BUCKET: Record<string, Methods> = {
     DELETE: writer(204, (call) => saveSetting(call, 'publicAccessBlock', undefined)),
   },
   lifecycle: {
+    actions: ['GetLifecycleConfiguration', 'PutLifecycleConfiguration', 'PutLifecycleConfiguration'],
     GET: (call) => {
       const rules = settingsOf(call).lifecycle;
       if (!rules) notConfigured(call, 'NoSuchLifecycleConfiguration', 'The lifecycle configuration does not exist');
       sendXml(call.res, 200, lifecycleXml(rules));
     },
-    PUT: writer(200, async (call) => saveSetting(call, 'lifecycle', parseLifecycle(await smallBody(call, CONFIG_BODY_BYTES)))),
+    PUT: writer(200, async (call) => saveSetting(call, 'lifecycle', parseLifecycle(await smallBody(call, LIFECYCLE_BODY_BYTES)))),
     DELETE: writer(204, (call) => saveSetting(call, 'lifecycle', undefined)),
   },
   versioning: {
+    actions: ['GetBucketVersioning', 'PutBucketVersioning', 'PutBucketVersioning'],
     GET: (call) => {
       const status = settingsOf(call).versioning;
       sendXml(call.res, 200, rootElement('VersioningConfiguration', status === undefined ? [] : [element('Status', status), element('MfaDelete', 'Disabled')]));
@@ -207,6 +221,7 @@ const BUCKET: Record<string, Methods> = {
     }),
   },
   ownershipControls: {
+    actions: ['GetBucketOwnershipControls', 'PutBucketOwnershipControls', 'PutBucketOwnershipControls'],
     GET: (call) => sendXml(call.res, 200, OWNERSHIP_XML),
     PUT: unchanged(
       'OwnershipControls',
@@ -223,6 +238,7 @@ const BUCKET: Record<string, Methods> = {
     },
   },
   encryption: {
+    actions: ['GetEncryptionConfiguration', 'PutEncryptionConfiguration', 'PutEncryptionConfiguration'],
     GET: (call) => notConfigured(call, 'ServerSideEncryptionConfigurationNotFoundError', 'The server side encryption configuration was not found'),
     PUT: () => {
       throw absent('encryption');
@@ -230,6 +246,7 @@ const BUCKET: Record<string, Methods> = {
     DELETE: nothingToDelete,
   },
   website: {
+    actions: ['GetBucketWebsite', 'PutBucketWebsite', 'DeleteBucketWebsite'],
     GET: (call) => notConfigured(call, 'NoSuchWebsiteConfiguration', 'The specified bucket does not have a website configuration'),
     PUT: () => {
       throw absent('website');
@@ -237,6 +254,7 @@ const BUCKET: Record<string, Methods> = {
     DELETE: nothingToDelete,
   },
   replication: {
+    actions: ['GetReplicationConfiguration', 'PutReplicationConfiguration', 'PutReplicationConfiguration'],
     GET: (call) => notConfigured(call, 'ReplicationConfigurationNotFoundError', 'The replication configuration was not found'),
     PUT: () => {
       throw absent('replication');
@@ -244,6 +262,7 @@ const BUCKET: Record<string, Methods> = {
     DELETE: nothingToDelete,
   },
   'object-lock': {
+    actions: ['GetBucketObjectLockConfiguration', 'PutBucketObjectLockConfiguration', 'PutBucketObjectLockConfiguration'],
     GET: (call) => notConfigured(call, 'ObjectLockConfigurationNotFoundError', 'Object Lock configuration does not exist for this bucket'),
     // S3's own answer for a bucket without versioning, which every bucket here is.
     PUT: () => {
@@ -251,14 +270,17 @@ const BUCKET: Record<string, Methods> = {
     },
   },
   logging: {
+    actions: ['GetBucketLogging', 'PutBucketLogging', 'PutBucketLogging'],
     GET: (call) => sendXml(call.res, 200, rootElement('BucketLoggingStatus', [])),
     PUT: unchanged('BucketLoggingStatus', emptyDocument, () => absent('logging')),
   },
   notification: {
+    actions: ['GetBucketNotification', 'PutBucketNotification', 'PutBucketNotification'],
     GET: (call) => sendXml(call.res, 200, rootElement('NotificationConfiguration', [])),
     PUT: unchanged('NotificationConfiguration', emptyDocument, () => absent('notification')),
   },
   accelerate: {
+    actions: ['GetAccelerateConfiguration', 'PutAccelerateConfiguration', 'PutAccelerateConfiguration'],
     GET: (call) => sendXml(call.res, 200, rootElement('AccelerateConfiguration', [])),
     PUT: unchanged(
       'AccelerateConfiguration',
@@ -267,6 +289,7 @@ const BUCKET: Record<string, Methods> = {
     ),
   },
   requestPayment: {
+    actions: ['GetBucketRequestPayment', 'PutBucketRequestPayment', 'PutBucketRequestPayment'],
     GET: (call) => sendXml(call.res, 200, rootElement('RequestPaymentConfiguration', [element('Payer', 'BucketOwner')])),
     PUT: unchanged(
       'RequestPaymentConfiguration',
@@ -274,18 +297,27 @@ const BUCKET: Record<string, Methods> = {
       () => absent('requestPayment'),
     ),
   },
-  analytics: noneOf('analytics', 'ListBucketAnalyticsConfigurationResult'),
-  metrics: noneOf('metrics', 'ListMetricsConfigurationsResult'),
-  inventory: noneOf('inventory', 'ListInventoryConfigurationsResult'),
-  'intelligent-tiering': noneOf('intelligent-tiering', 'ListBucketIntelligentTieringConfigurationsOutput'),
+  analytics: noneOf('analytics', 'ListBucketAnalyticsConfigurationResult', [
+    'GetAnalyticsConfiguration',
+    'PutAnalyticsConfiguration',
+    'PutAnalyticsConfiguration',
+  ]),
+  metrics: noneOf('metrics', 'ListMetricsConfigurationsResult', ['GetMetricsConfiguration', 'PutMetricsConfiguration', 'PutMetricsConfiguration']),
+  inventory: noneOf('inventory', 'ListInventoryConfigurationsResult', ['GetInventoryConfiguration', 'PutInventoryConfiguration', 'PutInventoryConfiguration']),
+  'intelligent-tiering': noneOf('intelligent-tiering', 'ListBucketIntelligentTieringConfigurationsOutput', [
+    'GetIntelligentTieringConfiguration',
+    'PutIntelligentTieringConfiguration',
+    'PutIntelligentTieringConfiguration',
+  ]),
 };
 
 const noObjectLock = () => {
   throw new S3Error('InvalidRequest', 'Bucket is missing Object Lock Configuration', 400);
 };
 
-const OBJECT: Record<string, Methods> = {
+const OBJECT: Record<string, SubResource> = {
   acl: {
+    actions: ['GetObjectAcl', 'PutObjectAcl', 'PutObjectAcl'],
     GET: async (call) => {
       await objectAt(call, call.zone, call.key!);
       getAcl(call);
@@ -297,6 +329,7 @@ const OBJECT: Record<string, Methods> = {
     },
   },
   tagging: {
+    actions: ['GetObjectTagging', 'PutObjectTagging', 'DeleteObjectTagging'],
     GET: async (call) => {
       const file = await objectAt(call, call.zone, call.key!);
       sendXml(call.res, 200, taggingXml(tagsOf(file.metadata)));
@@ -311,21 +344,24 @@ const OBJECT: Record<string, Methods> = {
       await call.deps.files.editMetadata(call.zone, call.key!, (metadata) => withTags(metadata, []));
     }),
   },
-  attributes: { GET: objectAttributes },
-  'legal-hold': { GET: noObjectLock, PUT: noObjectLock },
-  retention: { GET: noObjectLock, PUT: noObjectLock },
+  attributes: { actions: ['GetObjectAttributes', 'GetObjectAttributes', 'GetObjectAttributes'], GET: objectAttributes },
+  'legal-hold': { actions: ['GetObjectLegalHold', 'PutObjectLegalHold', 'PutObjectLegalHold'], GET: noObjectLock, PUT: noObjectLock },
+  retention: { actions: ['GetObjectRetention', 'PutObjectRetention', 'PutObjectRetention'], GET: noObjectLock, PUT: noObjectLock },
   // S3's answer for an object that is not archived, which no object here is.
   restore: {
+    actions: ['RestoreObject', 'RestoreObject', 'RestoreObject'],
     POST: () => {
       throw new S3Error('InvalidObjectState', "Restore is not allowed for the object's current storage class", 403);
     },
   },
   select: {
+    actions: ['GetObject', 'GetObject', 'GetObject'],
     POST: () => {
       throw absent('select');
     },
   },
   torrent: {
+    actions: ['GetObjectTorrent', 'GetObjectTorrent', 'GetObjectTorrent'],
     GET: () => {
       throw absent('torrent');
     },
@@ -360,12 +396,18 @@ async function objectAttributes(call: S3Call): Promise<void> {
   );
 }
 
+/** The sub-resource the query names (the first the tables list, as the route takes it), undefined when none. */
+export function subResourceOf(key: string | undefined, query: Map<string, string>): SubResource | undefined {
+  const table = key === undefined ? BUCKET : OBJECT;
+  const name = Object.keys(table).find((candidate) => query.has(candidate));
+  return name === undefined ? undefined : table[name];
+}
+
 /** The operation a configuration sub-resource in the query names, or undefined when it names none. */
 export function configurationOperation(call: S3Call, method: string): Operation | undefined {
-  const table = call.key === undefined ? BUCKET : OBJECT;
-  const name = Object.keys(table).find((candidate) => call.query.has(candidate));
-  if (name === undefined) return undefined;
-  const run = table[name]![method as keyof Methods];
+  const subResource = subResourceOf(call.key, call.query);
+  if (subResource === undefined) return undefined;
+  const run = subResource[method as 'GET' | 'PUT' | 'DELETE' | 'POST'];
   if (!run) return () => methodNotAllowed();
   return () => run(call);
 }

@@ -102,19 +102,48 @@ export function objectBody(call: S3Call): { body: Readable; expectedSha256: stri
   return { body: decoder, expectedSha256: undefined };
 }
 
-/** A small body (an XML document), whole, its payload hash checked. */
-export async function smallBody(call: S3Call, limit: number): Promise<Buffer> {
+/**
+ * A small body (an XML document), whole, its payload hash checked. Beyond `limit` it stops
+ * reading and fails at once, leaving the connection open for the error to be sent on (the handler
+ * closes it after): ending the read by destroying the request would take the socket and the answer
+ * with it.
+ */
+export function smallBody(call: S3Call, limit: number): Promise<Buffer> {
   const { body, expectedSha256 } = objectBody(call);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw new S3Error('MaxMessageLengthExceeded', 'Your request was too big.', 400, {}, { connection: 'close' });
-    chunks.push(chunk as Buffer);
-  }
-  const bytes = Buffer.concat(chunks);
-  if (expectedSha256 !== undefined && sha256Hex(bytes) !== expectedSha256) throw s3Errors.sha256Mismatch();
-  return bytes;
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      body.off('data', onData);
+      body.off('end', onEnd);
+      body.off('error', onError);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        stop();
+        body.pause();
+        // Whatever becomes of the unread rest (the client hanging up) concerns no one now.
+        body.on('error', () => {});
+        reject(new S3Error('MaxMessageLengthExceeded', 'Your request was too big.', 400, {}, { connection: 'close' }));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      stop();
+      const bytes = Buffer.concat(chunks);
+      if (expectedSha256 !== undefined && sha256Hex(bytes) !== expectedSha256) reject(s3Errors.sha256Mismatch());
+      else resolve(bytes);
+    };
+    const onError = (error: Error) => {
+      stop();
+      reject(error);
+    };
+    body.on('data', onData);
+    body.on('end', onEnd);
+    body.on('error', onError);
+  });
 }
 
 /** `x-amz-meta-*` headers as user metadata (lowercase names), within S3's 2 KB. */

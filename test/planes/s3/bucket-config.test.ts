@@ -11,6 +11,7 @@ import {
   DeletePublicAccessBlockCommand,
   GetBucketAccelerateConfigurationCommand,
   GetBucketAclCommand,
+  GetBucketCorsCommand,
   GetBucketEncryptionCommand,
   GetBucketLoggingCommand,
   GetBucketNotificationConfigurationCommand,
@@ -33,6 +34,7 @@ import {
   PutBucketAccelerateConfigurationCommand,
   PutBucketAclCommand,
   PutBucketAnalyticsConfigurationCommand,
+  PutBucketCorsCommand,
   PutBucketEncryptionCommand,
   PutBucketLoggingCommand,
   PutBucketNotificationConfigurationCommand,
@@ -205,6 +207,21 @@ describe('S3 configuration sub-resources', () => {
       name: 'InvalidObjectState',
       $metadata: { httpStatusCode: 403 },
     });
+  });
+
+  it('refuses a configuration document over 64 KB with MaxMessageLengthExceeded, answered while the client still sends', async () => {
+    const { s3, zone } = env;
+    const Bucket = zone.Name;
+    const origin = (i: number, j: number) => `https://${'o'.repeat(90)}-${i}-${j}.example.com`;
+    const CORSRules = Array.from({ length: 100 }, (_, i) => ({ AllowedMethods: ['GET'], AllowedOrigins: Array.from({ length: 10 }, (_, j) => origin(i, j)) }));
+    await expect(s3.send(new PutBucketCorsCommand({ Bucket, CORSConfiguration: { CORSRules } }))).rejects.toMatchObject({
+      name: 'MaxMessageLengthExceeded',
+      $metadata: { httpStatusCode: 400 },
+    });
+    await expect(s3.send(new GetBucketCorsCommand({ Bucket }))).rejects.toMatchObject({ name: 'NoSuchCORSConfiguration' });
+    // The plane carries on: the next request on a fresh connection is answered.
+    await s3.send(new PutBucketCorsCommand({ Bucket, CORSConfiguration: { CORSRules: CORSRules.slice(0, 5) } }));
+    expect((await s3.send(new GetBucketCorsCommand({ Bucket }))).CORSRules).toHaveLength(5);
   });
 
   it('answers GetObjectAttributes with the attributes asked for', async () => {

@@ -140,6 +140,19 @@ function condition(operator: string, key: string, values: string[]): Condition {
   };
 }
 
+/**
+ * Whether a condition limits a statement to a set of networks, S3's mark of a policy that is not
+ * public: `IpAddress` on aws:SourceIp (NotIpAddress lets in everyone else), and no range broader
+ * than /8 in IPv4 or /32 in IPv6 — a range as wide as 0.0.0.0/1 limits nothing (edgeplane's line).
+ */
+function limitsSource(operator: string, key: string, values: string[]): boolean {
+  if (key.toLowerCase() !== 'aws:sourceip' || (operator !== 'IpAddress' && operator !== 'IpAddressIfExists')) return false;
+  return values.every((value) => {
+    const [address = '', bits] = value.split('/');
+    return bits === undefined || Number(bits) >= (isIPv4(address) ? 8 : 32);
+  });
+}
+
 function principalOf(raw: unknown, zoneName: string): { anyone: boolean; namesZone: boolean } {
   if (raw === '*') return { anyone: true, namesZone: true };
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw malformed('Invalid principal in policy');
@@ -194,7 +207,7 @@ export function compilePolicy(text: string, bucket: string, zoneName: string): C
           if (typeof block !== 'object' || block === null) throw malformed(`Condition ${operator} must be an object`);
           for (const [key, values] of Object.entries(block)) {
             conditions.push(condition(operator, key, asList(typeof values === 'boolean' ? String(values) : values, `Condition ${operator} ${key}`)));
-            if (key.toLowerCase() === 'aws:sourceip') restrictsSource = true;
+            if (limitsSource(operator, key, asList(values, 'aws:SourceIp'))) restrictsSource = true;
           }
         }
       }
