@@ -159,7 +159,12 @@ export interface EdgePolicy {
    * else the first response-phase rule's (a ResponseHeader or StatusCode trigger) that sets one;
    * undefined when no rule does (the zone's settings and the origin's headers decide).
    */
-  cacheTimeFor(zone: EdgeZone, request: EdgeRequest, answer: { status: number; headers: () => Record<string, string> }, effects: RuleEffects): number | undefined;
+  cacheTimeFor(
+    zone: EdgeZone,
+    request: EdgeRequest,
+    answer: { status: number; headers: () => Record<string, string> },
+    effects: RuleEffects,
+  ): number | undefined;
   /**
    * LimitRatePerSecond / LimitRateAfter: a stream that paces the body to the client, or undefined when unlimited.
    * Pass the request's effects so that a rule's SetNetworkRateLimit or a token's `limit` applies.
