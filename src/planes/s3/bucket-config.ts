@@ -54,6 +54,7 @@ function absent(feature: keyof typeof ABSENT): S3Error {
   return new S3Error('NotImplemented', `Not available in edgeplane: ${ABSENT[feature]}.`, 501);
 }
 
+const NO_POLICY: [string, string] = ['NoSuchBucketPolicy', 'The bucket policy does not exist'];
 const settingsOf = (call: S3Call): Readonly<BucketSettings> => call.auth.settings;
 const saveSetting = <K extends keyof BucketSettings>(call: S3Call, name: K, value: BucketSettings[K] | undefined) =>
   call.deps.buckets.set(call.zone, name, value);
@@ -87,6 +88,27 @@ const unchanged =
 const emptyDocument = (doc: Record<string, unknown>) => Object.keys(doc).length === 0;
 /** DELETE of a configuration that cannot exist: there is nothing to remove, which S3 answers with 204. */
 const nothingToDelete = writer(204, async () => {});
+
+/** GET and DELETE of a configuration kept in the settings: `answer` sends it, or it is S3's "not found" for it. */
+function kept<K extends keyof BucketSettings>(
+  name: K,
+  [code, message]: [code: string, message: string],
+  answer: (call: S3Call, value: NonNullable<BucketSettings[K]>) => void,
+): Pick<SubResource, 'GET' | 'DELETE'> {
+  return {
+    GET: (call) => {
+      const value = settingsOf(call)[name];
+      if (value === undefined) notConfigured(call, code, message);
+      answer(call, value as NonNullable<BucketSettings[K]>);
+    },
+    DELETE: writer(204, (call) => saveSetting(call, name, undefined)),
+  };
+}
+
+const xmlOf =
+  <T>(render: (value: T) => string) =>
+  (call: S3Call, value: T) =>
+    sendXml(call.res, 200, render(value));
 
 function publicAccessBlockXml(block: PublicAccessBlock): string {
   return rootElement('PublicAccessBlockConfiguration', [
@@ -133,32 +155,20 @@ const BUCKET: Record<string, SubResource> = {
   versions: { actions: ['ListBucketVersions', 'ListBucketVersions', 'ListBucketVersions'], GET: listObjectVersions },
   tagging: {
     actions: ['GetBucketTagging', 'PutBucketTagging', 'PutBucketTagging'],
-    GET: (call) => {
-      const tags = settingsOf(call).tags;
-      if (!tags) notConfigured(call, 'NoSuchTagSet', 'The TagSet does not exist');
-      sendXml(call.res, 200, taggingXml(tags));
-    },
+    ...kept('tags', ['NoSuchTagSet', 'The TagSet does not exist'], xmlOf(taggingXml)),
     PUT: writer(204, async (call) => saveSetting(call, 'tags', parseTagging(await smallBody(call, CONFIG_BODY_BYTES), MAX_BUCKET_TAGS, 'bucket'))),
-    DELETE: writer(204, (call) => saveSetting(call, 'tags', undefined)),
   },
   cors: {
     actions: ['GetBucketCORS', 'PutBucketCORS', 'PutBucketCORS'],
-    GET: (call) => {
-      const rules = settingsOf(call).cors;
-      if (!rules) notConfigured(call, 'NoSuchCORSConfiguration', 'The CORS configuration does not exist');
-      sendXml(call.res, 200, corsXml(rules));
-    },
+    ...kept('cors', ['NoSuchCORSConfiguration', 'The CORS configuration does not exist'], xmlOf(corsXml)),
     PUT: writer(200, async (call) => saveSetting(call, 'cors', parseCors(await smallBody(call, CONFIG_BODY_BYTES)))),
-    DELETE: writer(204, (call) => saveSetting(call, 'cors', undefined)),
   },
   policy: {
     actions: ['GetBucketPolicy', 'PutBucketPolicy', 'DeleteBucketPolicy'],
-    GET: (call) => {
-      const policy = settingsOf(call).policy;
-      if (policy === undefined) notConfigured(call, 'NoSuchBucketPolicy', 'The bucket policy does not exist');
+    ...kept('policy', NO_POLICY, (call, policy) => {
       call.res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(policy) });
       call.res.end(policy);
-    },
+    }),
     PUT: writer(204, async (call) => {
       const text = (await smallBody(call, CONFIG_BODY_BYTES)).toString('utf8');
       const compiled = compilePolicy(text, call.zone.zoneName, call.zone.zoneName);
@@ -166,24 +176,17 @@ const BUCKET: Record<string, SubResource> = {
         throw s3Errors.accessDenied('Access Denied: public policies are blocked by the BlockPublicPolicy block public access setting.');
       await saveSetting(call, 'policy', text);
     }),
-    DELETE: writer(204, (call) => saveSetting(call, 'policy', undefined)),
   },
   policyStatus: {
     actions: ['GetBucketPolicyStatus', 'GetBucketPolicyStatus', 'GetBucketPolicyStatus'],
-    GET: (call) => {
-      const policy = settingsOf(call).policy;
-      if (policy === undefined) notConfigured(call, 'NoSuchBucketPolicy', 'The bucket policy does not exist');
+    GET: kept('policy', NO_POLICY, (call, policy) => {
       const open = isPublic(compilePolicy(policy, call.zone.zoneName, call.zone.zoneName));
       sendXml(call.res, 200, rootElement('PolicyStatus', [element('IsPublic', open)]));
-    },
+    }).GET,
   },
   publicAccessBlock: {
     actions: ['GetBucketPublicAccessBlock', 'PutBucketPublicAccessBlock', 'PutBucketPublicAccessBlock'],
-    GET: (call) => {
-      const block = settingsOf(call).publicAccessBlock;
-      if (!block) notConfigured(call, 'NoSuchPublicAccessBlockConfiguration', 'The public access block configuration was not found');
-      sendXml(call.res, 200, publicAccessBlockXml(block));
-    },
+    ...kept('publicAccessBlock', ['NoSuchPublicAccessBlockConfiguration', 'The public access block configuration was not found'], xmlOf(publicAccessBlockXml)),
     PUT: writer(200, async (call) => {
       const doc = await configBody(call, 'PublicAccessBlockConfiguration');
       await saveSetting(call, 'publicAccessBlock', {
@@ -193,17 +196,11 @@ const BUCKET: Record<string, SubResource> = {
         restrictPublicBuckets: parseBoolean(doc.RestrictPublicBuckets, 'RestrictPublicBuckets'),
       });
     }),
-    DELETE: writer(204, (call) => saveSetting(call, 'publicAccessBlock', undefined)),
   },
   lifecycle: {
     actions: ['GetLifecycleConfiguration', 'PutLifecycleConfiguration', 'PutLifecycleConfiguration'],
-    GET: (call) => {
-      const rules = settingsOf(call).lifecycle;
-      if (!rules) notConfigured(call, 'NoSuchLifecycleConfiguration', 'The lifecycle configuration does not exist');
-      sendXml(call.res, 200, lifecycleXml(rules));
-    },
+    ...kept('lifecycle', ['NoSuchLifecycleConfiguration', 'The lifecycle configuration does not exist'], xmlOf(lifecycleXml)),
     PUT: writer(200, async (call) => saveSetting(call, 'lifecycle', parseLifecycle(await smallBody(call, LIFECYCLE_BODY_BYTES)))),
-    DELETE: writer(204, (call) => saveSetting(call, 'lifecycle', undefined)),
   },
   versioning: {
     actions: ['GetBucketVersioning', 'PutBucketVersioning', 'PutBucketVersioning'],
