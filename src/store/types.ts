@@ -291,7 +291,8 @@ export interface AuditQuery {
 }
 
 export interface AuditLog {
-  add(entry: Omit<AuditEntry, 'id'>): Promise<void>;
+  /** Adds entries in the order given (their ids follow it). */
+  add(entries: readonly Omit<AuditEntry, 'id'>[]): Promise<void>;
   list(accountId: number, query: AuditQuery): Promise<AuditEntry[]>;
   /** Deletes every account's entries of days before `day`; answers how many. */
   purgeBefore(day: string): Promise<number>;

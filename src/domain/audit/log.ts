@@ -11,6 +11,8 @@ import { type Clock, type Principal, userIdOf } from '../principal.js';
 
 export const AUDIT_RETENTION_DAYS = 90;
 const DAY_MS = 86_400_000;
+/** Entries per transaction: bounds one statement's parameters (10 each, PostgreSQL takes 65,535). */
+const MAX_BATCH = 500;
 
 export interface AuditedWrite {
   principal: Principal;
@@ -54,33 +56,57 @@ function decode(token: string): Position | undefined {
 export class AuditLogService {
   /** The day this instance last removed expired entries: once a day is enough. */
   private purgedOn: string | undefined;
+  private readonly waiting: { entry: Omit<AuditEntry, 'id'>; settle: (error?: unknown) => void }[] = [];
+  private writing = false;
 
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
   ) {}
 
-  /** In a transaction of its own, so on SQLite it shares the next batch's commit instead of syncing alone. */
-  async record(write: AuditedWrite): Promise<void> {
+  /**
+   * Resolves once the entry is committed. Entries of concurrent writes are committed together: while
+   * one batch's transaction is under way, the next one gathers, so under load a write's entry costs
+   * a share of one commit rather than a commit (a disk sync) of its own.
+   */
+  record(write: AuditedWrite): Promise<void> {
     const now = this.clock();
-    const today = dayOf(now);
-    const purge = this.purgedOn !== today;
-    await this.store.transaction(async (tx) => {
-      await tx.audit.add({
-        accountId: write.principal.accountId,
-        day: today,
-        at: now.toISOString(),
-        product: write.product,
-        resourceType: write.resourceType,
-        resourceId: write.resourceId,
-        action: write.action,
-        actorId: String(write.principal.keyId),
-        actorType: 'ApiKey',
-        diff: write.fields === null ? null : JSON.stringify({ Fields: write.fields }),
-      });
-      if (purge) await tx.audit.purgeBefore(dayOf(new Date(now.getTime() - AUDIT_RETENTION_DAYS * DAY_MS)));
+    const entry: Omit<AuditEntry, 'id'> = {
+      accountId: write.principal.accountId,
+      day: dayOf(now),
+      at: now.toISOString(),
+      product: write.product,
+      resourceType: write.resourceType,
+      resourceId: write.resourceId,
+      action: write.action,
+      actorId: String(write.principal.keyId),
+      actorType: 'ApiKey',
+      diff: write.fields === null ? null : JSON.stringify({ Fields: write.fields }),
+    };
+    return new Promise<void>((resolve, reject) => {
+      this.waiting.push({ entry, settle: (error) => (error === undefined ? resolve() : reject(error)) });
+      if (!this.writing) void this.writeWaiting();
     });
-    this.purgedOn = today;
+  }
+
+  private async writeWaiting(): Promise<void> {
+    this.writing = true;
+    while (this.waiting.length > 0) {
+      const batch = this.waiting.splice(0, MAX_BATCH);
+      const today = dayOf(this.clock());
+      const purge = this.purgedOn !== today;
+      try {
+        await this.store.transaction(async (tx) => {
+          await tx.audit.add(batch.map((w) => w.entry));
+          if (purge) await tx.audit.purgeBefore(dayOf(new Date(this.clock().getTime() - AUDIT_RETENTION_DAYS * DAY_MS)));
+        });
+        this.purgedOn = today;
+        for (const w of batch) w.settle();
+      } catch (error) {
+        for (const w of batch) w.settle(error);
+      }
+    }
+    this.writing = false;
   }
 
   async read(principal: Principal, date: string, query: AuditLogQueryT): Promise<AuditLogPageT> {

@@ -73,7 +73,9 @@ export class StorageZoneService {
   }
 
   async create(principal: Principal, input: StorageZoneAddRequestT): Promise<StorageZoneT> {
-    return this.store.transaction(async (tx) => this.view(tx, principal.accountId, await this.createIn(tx, principal.accountId, input)));
+    const zone = await this.store.transaction((tx) => this.createIn(tx, principal.accountId, input));
+    // A zone just made holds no files, and no pull zone can link to it yet: nothing to read.
+    return shown(zone, undefined, []);
   }
 
   /** Also used by video libraries, which create their own storage zone in the same transaction. */
@@ -222,15 +224,10 @@ export class StorageZoneService {
   }
 
   private async view(tx: StoreTx, accountId: number, zone: StoredStorageZone): Promise<StorageZoneT> {
-    const { VideoLibraryId: _library, OriginUrl: _origin, ...shown } = zone;
+    if (zone.Deleted) return shown(zone, undefined, []);
     // Counted in the transactions that change the zone's files, so exact once a write has answered.
-    const usage = zone.Deleted ? undefined : (await tx.files.usage([String(zone.Id)])).get(String(zone.Id));
-    return {
-      ...shown,
-      FilesStored: usage?.files ?? 0,
-      StorageUsed: usage?.bytes ?? 0,
-      PullZones: zone.Deleted ? [] : await this.linkedPullZones(tx, accountId, zone.Id),
-    };
+    const usage = (await tx.files.usage([String(zone.Id)])).get(String(zone.Id));
+    return shown(zone, usage, await this.linkedPullZones(tx, accountId, zone.Id));
   }
 
   private async linkedPullZones(tx: StoreTx, accountId: number, id: number): Promise<PullZoneT[]> {
@@ -238,6 +235,12 @@ export class StorageZoneService {
     // Certificates leave the server only through the pull zone read that asks for them.
     return page.items.map(withoutCertificates);
   }
+}
+
+/** The zone as the API shows it: the fields kept for other planes (the S3 bucket's settings …) left out. */
+function shown(zone: StoredStorageZone, usage: { files: number; bytes: number } | undefined, pullZones: PullZoneT[]): StorageZoneT {
+  const { VideoLibraryId: _library, OriginUrl: _origin, S3Settings: _s3, ...fields } = zone;
+  return { ...fields, FilesStored: usage?.files ?? 0, StorageUsed: usage?.bytes ?? 0, PullZones: pullZones };
 }
 
 function checkedOriginUrl(value: string): string {

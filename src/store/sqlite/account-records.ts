@@ -14,8 +14,8 @@ export class SqliteAuditLog implements AuditLog {
     );
     this.purgeStmt = db.prepare<[string]>('DELETE FROM audit_log WHERE day < ?');
   }
-  async add(e: Omit<AuditEntry, 'id'>): Promise<void> {
-    this.insertStmt.run(e.accountId, e.day, e.at, e.product, e.resourceType, e.resourceId, e.action, e.actorId, e.actorType, e.diff);
+  async add(entries: readonly Omit<AuditEntry, 'id'>[]): Promise<void> {
+    for (const e of entries) this.insertStmt.run(e.accountId, e.day, e.at, e.product, e.resourceType, e.resourceId, e.action, e.actorId, e.actorType, e.diff);
   }
   async list(accountId: number, query: AuditQuery): Promise<AuditEntry[]> {
     const { where, values } = auditConditions(accountId, query, () => '?');

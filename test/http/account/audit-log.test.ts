@@ -25,6 +25,14 @@ const log = async (query = '', day = '2026-01-01', key?: string) => {
 };
 
 describe('what the audit log records', () => {
+  it('an entry for each of many concurrent writes, each committed before its answer (they share commits)', async () => {
+    const created = await Promise.all(Array.from({ length: 40 }, (_, i) => t.post('/storagezone', { Name: `audit-many-${i}`, Region: 'DE' })));
+    expect(created.map((r) => r.status)).toEqual(Array(40).fill(201));
+    const page = await log('?Order=Ascending&Limit=100');
+    const ids = (page.Logs as { ResourceId: string; Action: string }[]).filter((e) => e.Action === 'createStorageZone').map((e) => e.ResourceId);
+    expect(ids.sort()).toEqual(created.map((r) => String(r.body.Id)).sort());
+  });
+
   it('each successful write, with the operation, the resource, the key that made it and the fields it sent', async () => {
     const zone = (await t.post('/pullzone', { name: 'site', originurl: 'https://origin.example.com' })).body;
     t.clock.advance(1000);
