@@ -57,7 +57,8 @@ export class AuditLogService {
   /** The day this instance last removed expired entries: once a day is enough. */
   private purgedOn: string | undefined;
   private readonly waiting: { entry: Omit<AuditEntry, 'id'>; settle: (error?: unknown) => void }[] = [];
-  private writing = false;
+  /** The loop writing the waiting entries, while there are any. */
+  private writer: Promise<void> | undefined;
 
   constructor(
     private readonly store: Store,
@@ -85,12 +86,28 @@ export class AuditLogService {
     };
     return new Promise<void>((resolve, reject) => {
       this.waiting.push({ entry, settle: (error) => (error === undefined ? resolve() : reject(error)) });
-      if (!this.writing) void this.writeWaiting();
+      this.startWriter();
     });
   }
 
+  private startWriter(): void {
+    if (this.writer) return;
+    this.writer = this.writeWaiting().finally(() => {
+      this.writer = undefined;
+      // An entry handed in between the loop's last look and now would otherwise wait for the next write.
+      if (this.waiting.length > 0) this.startWriter();
+    });
+  }
+
+  /**
+   * Resolves once every entry handed in so far is written (or has failed): the app waits for it
+   * before the store closes, so a write whose client left before its answer keeps its entry.
+   */
+  async drain(): Promise<void> {
+    while (this.writer) await this.writer;
+  }
+
   private async writeWaiting(): Promise<void> {
-    this.writing = true;
     while (this.waiting.length > 0) {
       const batch = this.waiting.splice(0, MAX_BATCH);
       const today = dayOf(this.clock());
@@ -106,7 +123,6 @@ export class AuditLogService {
         for (const w of batch) w.settle(error);
       }
     }
-    this.writing = false;
   }
 
   async read(principal: Principal, date: string, query: AuditLogQueryT): Promise<AuditLogPageT> {

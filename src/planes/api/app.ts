@@ -140,6 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await services.bandwidthLimits.close();
     await services.edgeAccessLog.close();
     await services.usage.close();
+    await services.audit.drain();
     if (!deps.blobs) await blobs.close();
   });
   registerErrorHandling(app);
