@@ -126,6 +126,18 @@ function parseBoolean(value: unknown, name: string): boolean {
   throw s3Errors.invalidArgument(`${name} must be true or false.`, name, text);
 }
 
+/** A configuration of a feature edgeplane does not have: never set (S3's "not found"), refused when put, nothing to delete. */
+function unavailable(feature: keyof typeof ABSENT, actions: Actions, [code, message]: [code: string, message: string]): SubResource {
+  return {
+    actions,
+    GET: (call) => notConfigured(call, code, message),
+    PUT: () => {
+      throw absent(feature);
+    },
+    DELETE: nothingToDelete,
+  };
+}
+
 /** Listing configurations of a feature that has none: `?analytics` lists none, `?analytics&id=x` names none. */
 function noneOf(feature: keyof typeof ABSENT, listRoot: string, actions: Actions): SubResource {
   return {
@@ -234,30 +246,21 @@ const BUCKET: Record<string, SubResource> = {
       throw new S3Error('InvalidRequest', 'Buckets here always enforce bucket ownership (ACLs are disabled): the ownership controls cannot be removed.', 400);
     },
   },
-  encryption: {
-    actions: ['GetEncryptionConfiguration', 'PutEncryptionConfiguration', 'PutEncryptionConfiguration'],
-    GET: (call) => notConfigured(call, 'ServerSideEncryptionConfigurationNotFoundError', 'The server side encryption configuration was not found'),
-    PUT: () => {
-      throw absent('encryption');
-    },
-    DELETE: nothingToDelete,
-  },
-  website: {
-    actions: ['GetBucketWebsite', 'PutBucketWebsite', 'DeleteBucketWebsite'],
-    GET: (call) => notConfigured(call, 'NoSuchWebsiteConfiguration', 'The specified bucket does not have a website configuration'),
-    PUT: () => {
-      throw absent('website');
-    },
-    DELETE: nothingToDelete,
-  },
-  replication: {
-    actions: ['GetReplicationConfiguration', 'PutReplicationConfiguration', 'PutReplicationConfiguration'],
-    GET: (call) => notConfigured(call, 'ReplicationConfigurationNotFoundError', 'The replication configuration was not found'),
-    PUT: () => {
-      throw absent('replication');
-    },
-    DELETE: nothingToDelete,
-  },
+  encryption: unavailable(
+    'encryption',
+    ['GetEncryptionConfiguration', 'PutEncryptionConfiguration', 'PutEncryptionConfiguration'],
+    ['ServerSideEncryptionConfigurationNotFoundError', 'The server side encryption configuration was not found'],
+  ),
+  website: unavailable(
+    'website',
+    ['GetBucketWebsite', 'PutBucketWebsite', 'DeleteBucketWebsite'],
+    ['NoSuchWebsiteConfiguration', 'The specified bucket does not have a website configuration'],
+  ),
+  replication: unavailable(
+    'replication',
+    ['GetReplicationConfiguration', 'PutReplicationConfiguration', 'PutReplicationConfiguration'],
+    ['ReplicationConfigurationNotFoundError', 'The replication configuration was not found'],
+  ),
   'object-lock': {
     actions: ['GetBucketObjectLockConfiguration', 'PutBucketObjectLockConfiguration', 'PutBucketObjectLockConfiguration'],
     GET: (call) => notConfigured(call, 'ObjectLockConfigurationNotFoundError', 'Object Lock configuration does not exist for this bucket'),
