@@ -38,6 +38,14 @@ export class AnswerCache {
     });
   }
 
+  /** The cached answer, if any (no I/O; the front door serves it before Fastify). */
+  peek(key: AnswerKey): Buffer | undefined {
+    if (!this.changes) return undefined;
+    // First: it notices a write by another process, which drops the entries it touched.
+    this.changes.generation();
+    return this.docs.get(docKey(key.kind, key.accountId, key.id))?.get(key.variant);
+  }
+
   /** Sends the cached answer, or `load`s the view, serializes it with the route's schema, and keeps it. */
   async send(reply: FastifyReply, key: AnswerKey, load: () => Promise<unknown>): Promise<FastifyReply> {
     if (!this.changes) return reply.send(await load());

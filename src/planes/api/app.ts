@@ -1,12 +1,14 @@
 /**
  * Builds the HTTP application around a store. Never listens: the server and the tests decide that.
  */
+import { createServer, type IncomingMessage } from 'node:http';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import type { Config } from '../../config.js';
 import { systemClock, type Clock } from '../../domain/principal.js';
 import { buildServices } from '../../domain/services.js';
 import { AnswerCache } from './answer-cache.js';
+import { FrontDoor } from './front-door.js';
 import { openFilesBackend } from '../../files/location.js';
 import type { BlobStore } from '../../files/types.js';
 import { PlaneStates } from '../plane.js';
@@ -82,17 +84,31 @@ const requestLog = quickHook((request, reply) => {
   request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
 });
 
+/** A client's own X-Request-Id is kept so it can correlate; anything odd is replaced, as it ends up in logs. */
+function requestIdOf(req: IncomingMessage): string {
+  const sent = req.headers['x-request-id'];
+  return typeof sent === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(sent) ? sent : crypto.randomUUID();
+}
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, store } = deps;
+  // Set once the app is built; requests only arrive after that.
+  let front: FrontDoor | undefined;
   const app = Fastify({
     logger: deps.logger ?? false,
     // One line per request, when it completes (requestLog below), instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimit,
-    // A client's own X-Request-Id is kept so it can correlate; anything odd is replaced, as it ends up in logs.
-    genReqId: (req) => {
-      const sent = req.headers['x-request-id'];
-      return typeof sent === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(sent) ? sent : crypto.randomUUID();
+    genReqId: requestIdOf,
+    // Fastify's own server, with the front door before its handler (Fastify's timeouts, set as it sets them).
+    serverFactory: (handler, options) => {
+      const server = createServer((request, response) => {
+        if (!front?.serve(request, response)) handler(request, response);
+      });
+      server.keepAliveTimeout = Number(options.keepAliveTimeout);
+      server.requestTimeout = Number(options.requestTimeout);
+      server.setTimeout(Number(options.connectionTimeout));
+      return server;
     },
     requestIdHeader: false,
     frameworkErrors,
@@ -144,7 +160,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (!deps.blobs) await blobs.close();
   });
   registerErrorHandling(app);
-  registerMetrics(app, store, clock);
+  const recordRequest = registerMetrics(app, store, clock);
   registerFaults(app, app.services.faults);
   registerJournal(app, config.journalSize, clock);
   app.decorate('config', config);
@@ -154,7 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('resetGate', resetGate);
   registerResetGate(app, resetGate);
   // Before every route scope, so these hooks wrap each scope's authentication (order matters: limits before idempotency).
-  registerRateLimits(app, { perKeyPerSecond: config.rateLimitPerSecond, authFailureLimit: config.authFailureLimit, clock });
+  const throttle = registerRateLimits(app, { perKeyPerSecond: config.rateLimitPerSecond, authFailureLimit: config.authFailureLimit, clock });
   registerInputLimits(app);
   registerIdempotency(app, { store, secrets, clock });
   app.addSchema(ErrorBody);
@@ -218,5 +234,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     );
   }
 
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  front = new FrontDoor({
+    answers: app.answers,
+    cachedPrincipal: (presented) => services.apiKeys.cached(presented),
+    open: () => !closing && !services.faults.active && app.journal.capacity === 0 && !resetGate.resetting,
+    throttle,
+    recordRequest,
+    requestId: requestIdOf,
+    log: deps.logger ? app.log : undefined,
+  });
   return app;
 }

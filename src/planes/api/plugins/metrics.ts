@@ -18,7 +18,10 @@ declare module 'fastify' {
 /** Requests no route matched share one label value: raw URLs would let clients mint series at will. */
 const UNMATCHED = '(unmatched)';
 
-export function registerMetrics(app: FastifyInstance, store: Store, clock: Clock): void {
+/** Counts one answered request (the front door's answers, which never reach the hook). */
+export type RecordRequest = (method: string, route: string, status: number, seconds: number) => void;
+
+export function registerMetrics(app: FastifyInstance, store: Store, clock: Clock): RecordRequest {
   const registry = new Registry();
   const labelNames = ['method', 'route', 'status'] as const;
   const requests = new Counter({
@@ -34,13 +37,14 @@ export function registerMetrics(app: FastifyInstance, store: Store, clock: Clock
     registers: [registry],
   });
 
+  const record: RecordRequest = (method, route, status, seconds) => {
+    const labels = { method, route, status: String(status) };
+    requests.inc(labels);
+    duration.observe(labels, seconds);
+  };
   app.addHook(
     'onResponse',
-    quickHook((request, reply) => {
-      const labels = { method: request.method, route: request.routeOptions.url ?? UNMATCHED, status: String(reply.statusCode) };
-      requests.inc(labels);
-      duration.observe(labels, reply.elapsedTime / 1000);
-    }),
+    quickHook((request, reply) => record(request.method, request.routeOptions.url ?? UNMATCHED, reply.statusCode, reply.elapsedTime / 1000)),
   );
 
   registerStoreGauges(registry, store);
@@ -59,6 +63,7 @@ export function registerMetrics(app: FastifyInstance, store: Store, clock: Clock
   });
 
   app.decorate('metrics', registry);
+  return record;
 }
 
 function registerStoreGauges(registry: Registry, store: Store): void {

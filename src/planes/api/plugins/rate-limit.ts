@@ -11,10 +11,12 @@
  * Counters live in this instance's memory (see throttle.ts). The client address is the socket's,
  * so behind a reverse proxy every client shares the proxy's address.
  */
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../../domain/errors.js';
 import type { Clock } from '../../../domain/principal.js';
 import { FailureWindows, TokenBuckets, type Verdict } from '../../../security/throttle.js';
+import type { FrontThrottle } from '../front-door.js';
 import { quickHook } from './quick-hook.js';
 
 export interface RateLimitOptions {
@@ -41,8 +43,14 @@ function presentedCredential(request: FastifyRequest): string | undefined {
   return auth && auth.length > 0 ? auth : undefined;
 }
 
-export function registerRateLimits(app: FastifyInstance, options: RateLimitOptions): void {
+/** A refusal the front door already took for a request, answered by the slow path without a second take. */
+const REFUSED = Symbol('rate-limit-refusal');
+type Marked = IncomingMessage & { [REFUSED]?: Extract<Verdict, { allowed: false }> };
+
+/** Registers the hooks; returns the same checks for the front door, which answers before them. */
+export function registerRateLimits(app: FastifyInstance, options: RateLimitOptions): FrontThrottle {
   const now = () => options.clock().getTime();
+  const throttle: FrontThrottle = { addressRefused: () => false, take: () => true };
 
   if (options.authFailureLimit > 0) {
     const failures = new FailureWindows(options.authFailureLimit, AUTH_FAILURE_WINDOW_MS, now);
@@ -54,6 +62,7 @@ export function registerRateLimits(app: FastifyInstance, options: RateLimitOptio
         if (!verdict.allowed) throw refusal(reply, verdict, 'Too many failed authentication attempts from this address; retry later.');
       }),
     );
+    throttle.addressRefused = (ip) => !failures.check(ip).allowed;
     app.addHook(
       'onResponse',
       quickHook((request, reply) => {
@@ -71,8 +80,15 @@ export function registerRateLimits(app: FastifyInstance, options: RateLimitOptio
       if (!principal) return;
       // The seed's own requests, made by the server itself, are not a client to slow down.
       if (request.headers['x-edgeplane-internal'] === app.resetGate.internalToken) return;
-      const verdict = buckets.take(String(principal.keyId));
+      const verdict = (request.raw as Marked)[REFUSED] ?? buckets.take(String(principal.keyId));
       if (!verdict.allowed) throw refusal(reply, verdict, 'Too many requests for this API key; retry later.');
     });
+    throttle.take = (request, keyId) => {
+      const verdict = buckets.take(String(keyId));
+      if (verdict.allowed) return true;
+      (request as Marked)[REFUSED] = verdict;
+      return false;
+    };
   }
+  return throttle;
 }

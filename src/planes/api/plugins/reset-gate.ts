@@ -15,6 +15,11 @@ export class ResetGate {
   /** Requests carrying this header value belong to the reset itself (the seed's own requests). */
   readonly internalToken = randomBytes(24).toString('hex');
 
+  /** A reset is running or waiting for the requests in flight. */
+  get resetting(): boolean {
+    return this.exclusive !== undefined;
+  }
+
   /** Takes a pass: at once (undefined) unless a reset is running, else a promise of it. */
   enter(): Promise<void> | undefined {
     if (this.exclusive) return this.enterAfterReset();
