@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/planes/api/app.js';
 import { readConfig } from '../../src/config.js';
@@ -157,6 +158,33 @@ describe('logger options', () => {
     expect(typeof record?.['reqId']).toBe('string');
     const output = lines.join('');
     for (const secret of ['cause-secret-0001', 'property-secret-0001', 'header-secret-0001', 'body-secret-0001']) expect(output).not.toContain(secret);
+  });
+
+  it('log a request as its method, url, host and peer, never its headers or body, and never a body', () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const logger = pino(loggerOptions(readConfig({}, { logLevel: 'info' }), false), stream);
+    const headers = { host: 'api.test', accesskey: 'header-secret-0002', authorization: 'Bearer auth-secret-0002', cookie: 'c=cookie-secret-0002' };
+    const req = {
+      method: 'GET',
+      url: '/pullzone/1',
+      headers,
+      host: 'api.test',
+      ip: '127.0.0.1',
+      socket: { remotePort: 4000 },
+      body: { Password: 'body-secret-0002' },
+    };
+    logger.info({ req, body: { ApiKey: 'body-secret-0003' } }, 'a careless line');
+    const record = JSON.parse(lines.join('')) as Record<string, unknown>;
+    expect(record['req']).toEqual({ method: 'GET', url: '/pullzone/1', host: 'api.test', remoteAddress: '127.0.0.1', remotePort: 4000 });
+    expect(record['body']).toBe('[redacted]');
+    for (const secret of ['header-secret-0002', 'auth-secret-0002', 'cookie-secret-0002', 'body-secret-0002', 'body-secret-0003'])
+      expect(lines.join('')).not.toContain(secret);
   });
 
   it('print readable text on a terminal and JSON otherwise', () => {
