@@ -81,6 +81,15 @@ afterEach(async () => {
   await t.close();
 });
 
+/** A new zone read twice with the test's key: the miss fills the cache, the front door answers the second read. */
+const readTwice = async (s: Awaited<ReturnType<typeof listening>>, name: string) => {
+  const zone = await createZone(t, name);
+  expect((await s.get(`/pullzone/${zone.Id}`, t.key)).status).toBe(200);
+  expect((await s.get(`/pullzone/${zone.Id}`, t.key)).status).toBe(200);
+  expect(s.handled()).toBe(1);
+  return zone;
+};
+
 const start = async (overrides: Partial<Config> = {}) => {
   server = await listening(t, overrides);
   return server;
@@ -185,10 +194,7 @@ describe('the front door', { timeout: 60_000 }, () => {
 
   it('lets fault rules apply to cached reads', async () => {
     const s = await start();
-    const zone = await createZone(t, 'faulted');
-    expect((await s.get(`/pullzone/${zone.Id}`, t.key)).status).toBe(200);
-    expect((await s.get(`/pullzone/${zone.Id}`, t.key)).status).toBe(200);
-    expect(s.handled()).toBe(1);
+    const zone = await readTwice(s, 'faulted');
     const put = await s.operator('PUT', '/_edgeplane/faults', { rules: [{ method: 'GET', path: '/pullzone/:id', status: 503 }] });
     expect(put.status).toBe(200);
     expectErrorBody(asResponse(await s.get(`/pullzone/${zone.Id}`, t.key)), 503);
@@ -199,11 +205,8 @@ describe('the front door', { timeout: 60_000 }, () => {
 
   it('takes one rate-limit token per read and lets the slow path refuse', async () => {
     const s = await start({ rateLimitPerSecond: 1 });
-    const zone = await createZone(t, 'limited');
     // A burst of two: the miss takes one, the cached read the other, the third is refused.
-    expect((await s.get(`/pullzone/${zone.Id}`, t.key)).status).toBe(200);
-    expect((await s.get(`/pullzone/${zone.Id}`, t.key)).status).toBe(200);
-    expect(s.handled()).toBe(1);
+    const zone = await readTwice(s, 'limited');
     const refused = await s.get(`/pullzone/${zone.Id}`, t.key);
     expectErrorBody(asResponse(refused), 429, `/pullzone/${zone.Id}`);
     expect(refused.headers.get('retry-after')).toBe('1');
@@ -214,10 +217,7 @@ describe('the front door', { timeout: 60_000 }, () => {
 
   it('refuses an address held back for failed credentials, valid cached key or not', async () => {
     const s = await start({ authFailureLimit: 2 });
-    const zone = await createZone(t, 'guarded');
-    expect((await s.get(`/pullzone/${zone.Id}`, t.key)).status).toBe(200);
-    expect((await s.get(`/pullzone/${zone.Id}`, t.key)).status).toBe(200);
-    expect(s.handled()).toBe(1);
+    const zone = await readTwice(s, 'guarded');
     expect((await s.get(`/pullzone/${zone.Id}`, 'wrong-one')).status).toBe(401);
     expect((await s.get(`/pullzone/${zone.Id}`, 'wrong-two')).status).toBe(401);
     expect((await s.get(`/pullzone/${zone.Id}`, t.key)).status).toBe(429);
