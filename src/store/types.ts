@@ -233,6 +233,12 @@ export interface Files {
   dailyUsage(zoneId: string, fromDay: string, toDay: string): Promise<(FileUsage & { day: string })[]>;
   /** The last closing figures before `day` (what a chart starts from). */
   usageBefore(zoneId: string, day: string): Promise<FileUsage | undefined>;
+  /**
+   * `dailyUsage` and `usageBefore` of every storage zone an account holds, in one read: for each
+   * zone with figures, its last closing figures before `fromDay` and those from `fromDay` to
+   * `toDay`, by zone then day. Billing reads it: an account's cost must not grow with its idle zones.
+   */
+  accountDailyUsage(accountId: number, fromDay: string, toDay: string): Promise<(FileUsage & { zoneId: string; day: string })[]>;
 }
 
 /**
@@ -250,6 +256,17 @@ export interface UsageCounters {
   add(entries: UsageEntry[]): Promise<void>;
   /** Sums per hour of `metric` for `subject`, from `fromHour` to `toHour` inclusive (epoch hours). */
   series(subject: string, metrics: string[], fromHour: number, toHour: number): Promise<UsageEntry[]>;
+  /**
+   * For every resource of `kind` the account holds (subject `kind:id`), the sum of each metric from
+   * `fromHour` to `toHour`; resources without any are left out.
+   */
+  accountTotals(kind: ResourceKind, accountId: number, metrics: string[], fromHour: number, toHour: number): Promise<ResourceTotal[]>;
+}
+
+export interface ResourceTotal {
+  id: string;
+  metric: string;
+  value: number;
 }
 
 export interface UsageEntry {

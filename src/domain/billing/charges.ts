@@ -11,7 +11,7 @@ import type { FileService } from '../files/service.js';
 import { BYTES_PER_GB, PRICES } from '../reference-data/prices.js';
 import { DEFAULT_PRICE_GROUP, PRICE_GROUPS, type PriceGroup, priceGroupOf, REGIONS, TRAFFIC_PRICE_PER_GB } from '../reference-data/regions.js';
 import { EGRESS_METRICS } from '../storage-zones/statistics.js';
-import { BANDWIDTH, pullZoneSubject, regionalBandwidth } from '../usage/pull-zone-metrics.js';
+import { BANDWIDTH, regionalBandwidth } from '../usage/pull-zone-metrics.js';
 import type { UsageRecorder } from '../usage/recorder.js';
 import { daysIn, monthStart, nextMonth } from './months.js';
 
@@ -35,6 +35,7 @@ export interface MonthCharges {
   dns: number;
   dnsNormalQueries: number;
   dnsSmartQueries: number;
+  /** The pull zones that served anything, oldest first. */
   pullZones: { id: number; bytes: number; amount: number }[];
   lines: ChargeLine[];
   total: number;
@@ -43,7 +44,6 @@ export interface MonthCharges {
 /** Money is kept to a millionth of a dollar: cents would round small test charges away. */
 export const money = (amount: number) => Math.round(amount * 1e6) / 1e6;
 
-const everything = { offset: 0, limit: Number.MAX_SAFE_INTEGER };
 const percentOff = (discount: number) => 1 - Math.min(100, Math.max(0, discount)) / 100;
 
 /** What the DNS plane counts per zone (see dns/statistics.ts). */
@@ -103,30 +103,51 @@ export class ChargeCalculator {
   }
 
   /**
+   * The account's zones of a kind that counted any of `metrics` in the period, oldest first, with
+   * their sums: one read for the usage, then only those zones' documents, so an account's bill
+   * costs what its used zones do, not what it holds.
+   */
+  private async used<Z>(
+    kind: 'pullZone' | 'storageZone' | 'dnsZone',
+    accountId: number,
+    metrics: string[],
+    from: Date,
+    to: Date,
+    alsoIds: Iterable<string> = [],
+  ) {
+    const sums = new Map<string, Map<string, number>>();
+    for (const id of alsoIds) sums.set(id, new Map());
+    for (const t of await this.usage.accountTotals(kind, accountId, metrics, from, to)) {
+      let byMetric = sums.get(t.id);
+      if (!byMetric) sums.set(t.id, (byMetric = new Map()));
+      byMetric.set(t.metric, (byMetric.get(t.metric) ?? 0) + t.value);
+    }
+    const out: { zone: Z; sums: Map<string, number> }[] = [];
+    for (const id of [...sums.keys()].sort((a, b) => Number(a) - Number(b))) {
+      const stored = await this.store.docs.get<Z>(kind, accountId, id);
+      if (stored) out.push({ zone: stored.doc, sums: sums.get(id)! });
+    }
+    return out;
+  }
+
+  /**
    * Bytes a pull zone served, by price group: bytes the edge attributed to a region are priced
    * there; the rest (recorded without a region, as the operator's usage route does) at the
    * default group's price.
    */
   private async pullZones(accountId: number, from: Date, to: Date, charges: MonthCharges): Promise<void> {
-    const zones = await this.store.docs.list<PullZoneT>('pullZone', accountId, everything);
-    for (const { doc: zone } of zones.items) {
-      const entries = await this.usage.series(pullZoneSubject(zone.Id), [BANDWIDTH, ...REGIONAL_METRICS], from, to);
-      let total = 0;
+    for (const { zone, sums } of await this.used<PullZoneT>('pullZone', accountId, [BANDWIDTH, ...REGIONAL_METRICS], from, to)) {
+      const total = sums.get(BANDWIDTH) ?? 0;
       const byGroup: Record<PriceGroup, number> = { EU: 0, US: 0, ASIA: 0, SA: 0, AF: 0 };
       let attributed = 0;
-      for (const e of entries) {
-        if (e.metric === BANDWIDTH) total += e.value;
-        else {
-          byGroup[priceGroupOf(e.metric.slice(BANDWIDTH.length + 1))] += e.value;
-          attributed += e.value;
-        }
+      for (const [metric, value] of sums) {
+        if (metric === BANDWIDTH) continue;
+        byGroup[priceGroupOf(metric.slice(BANDWIDTH.length + 1))] += value;
+        attributed += value;
       }
       byGroup[DEFAULT_PRICE_GROUP] += Math.max(0, total - attributed);
       const bytes = Math.max(total, attributed);
-      if (bytes === 0) {
-        charges.pullZones.push({ id: zone.Id, bytes: 0, amount: 0 });
-        continue;
-      }
+      if (bytes === 0) continue;
       let amount = 0;
       for (const group of PRICE_GROUPS) {
         const groupBytes = byGroup[group];
@@ -155,25 +176,25 @@ export class ChargeCalculator {
    * times the regions holding a copy. Deleted zones count for the days they held files.
    */
   private async storageZones(accountId: number, month: string, from: Date, to: Date, charges: MonthCharges): Promise<void> {
-    const zones = await this.store.docs.list<StorageZoneT>('storageZone', accountId, everything);
-    for (const { doc: zone } of zones.items) {
-      const days = await this.files.dailyUsage(String(zone.Id), from, to);
+    const daily = await this.files.accountDailyUsage(accountId, from, to);
+    const stored = [...daily].filter(([, days]) => days.some((d) => d.bytes > 0)).map(([id]) => id);
+    for (const { zone, sums } of await this.used<StorageZoneT>('storageZone', accountId, Object.values(EGRESS_METRICS), from, to, stored)) {
+      const days = daily.get(String(zone.Id)) ?? [];
       const gbMonths = days.reduce((sum, d) => sum + d.bytes, 0) / BYTES_PER_GB / daysIn(month);
       const copies = 1 + (zone.ReplicationRegions?.length ?? 0);
       const perGbMonth =
         zone.PriceOverride > 0 ? zone.PriceOverride / 1000 : zone.ZoneTier === 1 ? PRICES.storagePerGbMonth.ssd : PRICES.storagePerGbMonth.standard;
-      const stored = gbMonths * copies * perGbMonth * percentOff(zone.Discount);
-      if (stored > 0) {
-        charges.storage += stored;
+      const storedCharge = gbMonths * copies * perGbMonth * percentOff(zone.Discount);
+      if (storedCharge > 0) {
+        charges.storage += storedCharge;
         charges.lines.push({
           description: `Storage zone ${zone.Name ?? ''} (${zone.Id}): storage in ${copies} region${copies === 1 ? '' : 's'}`,
           quantity: gbMonths * copies,
           unit: 'GB-month',
-          amount: money(stored),
+          amount: money(storedCharge),
         });
       }
-      const downloads = await this.usage.series(`storageZone:${zone.Id}`, Object.values(EGRESS_METRICS), from, to);
-      const bytes = downloads.reduce((sum, e) => sum + e.value, 0);
+      const bytes = [...sums.values()].reduce((sum, value) => sum + value, 0);
       if (bytes > 0) {
         const group = priceGroupOf(zone.Region ?? '');
         const charge = (bytes / BYTES_PER_GB) * TRAFFIC_PRICE_PER_GB[group];
@@ -190,11 +211,9 @@ export class ChargeCalculator {
   }
 
   private async dnsZones(accountId: number, from: Date, to: Date, charges: MonthCharges): Promise<void> {
-    const zones = await this.store.docs.list<{ Id: number; Domain: string | null }>('dnsZone', accountId, everything);
-    for (const { doc: zone } of zones.items) {
-      const entries = await this.usage.series(`dnsZone:${zone.Id}`, [DNS_NORMAL, DNS_SMART], from, to);
-      const normal = entries.filter((e) => e.metric === DNS_NORMAL).reduce((sum, e) => sum + e.value, 0);
-      const smart = entries.filter((e) => e.metric === DNS_SMART).reduce((sum, e) => sum + e.value, 0);
+    for (const { zone, sums } of await this.used<{ Id: number; Domain: string | null }>('dnsZone', accountId, [DNS_NORMAL, DNS_SMART], from, to)) {
+      const normal = sums.get(DNS_NORMAL) ?? 0;
+      const smart = sums.get(DNS_SMART) ?? 0;
       if (normal + smart === 0) continue;
       const amount = (normal / 1e6) * PRICES.dnsQueriesPerMillion.normal + (smart / 1e6) * PRICES.dnsQueriesPerMillion.smart;
       charges.dns += amount;

@@ -11,6 +11,7 @@
  *   opening funds and every movement since, in time order) cover it after the statements before it.
  */
 import type { AffiliateDetailsT, BillingRecordT, BillingSummaryItemT, BillingT, PaymentRequestT } from '../../schemas/billing.js';
+import type { PullZoneT } from '../../schemas/pull-zone.js';
 import type { Account, BillingRecord, Store, StoreTx } from '../../store/types.js';
 import { INITIAL_BALANCE } from '../accounts/service.js';
 import { profileOf } from '../accounts/profile.js';
@@ -208,7 +209,12 @@ export class BillingService {
   async summary(principal: Principal): Promise<BillingSummaryItemT[]> {
     const now = this.clock();
     const current = await this.charges.month(principal.accountId, monthOf(now), now);
-    return current.pullZones.map((z) => ({ PullZoneId: z.id, MonthlyUsage: z.amount, MonthlyBandwidthUsed: z.bytes }));
+    const served = new Map(current.pullZones.map((z) => [z.id, z]));
+    const zones = await this.store.docs.list<PullZoneT>('pullZone', principal.accountId, { offset: 0, limit: Number.MAX_SAFE_INTEGER });
+    return zones.items.map(({ doc: { Id } }) => {
+      const zone = served.get(Id);
+      return { PullZoneId: Id, MonthlyUsage: zone?.amount ?? 0, MonthlyBandwidthUsed: zone?.bytes ?? 0 };
+    });
   }
 
   /** The payment requests not paid yet, oldest first. */

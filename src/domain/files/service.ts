@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { BlobTooLargeError, type BlobStore, type ByteRange } from '../../files/types.js';
-import type { FileRecord, Store, StoreTx } from '../../store/types.js';
+import type { FileRecord, FileUsage, Store, StoreTx } from '../../store/types.js';
 import { errors } from '../errors.js';
 import type { Clock } from '../principal.js';
 import { ancestorsOf, parentOf, type ZonePath } from './paths.js';
@@ -214,16 +214,28 @@ export class FileService {
   }
 
   /** Each day's closing storage used and file count, from `from` to `to`, days without a change carrying the day before. */
-  async dailyUsage(zoneId: string, from: Date, to: Date): Promise<{ day: string; files: number; bytes: number }[]> {
+  async dailyUsage(zoneId: string, from: Date, to: Date): Promise<DailyUsage[]> {
     const fromDay = dayOf(from);
     const toDay = dayOf(to);
-    const changes = new Map((await this.store.files.dailyUsage(zoneId, fromDay, toDay)).map((d) => [d.day, d]));
-    let last = (await this.store.files.usageBefore(zoneId, fromDay)) ?? { files: 0, bytes: 0 };
-    const out: { day: string; files: number; bytes: number }[] = [];
-    for (let day = new Date(`${fromDay}T00:00:00Z`); dayOf(day) <= toDay; day = new Date(day.getTime() + 86_400_000)) {
-      const changed = changes.get(dayOf(day));
-      if (changed) last = changed;
-      out.push({ day: dayOf(day), files: last.files, bytes: last.bytes });
+    const changes = await this.store.files.dailyUsage(zoneId, fromDay, toDay);
+    const before = await this.store.files.usageBefore(zoneId, fromDay);
+    return everyDay(changes, before, fromDay, toDay);
+  }
+
+  /** `dailyUsage` of each storage zone of the account that ever held a file, by zone id. */
+  async accountDailyUsage(accountId: number, from: Date, to: Date): Promise<Map<string, DailyUsage[]>> {
+    const fromDay = dayOf(from);
+    const toDay = dayOf(to);
+    const byZone = new Map<string, (FileUsage & { day: string })[]>();
+    for (const row of await this.store.files.accountDailyUsage(accountId, fromDay, toDay)) {
+      const rows = byZone.get(row.zoneId);
+      if (rows) rows.push(row);
+      else byZone.set(row.zoneId, [row]);
+    }
+    const out = new Map<string, DailyUsage[]>();
+    for (const [zoneId, rows] of byZone) {
+      const before = rows[0]!.day < fromDay ? rows.shift() : undefined;
+      out.set(zoneId, everyDay(rows, before, fromDay, toDay));
     }
     return out;
   }
@@ -278,3 +290,22 @@ export class FileService {
 export const blobKey = (zoneId: string, guid: string, part?: number) => `${zoneId}/${guid}${part === undefined ? '' : `.${part}`}`;
 
 export const dayOf = (at: Date) => at.toISOString().slice(0, 10);
+
+export interface DailyUsage {
+  day: string;
+  files: number;
+  bytes: number;
+}
+
+/** Every day from `fromDay` to `toDay`, each with the figures of its last change or, without one, the day before's. */
+function everyDay(changes: (FileUsage & { day: string })[], before: FileUsage | undefined, fromDay: string, toDay: string): DailyUsage[] {
+  const byDay = new Map(changes.map((d) => [d.day, d]));
+  let last = before ?? { files: 0, bytes: 0 };
+  const out: DailyUsage[] = [];
+  for (let day = new Date(`${fromDay}T00:00:00Z`); dayOf(day) <= toDay; day = new Date(day.getTime() + 86_400_000)) {
+    const changed = byDay.get(dayOf(day));
+    if (changed) last = changed;
+    out.push({ day: dayOf(day), files: last.files, bytes: last.bytes });
+  }
+  return out;
+}

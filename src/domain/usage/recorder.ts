@@ -4,7 +4,7 @@
  * transaction. Reads add what is not flushed yet, so figures are exact at once on this instance
  * (and within a second on others). A crash loses at most the last second of counts.
  */
-import type { Store, UsageEntry } from '../../store/types.js';
+import type { ResourceKind, ResourceTotal, Store, UsageEntry } from '../../store/types.js';
 import type { Clock } from '../principal.js';
 
 const FLUSH_MS = 1000;
@@ -40,20 +40,34 @@ export class UsageRecorder {
 
   /** Writes what was counted; on failure the counts are kept for the next flush. */
   flush(): Promise<void> {
-    return this.exclusively(async () => {
-      if (this.pending.size === 0) return;
-      const batch = this.pending;
-      this.pending = new Map();
-      try {
-        await this.store.transaction((tx) => tx.usage.add([...batch.values()]));
-      } catch (error) {
-        for (const [key, entry] of batch) {
-          const now = this.pending.get(key);
-          if (now) now.value += entry.value;
-          else this.pending.set(key, entry);
-        }
-        throw error;
+    return this.exclusively(() => this.write());
+  }
+
+  private async write(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const batch = this.pending;
+    this.pending = new Map();
+    try {
+      await this.store.transaction((tx) => tx.usage.add([...batch.values()]));
+    } catch (error) {
+      for (const [key, entry] of batch) {
+        const now = this.pending.get(key);
+        if (now) now.value += entry.value;
+        else this.pending.set(key, entry);
       }
+      throw error;
+    }
+  }
+
+  /**
+   * The sums of `metrics` between two instants for each resource of `kind` the account holds (see
+   * UsageCounters.accountTotals). What is not flushed yet is written first: which account a pending
+   * subject belongs to only the store knows.
+   */
+  accountTotals(kind: ResourceKind, accountId: number, metrics: string[], from: Date, to: Date): Promise<ResourceTotal[]> {
+    return this.exclusively(async () => {
+      await this.write();
+      return this.store.usage.accountTotals(kind, accountId, metrics, hourOf(from), hourOf(to));
     });
   }
 

@@ -1,6 +1,6 @@
 /** File metadata, zone counters, dead blobs and usage counters of the PostgreSQL store. */
 import { prefixEnd } from '../file-paths.js';
-import type { DeadBlobs, FileRange, FileRecord, Files, FileUsage, UsageCounters, UsageEntry } from '../types.js';
+import type { DeadBlobs, FileRange, FileRecord, Files, FileUsage, ResourceKind, ResourceTotal, UsageCounters, UsageEntry } from '../types.js';
 import type { Queryable } from './repositories.js';
 
 export interface FileRow {
@@ -174,6 +174,18 @@ export class PgFiles implements Files {
     ]);
   }
 
+  async accountDailyUsage(accountId: number, fromDay: string, toDay: string): Promise<(FileUsage & { zoneId: string; day: string })[]> {
+    return rows(
+      this.db,
+      `SELECT d.zone_id AS "zoneId", d.day, d.files, d.bytes
+       FROM resources r JOIN storage_usage_daily d ON d.zone_id = r.id
+       WHERE r.kind = 'storageZone' AND r.account_id = $1 AND d.day <= $2
+         AND d.day >= coalesce((SELECT max(p.day) FROM storage_usage_daily p WHERE p.zone_id = r.id AND p.day < $3), $3)
+       ORDER BY d.zone_id, d.day`,
+      [accountId, toDay, fromDay],
+    );
+  }
+
   async usageBefore(zoneId: string, day: string): Promise<FileUsage | undefined> {
     const [row] = await rows<FileUsage>(this.db, 'SELECT files, bytes FROM storage_usage_daily WHERE zone_id = $1 AND day < $2 ORDER BY day DESC LIMIT 1', [
       zoneId,
@@ -222,6 +234,16 @@ export class PgUsageCounters implements UsageCounters {
       this.db,
       'SELECT subject, metric, hour, value FROM usage_counters WHERE subject = $1 AND metric = ANY($2::text[]) AND hour >= $3 AND hour <= $4 ORDER BY hour',
       [subject, metrics, fromHour, toHour],
+    );
+  }
+  async accountTotals(kind: ResourceKind, accountId: number, metrics: string[], fromHour: number, toHour: number): Promise<ResourceTotal[]> {
+    return rows(
+      this.db,
+      `SELECT r.id, u.metric, sum(u.value) AS value
+       FROM resources r JOIN usage_counters u ON u.subject = $1 || r.id
+       WHERE r.kind = $2 AND r.account_id = $3 AND u.metric = ANY($4::text[]) AND u.hour >= $5 AND u.hour <= $6
+       GROUP BY r.id, u.metric`,
+      [`${kind}:`, kind, accountId, metrics, fromHour, toHour],
     );
   }
 }

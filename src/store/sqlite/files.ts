@@ -1,7 +1,7 @@
 /** File metadata, zone counters, dead blobs and usage counters of the SQLite store. */
 import type Database from 'better-sqlite3';
 import { prefixEnd } from '../file-paths.js';
-import type { DeadBlobs, FileRange, FileRecord, Files, FileUsage, UsageCounters, UsageEntry } from '../types.js';
+import type { DeadBlobs, FileRange, FileRecord, Files, FileUsage, ResourceKind, ResourceTotal, UsageCounters, UsageEntry } from '../types.js';
 
 type Db = Database.Database;
 
@@ -74,6 +74,7 @@ export class SqliteFiles implements Files {
   private readonly dayStmt;
   private readonly dailyStmt;
   private readonly beforeStmt;
+  private readonly accountDailyStmt;
 
   constructor(db: Db) {
     this.getStmt = db.prepare<[string, string], FileRow>(`SELECT ${COLUMNS} FROM files WHERE zone_id = ? AND path = ?`);
@@ -111,6 +112,13 @@ export class SqliteFiles implements Files {
     );
     this.beforeStmt = db.prepare<[string, string], { files: number; bytes: number }>(
       'SELECT files, bytes FROM storage_usage_daily WHERE zone_id = ? AND day < ? ORDER BY day DESC LIMIT 1',
+    );
+    this.accountDailyStmt = db.prepare<[number, string, string, string], FileUsage & { zoneId: string; day: string }>(
+      `SELECT d.zone_id AS zoneId, d.day, d.files, d.bytes
+       FROM resources r JOIN storage_usage_daily d ON d.zone_id = r.id
+       WHERE r.kind = 'storageZone' AND r.account_id = ? AND d.day <= ?
+         AND d.day >= coalesce((SELECT max(p.day) FROM storage_usage_daily p WHERE p.zone_id = r.id AND p.day < ?), ?)
+       ORDER BY d.zone_id, d.day`,
     );
   }
 
@@ -185,6 +193,10 @@ export class SqliteFiles implements Files {
   async usageBefore(zoneId: string, day: string): Promise<FileUsage | undefined> {
     return this.beforeStmt.get(zoneId, day);
   }
+
+  async accountDailyUsage(accountId: number, fromDay: string, toDay: string): Promise<(FileUsage & { zoneId: string; day: string })[]> {
+    return this.accountDailyStmt.all(accountId, toDay, fromDay, fromDay);
+  }
 }
 
 /** `a/b/c.txt` → `a/b/`; `a/b/` → `a/`; `a/` → ``. */
@@ -217,6 +229,7 @@ export class SqliteDeadBlobs implements DeadBlobs {
 export class SqliteUsageCounters implements UsageCounters {
   private readonly addStmt;
   private readonly seriesStatements = new Map<number, Database.Statement<unknown[], UsageEntry>>();
+  private readonly totalsStatements = new Map<number, Database.Statement<unknown[], ResourceTotal>>();
   constructor(private readonly db: Db) {
     this.addStmt = db.prepare<[string, string, number, number]>(
       `INSERT INTO usage_counters (subject, metric, hour, value) VALUES (?, ?, ?, ?)
@@ -236,5 +249,19 @@ export class SqliteUsageCounters implements UsageCounters {
       this.seriesStatements.set(metrics.length, stmt);
     }
     return stmt.all(subject, ...metrics, fromHour, toHour);
+  }
+  async accountTotals(kind: ResourceKind, accountId: number, metrics: string[], fromHour: number, toHour: number): Promise<ResourceTotal[]> {
+    let stmt = this.totalsStatements.get(metrics.length);
+    if (!stmt) {
+      // One index probe per resource of the account: the subject is the counters' key's first column.
+      stmt = this.db.prepare<unknown[], ResourceTotal>(
+        `SELECT r.id AS id, u.metric AS metric, sum(u.value) AS value
+         FROM resources r JOIN usage_counters u ON u.subject = ? || r.id
+         WHERE r.kind = ? AND r.account_id = ? AND u.metric IN (${metrics.map(() => '?').join(', ')}) AND u.hour >= ? AND u.hour <= ?
+         GROUP BY r.id, u.metric`,
+      );
+      this.totalsStatements.set(metrics.length, stmt);
+    }
+    return stmt.all(`${kind}:`, kind, accountId, ...metrics, fromHour, toHour);
   }
 }

@@ -105,6 +105,38 @@ describe('GET /billing', () => {
     }
   });
 
+  it("counts only the account's own zones and this month's usage; the summary lists idle zones too", async () => {
+    const idle = await pullZone(t, 'idle');
+    const busy = await pullZone(t, 'busy');
+    served(t, busy.Id, 1_000_000_000, 'DE', new Date(t.clock.read().getTime() - DAY));
+    served(t, busy.Id, 2_000_000_000, 'DE');
+    const other = await t.newAccount();
+    const theirs = await pullZone(t, 'theirs', {}, other.key);
+    served(t, theirs.Id, 7_000_000_000, 'DE');
+    const dns = (await t.post('/dnszone', { Domain: 'theirs.example' }, other.key)).body;
+    t.app.services.usage.add(`dnsZone:${dns.Id}`, 'queries.normal', 5_000_000);
+    expect(await billing()).toMatchObject({ ThisMonthCharges: 0.02, MonthlyBandwidthUsed: 2_000_000_000, MonthlyChargesDNS: 0 });
+    expect((await t.get('/billing/summary')).body).toEqual([
+      { PullZoneId: idle.Id, MonthlyUsage: 0, MonthlyBandwidthUsed: 0 },
+      { PullZoneId: busy.Id, MonthlyUsage: 0.02, MonthlyBandwidthUsed: 2_000_000_000 },
+    ]);
+    expect(await billing(other.key)).toMatchObject({ ThisMonthCharges: 0.57, MonthlyChargesDNS: 0.5, MonthlyBandwidthUsed: 7_000_000_000 });
+  });
+
+  it('carries the files a zone kept into the next month, charging every day they stayed', async () => {
+    const plane = await startStoragePlane(t);
+    try {
+      const kept = await createStorageZone(t, 'kept');
+      await createStorageZone(t, 'empty');
+      expect((await files(plane, kept).put('a.bin', Buffer.alloc(31_000_000, 1))).status).toBe(201);
+      t.clock.advance(40 * DAY);
+      // February: 31 MB on each of its 10 days so far, of 28, at $0.01 per GB-month.
+      expect((await billing()).MonthlyChargesStorage).toBe(0.000111);
+    } finally {
+      await plane.close();
+    }
+  });
+
   it('charges DNS queries per million, smart ones more', async () => {
     const zone = (await t.post('/dnszone', { Domain: 'example.com' })).body;
     t.app.services.usage.add(`dnsZone:${zone.Id}`, 'queries.normal', 2_000_000);
