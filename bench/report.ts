@@ -107,7 +107,7 @@ export function checkTargets(report: Report): Target[] {
   const largest = report.scaling.at(-1);
   if (drop !== undefined && largest) {
     const label = `1k -> ${count(largest.storedPullZones)} pull zones`;
-    targets.push({ target: `${label}: read drop <= 15%`, measured: `${pct(drop)}`, met: drop <= 0.15 });
+    targets.push({ target: `${label}: read drop <= 10%`, measured: `${pct(drop)}`, met: drop <= 0.1 });
     const rss = largest.result.server?.peakRssMb ?? null;
     targets.push({ target: `${label}: server RSS < 300 MB`, measured: rss === null ? 'n/a' : `${int(rss)} MB`, met: rss !== null && rss < 300 });
   }

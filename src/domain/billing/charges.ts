@@ -105,7 +105,8 @@ export class ChargeCalculator {
   /**
    * The account's zones of a kind that counted any of `metrics` in the period, oldest first, with
    * their sums: one read for the usage, then only those zones' documents, so an account's bill
-   * costs what its used zones do, not what it holds.
+   * costs what its used zones do, not what it holds. `alsoIds`: zones used otherwise (storage zones
+   * that held files), included without counted usage.
    */
   private async used<Z>(
     kind: 'pullZone' | 'storageZone' | 'dnsZone',
