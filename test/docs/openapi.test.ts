@@ -205,6 +205,8 @@ describe('GET /docs', () => {
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(page.body).toContain('<title>edgeplane API</title>');
+    // The page is an app of its own, built on this first request; the API's hooks still mark its answers.
+    expect(page.headers['x-request-id']).toMatch(/\S/);
     const assets = [...page.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
     expect(assets.length).toBeGreaterThan(3);
     for (const asset of assets) {

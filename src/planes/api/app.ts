@@ -192,7 +192,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     transformObject: finishOpenApiDocument,
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  await registerDocs(app);
+  registerDocs(app);
 
   // Core API: property names bind case-insensitively, as on the platform.
   await app.register(async (core) => {

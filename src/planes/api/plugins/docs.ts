@@ -4,8 +4,8 @@
  * the route schemas into one readers can navigate.
  */
 import type { SwaggerTransformObject } from '@fastify/swagger';
-import fastifySwaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import fastifySwagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import * as accountSchemas from '../../../schemas/account.js';
 import * as apiKeySchemas from '../../../schemas/api-key.js';
@@ -189,9 +189,40 @@ export const finishOpenApiDocument: SwaggerTransformObject = (input) => {
   return { ...document, tags: API_TAGS, components: { ...components, securitySchemes } } as unknown as ReturnType<SwaggerTransformObject>;
 };
 
-/** The documentation page at /docs; its "try it out" calls this server with the key entered under Authorize. */
-export async function registerDocs(app: FastifyInstance): Promise<void> {
-  await app.register(fastifySwaggerUi, {
+/**
+ * The documentation page at /docs; its "try it out" calls this server with the key entered under
+ * Authorize. The page is a Fastify app of its own, built on the first request under /docs from the
+ * finished OpenAPI document: registering the UI and its static files at start-up cost about 120 ms
+ * of every start (BENCHMARKS.md), for a page most servers never show.
+ */
+export function registerDocs(app: FastifyInstance): void {
+  let page: Promise<FastifyInstance> | undefined;
+  const open = () => {
+    page ??= docsPage(app).catch((error: unknown) => {
+      page = undefined;
+      throw error;
+    });
+    return page;
+  };
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const inner = await open();
+    // A hijacked reply skips the onSend hooks, which would have added this.
+    reply.raw.setHeader('x-request-id', request.id);
+    reply.hijack();
+    inner.routing(request.raw, reply.raw);
+  };
+  app.get('/docs', { schema: { hide: true } }, handler);
+  app.get('/docs/*', { schema: { hide: true } }, handler);
+  app.addHook('onClose', async () => {
+    if (page) await (await page.catch(() => undefined))?.close();
+  });
+}
+
+async function docsPage(app: FastifyInstance): Promise<FastifyInstance> {
+  const { default: fastifySwaggerUi } = await import('@fastify/swagger-ui');
+  const inner = Fastify({ logger: false });
+  await inner.register(fastifySwagger, { mode: 'static', specification: { document: app.swagger() as never } });
+  await inner.register(fastifySwaggerUi, {
     routePrefix: '/docs',
     theme: { title: 'edgeplane API' },
     uiConfig: {
@@ -204,4 +235,6 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
       defaultModelsExpandDepth: 0,
     },
   });
+  await inner.ready();
+  return inner;
 }
