@@ -1,5 +1,5 @@
-/** The row of the local certificate authority, the same in both dialects (migrations sqlite 0007, postgres 0008). */
-import type { StoredAuthority } from './types.js';
+/** The rows of the local certificate authority and its kept leaves, the same in both dialects (migrations sqlite 0007 and 0011, postgres 0008 and 0012). */
+import type { StoredAuthority, StoredLeaf } from './types.js';
 
 export interface AuthorityRow {
   installation_id: string;
@@ -16,3 +16,25 @@ export const authorityFromRow = (r: AuthorityRow): StoredAuthority => ({
 });
 
 export const authorityValues = (a: StoredAuthority) => [a.installationId, a.certificate, a.sealedKey, a.createdAt];
+
+export interface LeafRow {
+  installation_id: string;
+  certificate: string;
+  sealed_key: string;
+  serial: string;
+  not_before: string;
+  not_after: string;
+}
+
+export const LEAF_COLUMNS = 'installation_id, certificate, sealed_key, serial, not_before, not_after';
+
+export const leafFromRow = (r: LeafRow): StoredLeaf => ({
+  installationId: r.installation_id,
+  certificate: r.certificate,
+  sealedKey: r.sealed_key,
+  serial: r.serial,
+  notBefore: r.not_before,
+  notAfter: r.not_after,
+});
+
+export const leafValues = (key: string, l: StoredLeaf) => [key, l.installationId, l.certificate, l.sealedKey, l.serial, l.notBefore, l.notAfter];

@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto';
 import type { Secrets } from '../../security/secrets.js';
 import type { Store } from '../../store/types.js';
 import type { Clock } from '../principal.js';
-import { createRootCertificate, LocalCertificateAuthority } from './local-ca.js';
+import { createRootCertificate, type IssuedCertificate, LocalCertificateAuthority } from './local-ca.js';
+import type { KeyType } from './x509.js';
 
 export class AuthorityStore {
   private loading: Promise<LocalCertificateAuthority> | undefined;
@@ -32,6 +33,35 @@ export class AuthorityStore {
       if (this.loading === loading) this.loading = undefined;
     });
     return loading;
+  }
+
+  /**
+   * The leaf kept under `key`, if this installation's authority signed it; read without loading the
+   * X.509 library or the root's key, which is what keeping it saves. A key that no longer opens
+   * (another master key) counts as none kept.
+   */
+  async keptLeaf(key: string, names: readonly string[], keyType: KeyType): Promise<IssuedCertificate | undefined> {
+    const [authority, leaf] = await Promise.all([this.store.certificateAuthority.get(), this.store.certificateAuthority.keptLeaf(key)]);
+    if (!authority || !leaf || leaf.installationId !== authority.installationId) return undefined;
+    let privateKeyPem: string;
+    try {
+      privateKeyPem = this.secrets.open(leaf.sealedKey);
+    } catch {
+      return undefined;
+    }
+    const { certificate, serial, notBefore, notAfter } = leaf;
+    return { names: [...names], keyType, certificatePem: certificate, privateKeyPem, serial, notBefore: new Date(notBefore), notAfter: new Date(notAfter) };
+  }
+
+  async keepLeaf(key: string, authority: LocalCertificateAuthority, leaf: IssuedCertificate): Promise<void> {
+    await this.store.certificateAuthority.keepLeaf(key, {
+      installationId: authority.installationId,
+      certificate: leaf.certificatePem,
+      sealedKey: this.secrets.seal(leaf.privateKeyPem),
+      serial: leaf.serial,
+      notBefore: leaf.notBefore.toISOString(),
+      notAfter: leaf.notAfter.toISOString(),
+    });
   }
 
   private async load(): Promise<LocalCertificateAuthority> {

@@ -139,9 +139,10 @@ export class EdgeCertificates implements TlsCertificates {
     return undefined;
   }
 
-  private defaultMaterial(): Promise<CertificateMaterial> {
+  private async defaultMaterial(): Promise<CertificateMaterial> {
     const domain = this.deps.cdnDomain;
-    return this.issued([`*.${domain}`, domain], 0, 'TLSv1.2', 'default');
+    const leaf = await this.deps.leaves.kept([`*.${domain}`, domain], 0);
+    return { certificatePem: leaf.certificatePem, privateKeyPem: leaf.privateKeyPem, minVersion: 'TLSv1.2', source: 'default' };
   }
 
   private async issued(names: string[], keyType: KeyType, minVersion: TlsVersion, source: CertificateMaterial['source']): Promise<CertificateMaterial> {

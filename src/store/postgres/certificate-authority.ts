@@ -1,6 +1,6 @@
-/** The local certificate authority's row on PostgreSQL (migration 0008). */
-import { type AuthorityRow, authorityFromRow, authorityValues } from '../certificate-authority.js';
-import type { CertificateAuthorityRecords, StoredAuthority } from '../types.js';
+/** The local certificate authority's row and its kept leaves on PostgreSQL (migrations 0008, 0012). */
+import { type AuthorityRow, authorityFromRow, authorityValues, LEAF_COLUMNS, type LeafRow, leafFromRow, leafValues } from '../certificate-authority.js';
+import type { CertificateAuthorityRecords, StoredAuthority, StoredLeaf } from '../types.js';
 import type { Queryable } from './repositories.js';
 
 const SELECT = 'SELECT installation_id, certificate, sealed_key, created_at FROM certificate_authority WHERE id = 1';
@@ -19,5 +19,17 @@ export class PgCertificateAuthority implements CertificateAuthorityRecords {
     );
     const { rows } = await this.db.query<AuthorityRow>(SELECT);
     return authorityFromRow(rows[0]!);
+  }
+  async keptLeaf(key: string): Promise<StoredLeaf | undefined> {
+    const { rows } = await this.db.query<LeafRow>(`SELECT ${LEAF_COLUMNS} FROM kept_certificates WHERE key = $1`, [key]);
+    return rows[0] && leafFromRow(rows[0]);
+  }
+  async keepLeaf(key: string, leaf: StoredLeaf): Promise<void> {
+    await this.db.query(
+      `INSERT INTO kept_certificates (key, ${LEAF_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (key) DO UPDATE SET installation_id = excluded.installation_id, certificate = excluded.certificate,
+         sealed_key = excluded.sealed_key, serial = excluded.serial, not_before = excluded.not_before, not_after = excluded.not_after`,
+      leafValues(key, leaf),
+    );
   }
 }

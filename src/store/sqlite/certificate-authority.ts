@@ -1,12 +1,20 @@
-/** The local certificate authority's row on SQLite (migration 0007). */
+/** The local certificate authority's row and its kept leaves on SQLite (migrations 0007, 0011). */
 import type Database from 'better-sqlite3';
-import { type AuthorityRow, authorityFromRow, authorityValues } from '../certificate-authority.js';
-import type { CertificateAuthorityRecords, StoredAuthority } from '../types.js';
+import { type AuthorityRow, authorityFromRow, authorityValues, LEAF_COLUMNS, type LeafRow, leafFromRow, leafValues } from '../certificate-authority.js';
+import type { CertificateAuthorityRecords, StoredAuthority, StoredLeaf } from '../types.js';
 
 export class SqliteCertificateAuthority implements CertificateAuthorityRecords {
   private readonly getStmt;
   private readonly insertStmt;
+  private readonly leafStmt;
+  private readonly keepStmt;
   constructor(db: Database.Database) {
+    this.leafStmt = db.prepare<[string], LeafRow>(`SELECT ${LEAF_COLUMNS} FROM kept_certificates WHERE key = ?`);
+    this.keepStmt = db.prepare(
+      `INSERT INTO kept_certificates (key, ${LEAF_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (key) DO UPDATE SET installation_id = excluded.installation_id, certificate = excluded.certificate,
+         sealed_key = excluded.sealed_key, serial = excluded.serial, not_before = excluded.not_before, not_after = excluded.not_after`,
+    );
     this.getStmt = db.prepare<[], AuthorityRow>('SELECT installation_id, certificate, sealed_key, created_at FROM certificate_authority WHERE id = 1');
     this.insertStmt = db.prepare(
       'INSERT INTO certificate_authority (id, installation_id, certificate, sealed_key, created_at) VALUES (1, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING',
@@ -19,5 +27,12 @@ export class SqliteCertificateAuthority implements CertificateAuthorityRecords {
   async createOnce(authority: StoredAuthority): Promise<StoredAuthority> {
     this.insertStmt.run(...authorityValues(authority));
     return authorityFromRow(this.getStmt.get()!);
+  }
+  async keptLeaf(key: string): Promise<StoredLeaf | undefined> {
+    const row = this.leafStmt.get(key);
+    return row && leafFromRow(row);
+  }
+  async keepLeaf(key: string, leaf: StoredLeaf): Promise<void> {
+    this.keepStmt.run(...leafValues(key, leaf));
   }
 }
