@@ -32,7 +32,7 @@ export class IssuedLeaves {
   /**
    * Like `get`, and kept in the store too: the edge's default certificate, which every start-up
    * would otherwise sign again before its TLS listener can listen (loading the X.509 library and
-   * the root's key for it: about a tenth of a start-up, BENCHMARKS.md).
+   * the root's key for it: a quarter of a start-up's CPU, BENCHMARKS.md).
    */
   kept(names: readonly string[], keyType: KeyType): Promise<IssuedCertificate> {
     return this.find(names, keyType, true);
