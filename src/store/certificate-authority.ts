@@ -28,6 +28,12 @@ export interface LeafRow {
 
 export const LEAF_COLUMNS = 'installation_id, certificate, sealed_key, serial, not_before, not_after';
 
+/** The same statement in both dialects but for its placeholders: `(?, ...)` or `($1, ...)`. */
+export const keepLeafSql = (placeholders: string) =>
+  `INSERT INTO kept_certificates (key, ${LEAF_COLUMNS}) VALUES (${placeholders})
+   ON CONFLICT (key) DO UPDATE SET installation_id = excluded.installation_id, certificate = excluded.certificate,
+     sealed_key = excluded.sealed_key, serial = excluded.serial, not_before = excluded.not_before, not_after = excluded.not_after`;
+
 export const leafFromRow = (r: LeafRow): StoredLeaf => ({
   installationId: r.installation_id,
   certificate: r.certificate,

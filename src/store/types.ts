@@ -198,6 +198,11 @@ export interface FileUsage {
   bytes: number;
 }
 
+/** A zone's closing figures of one day (YYYY-MM-DD). */
+export interface DailyFileUsage extends FileUsage {
+  day: string;
+}
+
 export interface FileRange {
   /** Only paths that start with this. */
   prefix: string;
@@ -230,7 +235,7 @@ export interface Files {
   /** Adds to a zone's counters, and records the day's closing figures for its statistics. */
   changeUsage(zoneId: string, accountId: number, delta: FileUsage, day: string): Promise<void>;
   /** The closing figures of each day on which the zone changed, from `fromDay` to `toDay` (YYYY-MM-DD). */
-  dailyUsage(zoneId: string, fromDay: string, toDay: string): Promise<(FileUsage & { day: string })[]>;
+  dailyUsage(zoneId: string, fromDay: string, toDay: string): Promise<DailyFileUsage[]>;
   /** The last closing figures before `day` (what a chart starts from). */
   usageBefore(zoneId: string, day: string): Promise<FileUsage | undefined>;
   /**
@@ -238,7 +243,7 @@ export interface Files {
    * zone with figures, its last closing figures before `fromDay` and those from `fromDay` to
    * `toDay`, by zone then day. Billing reads it: an account's cost must not grow with its idle zones.
    */
-  accountDailyUsage(accountId: number, fromDay: string, toDay: string): Promise<(FileUsage & { zoneId: string; day: string })[]>;
+  accountDailyUsage(accountId: number, fromDay: string, toDay: string): Promise<(DailyFileUsage & { zoneId: string })[]>;
 }
 
 /**

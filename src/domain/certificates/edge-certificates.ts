@@ -25,6 +25,7 @@ import { canonicalHostname, findHostname, type HostnameClaim } from '../pull-zon
 import type { DnsView } from './dns-view.js';
 import { isIssuedByPlatform, PROVISION } from './free-certificates.js';
 import { type IssuedLeaves, needsRenewal } from './issued-leaves.js';
+import type { IssuedCertificate } from './local-ca.js';
 import { storedPair } from './stored-pair.js';
 import type { KeyType } from './x509.js';
 import { type ZoneCertificate, zoneCertificateId } from './zone-certificates.js';
@@ -141,12 +142,17 @@ export class EdgeCertificates implements TlsCertificates {
 
   private async defaultMaterial(): Promise<CertificateMaterial> {
     const domain = this.deps.cdnDomain;
-    const leaf = await this.deps.leaves.kept([`*.${domain}`, domain], 0);
-    return { certificatePem: leaf.certificatePem, privateKeyPem: leaf.privateKeyPem, minVersion: 'TLSv1.2', source: 'default' };
+    return materialOf(await this.deps.leaves.kept([`*.${domain}`, domain], 0), 'TLSv1.2', 'default');
   }
 
   private async issued(names: string[], keyType: KeyType, minVersion: TlsVersion, source: CertificateMaterial['source']): Promise<CertificateMaterial> {
-    const leaf = await this.deps.leaves.get(names, keyType);
-    return { certificatePem: leaf.certificatePem, privateKeyPem: leaf.privateKeyPem, minVersion, source };
+    return materialOf(await this.deps.leaves.get(names, keyType), minVersion, source);
   }
 }
+
+const materialOf = (leaf: IssuedCertificate, minVersion: TlsVersion, source: CertificateMaterial['source']): CertificateMaterial => ({
+  certificatePem: leaf.certificatePem,
+  privateKeyPem: leaf.privateKeyPem,
+  minVersion,
+  source,
+});

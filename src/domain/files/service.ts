@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { BlobTooLargeError, type BlobStore, type ByteRange } from '../../files/types.js';
-import type { FileRecord, FileUsage, Store, StoreTx } from '../../store/types.js';
+import type { DailyFileUsage, FileRecord, FileUsage, Store, StoreTx } from '../../store/types.js';
 import { errors } from '../errors.js';
 import type { Clock } from '../principal.js';
 import { ancestorsOf, parentOf, type ZonePath } from './paths.js';
@@ -214,7 +214,7 @@ export class FileService {
   }
 
   /** Each day's closing storage used and file count, from `from` to `to`, days without a change carrying the day before. */
-  async dailyUsage(zoneId: string, from: Date, to: Date): Promise<DailyUsage[]> {
+  async dailyUsage(zoneId: string, from: Date, to: Date): Promise<DailyFileUsage[]> {
     const fromDay = dayOf(from);
     const toDay = dayOf(to);
     const changes = await this.store.files.dailyUsage(zoneId, fromDay, toDay);
@@ -223,16 +223,16 @@ export class FileService {
   }
 
   /** `dailyUsage` of each storage zone of the account that ever held a file, by zone id. */
-  async accountDailyUsage(accountId: number, from: Date, to: Date): Promise<Map<string, DailyUsage[]>> {
+  async accountDailyUsage(accountId: number, from: Date, to: Date): Promise<Map<string, DailyFileUsage[]>> {
     const fromDay = dayOf(from);
     const toDay = dayOf(to);
-    const byZone = new Map<string, (FileUsage & { day: string })[]>();
+    const byZone = new Map<string, DailyFileUsage[]>();
     for (const row of await this.store.files.accountDailyUsage(accountId, fromDay, toDay)) {
       const rows = byZone.get(row.zoneId);
       if (rows) rows.push(row);
       else byZone.set(row.zoneId, [row]);
     }
-    const out = new Map<string, DailyUsage[]>();
+    const out = new Map<string, DailyFileUsage[]>();
     for (const [zoneId, rows] of byZone) {
       const before = rows[0]!.day < fromDay ? rows.shift() : undefined;
       out.set(zoneId, everyDay(rows, before, fromDay, toDay));
@@ -291,17 +291,11 @@ export const blobKey = (zoneId: string, guid: string, part?: number) => `${zoneI
 
 export const dayOf = (at: Date) => at.toISOString().slice(0, 10);
 
-export interface DailyUsage {
-  day: string;
-  files: number;
-  bytes: number;
-}
-
 /** Every day from `fromDay` to `toDay`, each with the figures of its last change or, without one, the day before's. */
-function everyDay(changes: (FileUsage & { day: string })[], before: FileUsage | undefined, fromDay: string, toDay: string): DailyUsage[] {
+function everyDay(changes: DailyFileUsage[], before: FileUsage | undefined, fromDay: string, toDay: string): DailyFileUsage[] {
   const byDay = new Map(changes.map((d) => [d.day, d]));
   let last = before ?? { files: 0, bytes: 0 };
-  const out: DailyUsage[] = [];
+  const out: DailyFileUsage[] = [];
   for (let day = new Date(`${fromDay}T00:00:00Z`); dayOf(day) <= toDay; day = new Date(day.getTime() + 86_400_000)) {
     const changed = byDay.get(dayOf(day));
     if (changed) last = changed;

@@ -1,5 +1,14 @@
 /** The local certificate authority's row and its kept leaves on PostgreSQL (migrations 0008, 0012). */
-import { type AuthorityRow, authorityFromRow, authorityValues, LEAF_COLUMNS, type LeafRow, leafFromRow, leafValues } from '../certificate-authority.js';
+import {
+  type AuthorityRow,
+  authorityFromRow,
+  authorityValues,
+  keepLeafSql,
+  LEAF_COLUMNS,
+  type LeafRow,
+  leafFromRow,
+  leafValues,
+} from '../certificate-authority.js';
 import type { CertificateAuthorityRecords, StoredAuthority, StoredLeaf } from '../types.js';
 import type { Queryable } from './repositories.js';
 
@@ -25,11 +34,6 @@ export class PgCertificateAuthority implements CertificateAuthorityRecords {
     return rows[0] && leafFromRow(rows[0]);
   }
   async keepLeaf(key: string, leaf: StoredLeaf): Promise<void> {
-    await this.db.query(
-      `INSERT INTO kept_certificates (key, ${LEAF_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)
-       ON CONFLICT (key) DO UPDATE SET installation_id = excluded.installation_id, certificate = excluded.certificate,
-         sealed_key = excluded.sealed_key, serial = excluded.serial, not_before = excluded.not_before, not_after = excluded.not_after`,
-      leafValues(key, leaf),
-    );
+    await this.db.query(keepLeafSql('$1, $2, $3, $4, $5, $6, $7'), leafValues(key, leaf));
   }
 }

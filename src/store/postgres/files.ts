@@ -1,6 +1,6 @@
 /** File metadata, zone counters, dead blobs and usage counters of the PostgreSQL store. */
 import { prefixEnd } from '../file-paths.js';
-import type { DeadBlobs, FileRange, FileRecord, Files, FileUsage, ResourceKind, ResourceTotal, UsageCounters, UsageEntry } from '../types.js';
+import type { DailyFileUsage, DeadBlobs, FileRange, FileRecord, Files, FileUsage, ResourceKind, ResourceTotal, UsageCounters, UsageEntry } from '../types.js';
 import type { Queryable } from './repositories.js';
 
 export interface FileRow {
@@ -166,7 +166,7 @@ export class PgFiles implements Files {
     );
   }
 
-  async dailyUsage(zoneId: string, fromDay: string, toDay: string): Promise<(FileUsage & { day: string })[]> {
+  async dailyUsage(zoneId: string, fromDay: string, toDay: string): Promise<DailyFileUsage[]> {
     return rows(this.db, 'SELECT day, files, bytes FROM storage_usage_daily WHERE zone_id = $1 AND day >= $2 AND day <= $3 ORDER BY day', [
       zoneId,
       fromDay,
@@ -174,7 +174,7 @@ export class PgFiles implements Files {
     ]);
   }
 
-  async accountDailyUsage(accountId: number, fromDay: string, toDay: string): Promise<(FileUsage & { zoneId: string; day: string })[]> {
+  async accountDailyUsage(accountId: number, fromDay: string, toDay: string): Promise<(DailyFileUsage & { zoneId: string })[]> {
     return rows(
       this.db,
       `SELECT d.zone_id AS "zoneId", d.day, d.files, d.bytes

@@ -1,6 +1,15 @@
 /** The local certificate authority's row and its kept leaves on SQLite (migrations 0007, 0011). */
 import type Database from 'better-sqlite3';
-import { type AuthorityRow, authorityFromRow, authorityValues, LEAF_COLUMNS, type LeafRow, leafFromRow, leafValues } from '../certificate-authority.js';
+import {
+  type AuthorityRow,
+  authorityFromRow,
+  authorityValues,
+  keepLeafSql,
+  LEAF_COLUMNS,
+  type LeafRow,
+  leafFromRow,
+  leafValues,
+} from '../certificate-authority.js';
 import type { CertificateAuthorityRecords, StoredAuthority, StoredLeaf } from '../types.js';
 
 export class SqliteCertificateAuthority implements CertificateAuthorityRecords {
@@ -10,11 +19,7 @@ export class SqliteCertificateAuthority implements CertificateAuthorityRecords {
   private readonly keepStmt;
   constructor(db: Database.Database) {
     this.leafStmt = db.prepare<[string], LeafRow>(`SELECT ${LEAF_COLUMNS} FROM kept_certificates WHERE key = ?`);
-    this.keepStmt = db.prepare(
-      `INSERT INTO kept_certificates (key, ${LEAF_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (key) DO UPDATE SET installation_id = excluded.installation_id, certificate = excluded.certificate,
-         sealed_key = excluded.sealed_key, serial = excluded.serial, not_before = excluded.not_before, not_after = excluded.not_after`,
-    );
+    this.keepStmt = db.prepare(keepLeafSql('?, ?, ?, ?, ?, ?, ?'));
     this.getStmt = db.prepare<[], AuthorityRow>('SELECT installation_id, certificate, sealed_key, created_at FROM certificate_authority WHERE id = 1');
     this.insertStmt = db.prepare(
       'INSERT INTO certificate_authority (id, installation_id, certificate, sealed_key, created_at) VALUES (1, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING',

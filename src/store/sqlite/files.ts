@@ -1,7 +1,7 @@
 /** File metadata, zone counters, dead blobs and usage counters of the SQLite store. */
 import type Database from 'better-sqlite3';
 import { prefixEnd } from '../file-paths.js';
-import type { DeadBlobs, FileRange, FileRecord, Files, FileUsage, ResourceKind, ResourceTotal, UsageCounters, UsageEntry } from '../types.js';
+import type { DailyFileUsage, DeadBlobs, FileRange, FileRecord, Files, FileUsage, ResourceKind, ResourceTotal, UsageCounters, UsageEntry } from '../types.js';
 
 type Db = Database.Database;
 
@@ -113,7 +113,7 @@ export class SqliteFiles implements Files {
     this.beforeStmt = db.prepare<[string, string], { files: number; bytes: number }>(
       'SELECT files, bytes FROM storage_usage_daily WHERE zone_id = ? AND day < ? ORDER BY day DESC LIMIT 1',
     );
-    this.accountDailyStmt = db.prepare<[number, string, string, string], FileUsage & { zoneId: string; day: string }>(
+    this.accountDailyStmt = db.prepare<[number, string, string, string], DailyFileUsage & { zoneId: string }>(
       `SELECT d.zone_id AS zoneId, d.day, d.files, d.bytes
        FROM resources r JOIN storage_usage_daily d ON d.zone_id = r.id
        WHERE r.kind = 'storageZone' AND r.account_id = ? AND d.day <= ?
@@ -186,7 +186,7 @@ export class SqliteFiles implements Files {
     this.dayStmt.run(zoneId, day, totals.files, totals.bytes);
   }
 
-  async dailyUsage(zoneId: string, fromDay: string, toDay: string): Promise<(FileUsage & { day: string })[]> {
+  async dailyUsage(zoneId: string, fromDay: string, toDay: string): Promise<DailyFileUsage[]> {
     return this.dailyStmt.all(zoneId, fromDay, toDay);
   }
 
@@ -194,7 +194,7 @@ export class SqliteFiles implements Files {
     return this.beforeStmt.get(zoneId, day);
   }
 
-  async accountDailyUsage(accountId: number, fromDay: string, toDay: string): Promise<(FileUsage & { zoneId: string; day: string })[]> {
+  async accountDailyUsage(accountId: number, fromDay: string, toDay: string): Promise<(DailyFileUsage & { zoneId: string })[]> {
     return this.accountDailyStmt.all(accountId, toDay, fromDay, fromDay);
   }
 }
