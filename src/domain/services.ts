@@ -104,7 +104,7 @@ export function buildServices(ctx: ServiceContext) {
     ensureDnsZonesLoaded: () => servedZones.start(),
   });
   pullZones.onDelete.push((tx, accountId, id) => certificates.forgetPullZone(tx, accountId, id));
-  dnsZones.writer.onDeleted.push((id) => void certificates.forgetDnsZone(id).catch(() => {}));
+  dnsZones.writer.onDelete.push((tx, accountId, id) => certificates.forgetDnsZone(tx, accountId, id));
   pullZones.onDelete.push((tx, accountId, id) => dnsZones.unlinkPullZone(tx, accountId, id));
   registerDnsBackground(dnsZones, {
     store: ctx.store,

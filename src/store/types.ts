@@ -496,7 +496,7 @@ export interface StoreTx {
   /** `count` new ids of a sequence, ascending, in one step (for imports that add thousands). */
   nextIds(sequence: string, count: number): Promise<number[]>;
   /**
-   * Runs `fn` once the transaction has committed (durably), before its caller is answered; never if
+   * Runs `fn` once the transaction has committed (durably), before its client is answered; never if
    * it rolls back. Outside a transaction, at once. For in-memory views that must show a write as
    * soon as it is acknowledged (the DNS plane's zones).
    */
@@ -606,14 +606,27 @@ export interface ChangeFeed {
   subscribe(listener: (change: StoreChange) => void): void;
 }
 
+/**
+ * What a caller waits for before it answers: an API write request collects the durability of its
+ * transactions and answers once all of it is done, so everything it writes — the operation, then its
+ * audit entry — can share one group commit and one disk sync instead of one each.
+ */
+export interface Durability {
+  add(durable: Promise<void>): void;
+}
+
 export interface Store extends StoreTx {
   readonly dialect: 'sqlite' | 'postgres';
   readonly certificateAuthority: CertificateAuthorityRecords;
   readonly idempotency: IdempotencyKeys;
   /** What changed, so in-process caches stay correct (see ChangeFeed). */
   readonly changes: ChangeFeed;
-  /** Runs `work` atomically: all of its writes commit together, or none do. */
-  transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` atomically: all of its writes commit together, or none do. Resolves once they are
+   * durable — or, given a `durability`, as soon as what runs next sees them, handing it the promise
+   * of their durability (SQLite; PostgreSQL commits before it resolves either way).
+   */
+  transaction<T>(work: (tx: StoreTx) => Promise<T>, durability?: Durability): Promise<T>;
   migrate(): Promise<void>;
   close(): Promise<void>;
   /** Deletes every row and restarts every id sequence: a store as new. */

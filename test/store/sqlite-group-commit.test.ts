@@ -127,6 +127,43 @@ describe('SQLite group commit', () => {
     expect(store.stats()).toMatchObject({ openTransactions: 0, locked: false });
   });
 
+  it('given a Durability, resolves once its writes are visible and hands over the commit, which what follows shares', async () => {
+    const pending: Promise<void>[] = [];
+    const durability = { add: (durable: Promise<void>) => void pending.push(durable) };
+    const commitsBefore = store.stats().commits;
+
+    const account = await store.transaction((tx) => tx.accounts.create('g0', 0, new Date()), durability);
+    // Resolved before its batch committed: another process does not see it yet.
+    expect(committedAccounts(account.name)).toBe(0);
+    // What the caller writes next (an API write's audit entry) joins the same batch.
+    const followUp = await store.transaction(async (tx) => (await tx.accounts.get(account.id))?.name, durability);
+    expect(followUp).toBe('g0');
+    expect(pending).toHaveLength(2);
+
+    await Promise.all(pending);
+    expect([committedAccounts('g0'), store.stats().commits - commitsBefore]).toEqual([1, 1]);
+    expect(store.stats()).toMatchObject({ openTransactions: 0, locked: false });
+  });
+
+  it('given a Durability, reports a COMMIT that fails through it, and nothing of the batch is kept', async () => {
+    const db = (store as unknown as { db: Database.Database }).db;
+    const pending: Promise<void>[] = [];
+    const durability = { add: (durable: Promise<void>) => void pending.push(durable) };
+    const result = await store.transaction(async (tx) => {
+      await tx.accounts.create('h0', 0, new Date());
+      // A foreign key checked only at COMMIT: the work succeeds, its batch's COMMIT fails.
+      db.pragma('defer_foreign_keys = ON');
+      await tx.apiKeys.create({ accountId: 999_999, kind: 'personal', roles: [], lookupHash: 'orphan', sealedKey: 's', createdAt: '' });
+      return 'done';
+    }, durability);
+    expect(result).toBe('done');
+
+    await expect(pending[0]).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT_FOREIGNKEY' });
+    expect(committedAccounts('h0')).toBe(0);
+    await createAccount('h1');
+    expect(committedAccounts('h1')).toBe(1);
+  });
+
   it('commits the pending batch before closing', async () => {
     const pending = Array.from({ length: 10 }, (_, i) => createAccount(`f${i}`));
     const closed = store.close();

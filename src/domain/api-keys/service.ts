@@ -82,11 +82,13 @@ export class ApiKeyService {
   }
 
   async create(principal: Principal, roles: Role[]): Promise<IssuedApiKey> {
-    return this.issue(this.store, principal.accountId, 'personal', roles.length > 0 ? [...new Set(roles)] : ['FullAccess']);
+    const kept = roles.length > 0 ? [...new Set(roles)] : ['FullAccess'];
+    return this.store.transaction((tx) => this.issue(tx, principal.accountId, 'personal', kept), principal.durability);
   }
 
   async revoke(principal: Principal, id: number): Promise<void> {
-    if (!(await this.store.apiKeys.revoke(principal.accountId, id, this.clock()))) throw errors.notFound('API key');
+    const revoked = await this.store.transaction((tx) => tx.apiKeys.revoke(principal.accountId, id, this.clock()), principal.durability);
+    if (!revoked) throw errors.notFound('API key');
   }
 
   /** A full-access personal key of the account to act for it (the seed's requests); issued if none. */

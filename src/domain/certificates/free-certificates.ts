@@ -68,7 +68,7 @@ export class FreeCertificates {
    */
   async updateKeyType(principal: Principal, zoneId: number, value: string, keyType: KeyType): Promise<void> {
     let changed = false;
-    const stored = await this.editor.edit(principal.accountId, zoneId, (zone) => {
+    const stored = await this.editor.edit(principal, zoneId, (zone) => {
       const hostname = hostnameOf(zone, value);
       changed = hostname.CertificateKeyType !== keyType;
       return changed ? replaceHostname(zone, { ...hostname, CertificateKeyType: keyType }) : undefined;
@@ -86,7 +86,7 @@ export class FreeCertificates {
 
   /** Stores an issued certificate on the hostname; one removed meanwhile is a 404, a key type changed meanwhile is kept. */
   async install(accountId: number, zoneId: number, hostnameId: number, issued: IssuedCertificate, provision: IssuedProvision): Promise<PullZoneT> {
-    return this.editor.edit(accountId, zoneId, (zone) => {
+    return this.editor.edit({ accountId }, zoneId, (zone) => {
       const hostname = zone.Hostnames?.find((h) => h.Id === hostnameId);
       if (!hostname) throw errors.notFound('hostname');
       if (hostname.CertificateKeyType !== issued.keyType) throw errors.conflict('The key type of the hostname changed meanwhile; retry.', 'concurrent_update');

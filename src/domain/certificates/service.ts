@@ -42,8 +42,6 @@ export interface CertificateServiceDeps {
   certificateClock?: Clock;
 }
 
-const PAGE = 500;
-
 export class CertificateService {
   readonly authority: AuthorityStore;
   readonly leaves: IssuedLeaves;
@@ -107,18 +105,12 @@ export class CertificateService {
   }
 
   /**
-   * A DNS zone's deletion (after its commit) takes its wildcard certificates along: they could no
-   * longer be served (zone ids are never reused), but their keys are credentials. The zone writer
-   * tells only the id, so the few zone certificates there are are scanned for it.
+   * A DNS zone's deletion (in its transaction) takes its wildcard certificates along: they could no
+   * longer be served (zone ids are never reused), but their keys are credentials.
    */
-  async forgetDnsZone(dnsZoneId: number): Promise<void> {
-    const gone: { accountId: number; id: string }[] = [];
-    for (let offset = 0; ; offset += PAGE) {
-      const page = await this.zones.repo.scan(this.store, offset, PAGE);
-      for (const item of page) if (item.doc.DnsZoneId === dnsZoneId) gone.push({ accountId: item.accountId, id: item.id });
-      if (page.length < PAGE) break;
-    }
-    for (const { accountId, id } of gone) await this.store.transaction((tx) => tx.docs.delete('zoneCertificate', accountId, id));
+  async forgetDnsZone(tx: StoreTx, accountId: number, dnsZoneId: number): Promise<void> {
+    const everything = { parentId: String(dnsZoneId), offset: 0, limit: Number.MAX_SAFE_INTEGER };
+    for (const item of (await tx.docs.list('zoneCertificate', accountId, everything)).items) await tx.docs.delete('zoneCertificate', accountId, item.id);
   }
 
   /** The root certificate, PEM, created on first use: what developers add to their trust stores. */

@@ -14,7 +14,7 @@ import type { Secrets } from '../../security/secrets.js';
 import { DocumentRepo } from '../documents.js';
 import type { DnsZoneService } from '../dns/service.js';
 import { errors } from '../errors.js';
-import type { Clock, Principal } from '../principal.js';
+import { type Clock, committedFirst, type Principal } from '../principal.js';
 import { AccountNames, relativeTo } from './account-names.js';
 import type { AuthorityStore } from './authority-store.js';
 import { randomToken } from './challenges.js';
@@ -81,7 +81,9 @@ export class ZoneCertificates {
   }
 
   /** Publishes the challenge record, looks it up through the DNS plane, and removes it. */
-  private async check(principal: Principal, zoneId: number, apex: string, domain: string): Promise<void> {
+  private async check(caller: Principal, zoneId: number, apex: string, domain: string): Promise<void> {
+    // The lookup needs the record in the DNS plane, which takes it as it commits.
+    const principal = committedFirst(caller);
     const value = randomToken();
     const name = acmeName(domain);
     const record = await this.dnsZones.records.add(principal, zoneId, { Type: 3, Name: relativeTo(name, apex), Value: value, Ttl: 60 });

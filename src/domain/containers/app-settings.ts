@@ -20,7 +20,7 @@ export class AppSettingsService {
   /** Replaces the region settings (left out = cleared); endpoints get addresses in the new regions. */
   setRegionSettings(principal: Principal, appId: string, input: RegionSettingsRequestT): Promise<void> {
     checkRegions(input, '');
-    return this.editor.change(principal.accountId, appId, (doc) => {
+    return this.editor.change(principal, appId, (doc) => {
       const regionSettings = regionSettingsOf(input);
       const containerTemplates = relocated(doc.containerTemplates, this.editor.endpointContext(regionSettings));
       return { doc: { ...doc, regionSettings, containerTemplates }, result: undefined };
@@ -34,7 +34,7 @@ export class AppSettingsService {
   /** New bounds; the application runs `min` pods, adding or removing pods at the end. */
   setAutoScaling(principal: Principal, appId: string, input: AutoScalingT): Promise<void> {
     checkAutoScaling(input, '');
-    return this.editor.change(principal.accountId, appId, (doc) => ({
+    return this.editor.change(principal, appId, (doc) => ({
       doc: { ...doc, autoScaling: { min: input.min, max: input.max }, pods: withPods(doc.containerTemplates, input.min, doc.pods) },
       result: undefined,
     }));

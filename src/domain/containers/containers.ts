@@ -28,7 +28,7 @@ export class ContainerTemplateService {
   constructor(private readonly editor: AppEditor) {}
 
   add(principal: Principal, appId: string, input: ContainerTemplateRequestT): Promise<ContainerTemplateT> {
-    return this.editor.change(principal.accountId, appId, async (doc, tx) => {
+    return this.editor.change(principal, appId, async (doc, tx) => {
       checkContainers([...doc.containerTemplates, { name: input.name, endpoints: input.endpoints ?? [], field: '' }]);
       await this.editor.links.check(tx, principal.accountId, appId, pullZoneRefs(input.endpoints, ''), zoneLinks(doc.containerTemplates));
       const template = buildTemplate(input, undefined, this.editor.endpointContext(doc.regionSettings));
@@ -44,7 +44,7 @@ export class ContainerTemplateService {
 
   /** Only the fields sent change (see patches.ts). */
   patch(principal: Principal, appId: string, containerId: string, input: ContainerPatchRequestT): Promise<ContainerTemplateT> {
-    return this.editor.change(principal.accountId, appId, async (doc, tx) => {
+    return this.editor.change(principal, appId, async (doc, tx) => {
       const stored = templateOf(doc, containerId);
       const others = doc.containerTemplates.filter((t) => t !== stored);
       // Stored endpoints are not checked again: only what the request sends can break a rule.
@@ -57,7 +57,7 @@ export class ContainerTemplateService {
 
   /** As on the platform, an application keeps at least one container; delete the application instead. */
   delete(principal: Principal, appId: string, containerId: string): Promise<void> {
-    return this.editor.change(principal.accountId, appId, (doc) => {
+    return this.editor.change(principal, appId, (doc) => {
       const stored = templateOf(doc, containerId);
       if (doc.containerTemplates.length === 1) {
         throw errors.validation('containerId', 'An application keeps at least one container; delete the application instead.', 'container.last');
@@ -69,7 +69,7 @@ export class ContainerTemplateService {
 
   /** Replaces the whole environment with the variables sent. */
   setEnvironment(principal: Principal, appId: string, containerId: string, variables: Record<string, string>): Promise<ContainerTemplateT> {
-    return this.editor.change(principal.accountId, appId, (doc) => {
+    return this.editor.change(principal, appId, (doc) => {
       const stored = templateOf(doc, containerId);
       const updated = withEnvironment(stored, variables);
       return { doc: withTemplate(doc, stored, updated), result: updated };

@@ -8,7 +8,7 @@ import type { RegionSettingsT } from '../../schemas/containers.js';
 import type { Secrets } from '../../security/secrets.js';
 import type { Store, StoredDoc, StoreTx } from '../../store/types.js';
 import { DocumentRepo } from '../documents.js';
-import type { Clock } from '../principal.js';
+import type { Clock, WriteOwner } from '../principal.js';
 import { pullZoneRepo } from '../pull-zones/repo.js';
 import { hasFunds } from '../pull-zones/state.js';
 import { regionsOf, type ContainerAppDoc } from './application.js';
@@ -72,11 +72,12 @@ export class AppEditor {
    * links, all in one transaction. An edit that changes nothing writes nothing.
    */
   change<R>(
-    accountId: number,
+    owner: WriteOwner,
     appId: string,
     edit: (doc: ContainerAppDoc, tx: StoreTx) => Edit<R> | Promise<Edit<R>>,
     options: ChangeOptions = {},
   ): Promise<R> {
+    const { accountId } = owner;
     return this.store.transaction(async (tx) => {
       const current = await this.apps.get(tx, accountId, appId);
       const { doc, result } = await edit(current.doc, tx);
@@ -86,7 +87,7 @@ export class AppEditor {
       await this.apps.update(tx, accountId, current, next);
       await this.links.sync(tx, accountId, appId, current.doc, next);
       return result;
-    });
+    }, owner.durability);
   }
 
   /** What every write does last: volume instances a pod needs are provisioned, and the change goes into the history. */

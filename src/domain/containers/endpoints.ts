@@ -46,7 +46,7 @@ export class EndpointService {
   }
 
   add(principal: Principal, appId: string, containerId: string, input: EndpointRequestT): Promise<EndpointUpdateResponseT> {
-    return this.editor.change(principal.accountId, appId, async (doc, tx) => {
+    return this.editor.change(principal, appId, async (doc, tx) => {
       const owner = templateOf(doc, containerId);
       checkEndpointKind(input, '');
       checkDisplayNameFree(doc.containerTemplates, input.displayName);
@@ -64,7 +64,7 @@ export class EndpointService {
 
   /** Replaces the endpoint's settings, wherever it is among the containers; its id, host and addresses stay. */
   update(principal: Principal, appId: string, key: string, input: EndpointRequestT): Promise<EndpointUpdateResponseT> {
-    return this.editor.change(principal.accountId, appId, async (doc, tx) => {
+    return this.editor.change(principal, appId, async (doc, tx) => {
       const { owner, endpoint } = locate(doc, key);
       checkEndpointKind(input, '');
       checkDisplayNameFree(doc.containerTemplates, input.displayName, endpoint.id);
@@ -83,7 +83,7 @@ export class EndpointService {
   }
 
   delete(principal: Principal, appId: string, key: string): Promise<void> {
-    return this.editor.change(principal.accountId, appId, (doc) => {
+    return this.editor.change(principal, appId, (doc) => {
       const { owner, endpoint } = locate(doc, key);
       return {
         doc: withEndpoints(

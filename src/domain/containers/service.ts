@@ -99,7 +99,7 @@ export class ContainerAppService {
       await apps.insert(tx, accountId, id, doc);
       await links.sync(tx, accountId, id, null, doc);
       return { id };
-    });
+    }, principal.durability);
   }
 
   async get(principal: Principal, appId: string): Promise<ApplicationT> {
@@ -131,7 +131,7 @@ export class ContainerAppService {
   replace(principal: Principal, appId: string, input: ApplicationReplaceRequestT): Promise<IdResponseT> {
     checkAutoScaling(input.autoScaling, 'autoScaling.');
     checkRegions(input.regionSettings, 'regionSettings.');
-    return this.editor.change(principal.accountId, appId, async (doc, tx) => ({
+    return this.editor.change(principal, appId, async (doc, tx) => ({
       doc: await this.withContainers(tx, principal.accountId, appId, input, input.containerTemplates, doc),
       result: { id: appId },
     }));
@@ -141,7 +141,7 @@ export class ContainerAppService {
   patch(principal: Principal, appId: string, input: ApplicationPatchRequestT): Promise<IdResponseT> {
     if (input.autoScaling) checkAutoScaling(input.autoScaling, 'autoScaling.');
     if (input.regionSettings) checkRegions(input.regionSettings, 'regionSettings.');
-    return this.editor.change(principal.accountId, appId, async (doc, tx) => {
+    return this.editor.change(principal, appId, async (doc, tx) => {
       const settings = patchedSettings(doc, input);
       if (input.containerTemplates) {
         return { doc: await this.withContainers(tx, principal.accountId, appId, settings, input.containerTemplates, doc), result: { id: appId } };
@@ -160,7 +160,7 @@ export class ContainerAppService {
       await apps.delete(tx, principal.accountId, appId);
       await links.sync(tx, principal.accountId, appId, current.doc, null);
       await this.logForwarding.removeFor(tx, principal.accountId, appId);
-    });
+    }, principal.durability);
   }
 
   deploy(principal: Principal, appId: string): Promise<void> {
@@ -218,7 +218,7 @@ export class ContainerAppService {
     act: (doc: ContainerAppDoc, now: number) => ContainerAppDoc,
   ): Promise<void> {
     return this.editor.change(
-      principal.accountId,
+      principal,
       appId,
       async (doc, tx) => {
         if (!(await this.editor.funded(tx, principal.accountId))) {

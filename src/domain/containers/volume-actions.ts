@@ -22,7 +22,7 @@ export class VolumeService {
 
   /** Renames (the mounts follow) or grows a volume; block storage cannot shrink. */
   update(principal: Principal, appId: string, volumeId: string, input: PatchVolumeRequestT): Promise<UpdateVolumeResponseT> {
-    return this.editor.change(principal.accountId, appId, (doc) => {
+    return this.editor.change(principal, appId, (doc) => {
       const stored = volumeOf(doc, volumeId);
       const name = input.name ?? stored.name;
       const size = input.size ?? stored.size;
@@ -40,7 +40,7 @@ export class VolumeService {
 
   /** Unmounts the volume from every container; the volume and its instances stay, detached. */
   detach(principal: Principal, appId: string, volumeId: string): Promise<{ name: string }> {
-    return this.editor.change(principal.accountId, appId, (doc) => {
+    return this.editor.change(principal, appId, (doc) => {
       const stored = volumeOf(doc, volumeId);
       const containerTemplates = doc.containerTemplates.map((t) => ({ ...t, volumeMounts: t.volumeMounts.filter((m) => m.name !== stored.name) }));
       return { doc: { ...doc, containerTemplates }, result: { name: stored.name } };
@@ -50,7 +50,7 @@ export class VolumeService {
   /** Deletes every instance of a volume, which must be detached; the volume itself stays. */
   deleteInstances(principal: Principal, appId: string, volumeId: string): Promise<{ ids: string[] }> {
     return this.editor.change(
-      principal.accountId,
+      principal,
       appId,
       async (doc, tx) => {
         const stored = volumeOf(doc, volumeId);
@@ -75,7 +75,7 @@ export class VolumeService {
 
   deleteInstance(principal: Principal, appId: string, volumeId: string, instanceId: string): Promise<{ id: string }> {
     return this.editor.change(
-      principal.accountId,
+      principal,
       appId,
       async (doc, tx) => {
         const stored = volumeOf(doc, volumeId);

@@ -64,7 +64,7 @@ export function registerDnsBackground(dns: DnsZoneService, o: DnsBackgroundOptio
   /** Changes one record, if it still exists, in its own transaction. */
   const changeRecord = (ref: RecordRef, change: (tx: StoreTx, record: DnsRecordT, zone: StoredDnsZone) => Promise<DnsRecordT | undefined>) =>
     dns.writer
-      .edit(ref.accountId, ref.zoneId, async (tx, zone) => {
+      .edit({ accountId: ref.accountId }, ref.zoneId, async (tx, zone) => {
         const record = await tx.dnsRecords.get<DnsRecordT>(zone.Id, ref.recordId);
         const next = record && (await change(tx, record, zone));
         if (!next) return { result: undefined };

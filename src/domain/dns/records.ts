@@ -43,7 +43,7 @@ export class DnsRecords {
   ) {}
 
   async add(principal: Principal, zoneId: number, input: DnsRecordRequestT): Promise<DnsRecordT> {
-    return this.writer.edit(principal.accountId, zoneId, async (tx, zone) => {
+    return this.writer.edit(principal, zoneId, async (tx, zone) => {
       throwIfAny(recordProblems(input, zone.Domain ?? ''));
       throwIfAny(await linkProblems(tx, principal.accountId, input));
       const record = newRecord(await tx.nextId('dnsRecord'), input);
@@ -75,7 +75,7 @@ export class DnsRecords {
   async update(principal: Principal, zoneId: number, id: number, input: DnsRecordUpdateRequestT): Promise<void> {
     const { Id: bodyId, ...changes } = input;
     if (bodyId != null && bodyId !== id) throw errors.validation('Id', `The Id field (${bodyId}) does not match the record id in the path (${id}).`);
-    await this.writer.edit(principal.accountId, zoneId, async (tx, zone) => {
+    await this.writer.edit(principal, zoneId, async (tx, zone) => {
       const old = await findRecord(tx, zone, id);
       const merged = mergedRequest(old, changes);
       throwIfAny(recordProblems(merged, zone.Domain ?? ''));
@@ -85,7 +85,7 @@ export class DnsRecords {
   }
 
   async delete(principal: Principal, zoneId: number, id: number): Promise<void> {
-    await this.writer.edit(principal.accountId, zoneId, async (tx, zone) => {
+    await this.writer.edit(principal, zoneId, async (tx, zone) => {
       const old = await findRecord(tx, zone, id);
       return { zone: this.touched(zone), records: { removed: [old] }, result: undefined };
     });
@@ -101,7 +101,7 @@ export class DnsRecords {
     const { store } = this.writer;
     const { doc: before } = await this.writer.zones.get(store, principal.accountId, zoneId);
     const checked = checkedImport(file, before);
-    return this.writer.edit(principal.accountId, zoneId, async (tx, zone) => {
+    return this.writer.edit(principal, zoneId, async (tx, zone) => {
       // The settings the plan was made with may have changed since: plan again with the current ones.
       const { requests, failed, skipped } = sameImportSettings(before, zone) ? checked : checkedImport(file, zone);
       const result: ImportResult = { RecordsSuccessful: 0, RecordsFailed: failed, RecordsSkipped: skipped };

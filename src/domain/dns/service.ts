@@ -74,7 +74,7 @@ export class DnsZoneService {
       const records = requests.map((request, i) => newRecord(ids[i]!, request));
       await this.writer.insert(tx, principal.accountId, zone, records);
       return { ...zone, Records: records };
-    });
+    }, principal.durability);
   }
 
   async get(principal: Principal, id: number): Promise<DnsZoneT> {
@@ -92,7 +92,7 @@ export class DnsZoneService {
   }
 
   async update(principal: Principal, id: number, input: DnsZoneUpdateRequestT): Promise<DnsZoneT> {
-    return this.writer.edit(principal.accountId, id, async (tx, zone) => {
+    return this.writer.edit(principal, id, async (tx, zone) => {
       const settings = applyZoneSettings(zone, input, platformNameservers(configuredNameservers(this.config)));
       const changed = { ...settings, DateModified: this.clock().toISOString() };
       return { zone: changed, result: { ...changed, Records: await recordsOf(tx, zone.Id) } };
@@ -101,7 +101,7 @@ export class DnsZoneService {
 
   /** Signs the zone (with its key, made now if it has none) and answers what the parent publishes. */
   async enableDnssec(principal: Principal, id: number): Promise<DnsSecDsRecordModel> {
-    return this.writer.edit(principal.accountId, id, async (_tx, zone) => {
+    return this.writer.edit(principal, id, async (_tx, zone) => {
       const key = zone.DnsSecKey ?? generateZoneSigningKey();
       const model = dsRecordModel(zone.Domain ?? '', key);
       if (zone.DnsSecEnabled && zone.DnsSecKey) return { result: model };
@@ -111,7 +111,7 @@ export class DnsZoneService {
 
   /** Stops signing; the key goes too, so signing again starts with a new key (and a new DS). */
   async disableDnssec(principal: Principal, id: number): Promise<DnsSecDsRecordModel> {
-    return this.writer.edit(principal.accountId, id, async (_tx, zone) => {
+    return this.writer.edit(principal, id, async (_tx, zone) => {
       const model = dsRecordModel(zone.Domain ?? '', undefined);
       if (!zone.DnsSecEnabled && !zone.DnsSecKey) return { result: model };
       const { DnsSecKey: _key, ...rest } = zone;
@@ -121,7 +121,7 @@ export class DnsZoneService {
 
   /** The zone and its records go together; the domain becomes free for any account to add. */
   async delete(principal: Principal, id: number): Promise<void> {
-    await this.store.transaction((tx) => this.writer.delete(tx, principal.accountId, id));
+    await this.store.transaction((tx) => this.writer.delete(tx, principal.accountId, id), principal.durability);
   }
 
   /** Domains are platform-wide, so a domain another account serves is not available either. */

@@ -17,6 +17,7 @@ import type { DnsRecordT, DnsZoneT } from '../../schemas/dns.js';
 import type { NewZoneRecord, Store, StoredDoc, StoreTx } from '../../store/types.js';
 import type { DocumentRepo } from '../documents.js';
 import { AppError } from '../errors.js';
+import type { WriteOwner } from '../principal.js';
 import { linkedId } from './record-model.js';
 import type { ZoneSigningKey } from './serving/types.js';
 
@@ -79,6 +80,8 @@ export class ZoneWriter {
   /** The DNS plane's view of the zones. */
   readonly onCommitted: ZoneCommittedHook[] = [];
   readonly onDeleted: ((id: number) => void)[] = [];
+  /** What goes with a zone, deleted in the zone's transaction (its certificates). */
+  readonly onDelete: ((tx: StoreTx, accountId: number, id: number) => Promise<void>)[] = [];
 
   constructor(
     readonly store: Store,
@@ -107,6 +110,7 @@ export class ZoneWriter {
   async delete(tx: StoreTx, accountId: number, id: number): Promise<void> {
     await this.zones.delete(tx, accountId, id);
     await tx.dnsRecords.removeZone(id);
+    for (const hook of this.onDelete) await hook(tx, accountId, id);
     if (this.onDeleted.length === 0) return;
     tx.afterCommit(() => {
       for (const fn of this.onDeleted) fn(id);
@@ -114,7 +118,8 @@ export class ZoneWriter {
   }
 
   /** Reads the zone in a transaction of its own, lets `change` decide, and writes what it returns. */
-  async edit<T>(accountId: number, zoneId: number, change: (tx: StoreTx, zone: StoredDnsZone) => Promise<ZoneEdit<T>>): Promise<T> {
+  async edit<T>(owner: WriteOwner, zoneId: number, change: (tx: StoreTx, zone: StoredDnsZone) => Promise<ZoneEdit<T>>): Promise<T> {
+    const { accountId } = owner;
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.store.transaction(async (tx) => {
@@ -123,7 +128,7 @@ export class ZoneWriter {
           const recordsChanged = !!(records?.added?.length || records?.changed?.length || records?.removed?.length);
           if (zone || recordsChanged) await this.apply(tx, accountId, current, zone ?? current.doc, records);
           return result;
-        });
+        }, owner.durability);
       } catch (error) {
         const lostRace = error instanceof AppError && error.key === 'concurrent_update';
         if (!lostRace || attempt >= ZONE_WRITE_ATTEMPTS) throw error;

@@ -45,7 +45,7 @@ export class PullZoneAccessLists {
 
   async add(principal: Principal, zoneId: number, list: AccessList, value: string): Promise<void> {
     const entry = this.entry(list, value);
-    await this.editor.edit(principal.accountId, zoneId, (zone) => {
+    await this.editor.edit(principal, zoneId, (zone) => {
       const current = zone[list] ?? [];
       return current.some(sameAs(list, entry)) ? undefined : withList(zone, list, [...current, entry]);
     });
@@ -54,7 +54,7 @@ export class PullZoneAccessLists {
   async remove(principal: Principal, zoneId: number, list: AccessList, value: string): Promise<void> {
     // A value that could never have been added is still refused, so a typo does not pass silently.
     const entry = this.entry(list, value);
-    await this.editor.edit(principal.accountId, zoneId, (zone) => {
+    await this.editor.edit(principal, zoneId, (zone) => {
       const current = zone[list] ?? [];
       const same = sameAs(list, entry);
       return current.some(same)

@@ -62,7 +62,7 @@ export class PullZoneCertificates {
     if (!certificate.checkPrivateKey(parseKey(keyFile))) {
       throw errors.validation('CertificateKey', 'The CertificateKey does not belong to the Certificate.', 'pullzone.certificate_key_mismatch');
     }
-    await this.editor.edit(principal.accountId, zoneId, (zone) => {
+    await this.editor.edit(principal, zoneId, (zone) => {
       const hostname = hostnameOf(zone, upload.Hostname);
       if (hostname.IsSystemHostname) {
         throw errors.validation('Hostname', "The system hostname is served with the platform's own certificate.", 'pullzone.system_hostname');
@@ -80,7 +80,7 @@ export class PullZoneCertificates {
 
   /** Removing a certificate a hostname does not have is a 404, like any delete of what is gone. */
   async remove(principal: Principal, zoneId: number, value: string): Promise<void> {
-    await this.editor.edit(principal.accountId, zoneId, (zone) => {
+    await this.editor.edit(principal, zoneId, (zone) => {
       const hostname = hostnameOf(zone, value);
       if (hostname.IsSystemHostname) {
         throw errors.validation('Hostname', "The certificate of the system hostname is the platform's and cannot be removed.", 'pullzone.system_hostname');

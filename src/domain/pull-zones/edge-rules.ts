@@ -115,7 +115,7 @@ export class PullZoneEdgeRules {
     // A GUID the zone does not know yet names a new rule, just like a generated one.
     const guid = sent ?? randomUUID();
     let saved = undefined as EdgeRuleT | undefined;
-    await this.editor.edit(principal.accountId, zoneId, (zone) => {
+    await this.editor.edit(principal, zoneId, (zone) => {
       const rules = zone.EdgeRules ?? [];
       const existing = rules.find((r) => r.Guid.toLowerCase() === guid);
       if (existing?.ReadOnly) {
@@ -130,14 +130,14 @@ export class PullZoneEdgeRules {
   }
 
   async delete(principal: Principal, zoneId: number, guid: string): Promise<void> {
-    await this.editor.edit(principal.accountId, zoneId, (zone) => {
+    await this.editor.edit(principal, zoneId, (zone) => {
       const rule = ruleOf(zone, guid);
       return { ...zone, EdgeRules: (zone.EdgeRules ?? []).filter((r) => r !== rule) };
     });
   }
 
   async setEnabled(principal: Principal, zoneId: number, guid: string, enabled: boolean): Promise<void> {
-    await this.editor.edit(principal.accountId, zoneId, (zone) => {
+    await this.editor.edit(principal, zoneId, (zone) => {
       const rule = ruleOf(zone, guid);
       if (rule.Enabled === enabled) return undefined;
       return { ...zone, EdgeRules: (zone.EdgeRules ?? []).map((r) => (r === rule ? { ...r, Enabled: enabled } : r)) };

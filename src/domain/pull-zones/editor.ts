@@ -5,6 +5,7 @@
  */
 import type { PullZoneT } from '../../schemas/pull-zone.js';
 import type { Store, StoreTx } from '../../store/types.js';
+import type { WriteOwner } from '../principal.js';
 import type { DocumentRepo } from '../documents.js';
 
 /**
@@ -19,14 +20,14 @@ export class ZoneEditor {
     readonly zones: DocumentRepo<PullZoneT>,
   ) {}
 
-  /** Applies `change` to the account's zone `id` (404 when it has none) and returns the zone as stored. */
-  edit(accountId: number, id: number, change: ZoneChange): Promise<PullZoneT> {
+  /** Applies `change` to the owner's zone `id` (404 when it has none) and returns the zone as stored. */
+  edit(owner: WriteOwner, id: number, change: ZoneChange): Promise<PullZoneT> {
     return this.store.transaction(async (tx) => {
-      const current = await this.zones.get(tx, accountId, id);
+      const current = await this.zones.get(tx, owner.accountId, id);
       const next = await change(current.doc, tx);
       if (next === undefined) return current.doc;
-      await this.zones.update(tx, accountId, current, next);
+      await this.zones.update(tx, owner.accountId, current, next);
       return next;
-    });
+    }, owner.durability);
   }
 }

@@ -85,7 +85,7 @@ export class PullZoneHostnames {
     if (!hostname) {
       throw errors.validation('Hostname', 'The Hostname must be a domain name such as cdn.example.com.', 'pullzone.hostname_invalid');
     }
-    await this.editor.edit(principal.accountId, zoneId, async (zone, tx) => {
+    await this.editor.edit(principal, zoneId, async (zone, tx) => {
       if (findHostname(zone, hostname)) return undefined;
       if (hostname === this.cdnDomain || hostname.endsWith(`.${this.cdnDomain}`)) {
         throw errors.validation('Hostname', `Hostnames under ${this.cdnDomain} are reserved for the zones' system hostnames.`, 'pullzone.hostname_reserved');
@@ -97,7 +97,7 @@ export class PullZoneHostnames {
   }
 
   async remove(principal: Principal, zoneId: number, value: string): Promise<void> {
-    await this.editor.edit(principal.accountId, zoneId, async (zone, tx) => {
+    await this.editor.edit(principal, zoneId, async (zone, tx) => {
       const hostname = hostnameOf(zone, value);
       if (hostname.IsSystemHostname) {
         throw errors.validation('Hostname', 'The system hostname cannot be removed.', 'pullzone.system_hostname');
@@ -108,7 +108,7 @@ export class PullZoneHostnames {
   }
 
   async setForceSSL(principal: Principal, zoneId: number, value: string, forceSSL: boolean): Promise<void> {
-    await this.editor.edit(principal.accountId, zoneId, (zone) => {
+    await this.editor.edit(principal, zoneId, (zone) => {
       const hostname = hostnameOf(zone, value);
       return hostname.ForceSSL === forceSSL ? undefined : replaceHostname(zone, { ...hostname, ForceSSL: forceSSL });
     });

@@ -74,7 +74,7 @@ export class PullZoneService {
   }
 
   async create(principal: Principal, input: PullZoneAddRequestT): Promise<PullZoneT> {
-    return this.store.transaction((tx) => this.createIn(tx, principal.accountId, input));
+    return this.store.transaction((tx) => this.createIn(tx, principal.accountId, input), principal.durability);
   }
 
   async createIn(tx: StoreTx, accountId: number, input: PullZoneAddRequestT, options: PullZoneCreateOptions = {}): Promise<PullZoneT> {
@@ -129,7 +129,7 @@ export class PullZoneService {
   }
 
   delete(principal: Principal, id: number): Promise<void> {
-    return this.store.transaction((tx) => this.deleteIn(tx, principal.accountId, id));
+    return this.store.transaction((tx) => this.deleteIn(tx, principal.accountId, id), principal.durability);
   }
 
   async get(principal: Principal, id: number, includeCertificate: boolean): Promise<PullZoneT> {
@@ -165,7 +165,7 @@ export class PullZoneService {
     // before the transaction, which must not wait on other reads.
     const stopped = (await this.zones.find(this.store, principal.accountId, id))?.doc.Enabled === false;
     const funds = stopped ? await this.fundsOf(principal.accountId) : undefined;
-    const zone = await this.editor.edit(principal.accountId, id, async (current, tx) => {
+    const zone = await this.editor.edit(principal, id, async (current, tx) => {
       await checkStorageLinks(tx, principal.accountId, input);
       const next = applySettings(current, input);
       if (input.OriginUrl != null) next.OriginLinkValue = input.OriginUrl;
@@ -178,12 +178,12 @@ export class PullZoneService {
 
   /** Sets the token-authentication key to `securityKey`, or to a new random one. */
   async resetSecurityKey(principal: Principal, id: number, securityKey?: string | null): Promise<void> {
-    await this.editor.edit(principal.accountId, id, (zone) => ({ ...zone, ZoneSecurityKey: securityKey ?? randomUUID() }));
+    await this.editor.edit(principal, id, (zone) => ({ ...zone, ZoneSecurityKey: securityKey ?? randomUUID() }));
   }
 
   /** Edge servers compare cache versions: a new one makes every cached copy stale at once. */
   async purgeCache(principal: Principal, id: number): Promise<void> {
-    await this.editor.edit(principal.accountId, id, (zone) => ({ ...zone, CacheVersion: zone.CacheVersion + 1 }));
+    await this.editor.edit(principal, id, (zone) => ({ ...zone, CacheVersion: zone.CacheVersion + 1 }));
   }
 }
 

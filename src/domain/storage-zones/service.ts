@@ -73,7 +73,7 @@ export class StorageZoneService {
   }
 
   async create(principal: Principal, input: StorageZoneAddRequestT): Promise<StorageZoneT> {
-    const zone = await this.store.transaction((tx) => this.createIn(tx, principal.accountId, input));
+    const zone = await this.store.transaction((tx) => this.createIn(tx, principal.accountId, input), principal.durability);
     // A zone just made holds no files, and no pull zone can link to it yet: nothing to read.
     return shown(zone, undefined, []);
   }
@@ -145,7 +145,7 @@ export class StorageZoneService {
       if (input.OriginUrl != null) next.OriginUrl = input.OriginUrl === '' ? null : checkedOriginUrl(input.OriginUrl);
       if (input.ReplicationZones != null) next = await this.addReplicationRegions(tx, accountId, next, input.ReplicationZones);
       await this.zones.update(tx, accountId, current, next);
-    });
+    }, principal.durability);
   }
 
   /**
@@ -171,7 +171,7 @@ export class StorageZoneService {
   }
 
   async delete(principal: Principal, id: number, deleteLinkedPullZones: boolean): Promise<void> {
-    await this.store.transaction((tx) => this.deleteIn(tx, principal.accountId, id, { deleteLinkedPullZones }));
+    await this.store.transaction((tx) => this.deleteIn(tx, principal.accountId, id, { deleteLinkedPullZones }), principal.durability);
   }
 
   /**
@@ -207,7 +207,7 @@ export class StorageZoneService {
     await this.store.transaction(async (tx) => {
       const current = await this.live(tx, principal.accountId, id);
       await this.zones.update(tx, principal.accountId, current, { ...current.doc, [which]: newCredential(), DateModified: this.clock().toISOString() });
-    });
+    }, principal.durability);
   }
 
   /** Names are platform-wide, so a name another account uses is not available either. */

@@ -96,7 +96,7 @@ export class VideoLibraryService {
       });
       await this.libraries.insert(tx, accountId, id, library);
       return library;
-    });
+    }, principal.durability);
   }
 
   async get(principal: Principal, id: number): Promise<VideoLibraryT> {
@@ -126,7 +126,7 @@ export class VideoLibraryService {
       if (input.BlockNoneReferrer != null) delivery.BlockNoneReferrer = input.BlockNoneReferrer;
       await this.changePullZone(tx, accountId, next, () => delivery);
       return next;
-    });
+    }, principal.durability);
   }
 
   /** Deletes the library with its pull zone and storage zone, all or nothing. */
@@ -143,7 +143,7 @@ export class VideoLibraryService {
       }
       for (const hook of this.onDelete) await hook(tx, accountId, id);
       await this.libraries.delete(tx, accountId, id);
-    });
+    }, principal.durability);
   }
 
   async resetKey(principal: Principal, id: number, which: 'ApiKey' | 'ReadOnlyApiKey'): Promise<void> {
@@ -154,7 +154,7 @@ export class VideoLibraryService {
       // ApiAccessKey is the deprecated name of the same read-write key.
       const keys = which === 'ApiKey' ? { ApiKey: value, ApiAccessKey: value } : { ReadOnlyApiKey: value };
       await this.libraries.update(tx, accountId, current, { ...current.doc, ...keys, DateModified: this.clock().toISOString() });
-    });
+    }, principal.durability);
   }
 
   /** Adding a host name already listed changes nothing, so a retried request is harmless. */

@@ -33,6 +33,7 @@ import { registerRateLimits } from './plugins/rate-limit.js';
 import { serializerCompiler } from './plugins/serialization.js';
 import { validatorCompiler } from './plugins/validation.js';
 import { registerAudit } from './plugins/audit.js';
+import { registerDurableAnswers } from './plugins/durable-answers.js';
 import accountRoutes from './routes/account/index.js';
 import apiKeyRoutes from './routes/api-keys/index.js';
 import billingRoutes from './routes/billing/index.js';
@@ -198,6 +199,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(async (core) => {
     registerAuth(core, app.services.apiKeys, { personalKeyOnly: false });
     registerAudit(core, app.services.audit);
+    registerDurableAnswers(core);
     core.addHook(
       'preValidation',
       quickHook((request) => {
@@ -228,6 +230,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           });
         registerAuth(mc, app.services.apiKeys, { personalKeyOnly: true });
         registerAudit(mc, app.services.audit);
+        registerDurableAnswers(mc);
         for (const routes of CONTAINER_ROUTES) routes(mc as unknown as Api);
       },
       { prefix },

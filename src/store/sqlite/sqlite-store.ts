@@ -16,7 +16,10 @@
  * queued behind it (a turn of the event loop later, so requests already readable join it) or when it
  * reaches its bounds, and only then are its callers answered — all of them rejected if COMMIT fails.
  * So a resolved transaction is always a durable one, and a transaction that read an earlier one's
- * writes is answered by the same COMMIT that makes them durable. The lock is held until that COMMIT
+ * writes is answered by the same COMMIT that makes them durable. (A caller that waits for durability
+ * itself — an API write, before it answers — passes a `Durability`: its transaction resolves once
+ * its savepoint is released and hands over the batch's commit instead, so what the request writes
+ * next, its audit entry, joins the same batch and the same sync.) The lock is held until that COMMIT
  * and its sync are done:
  * reads outside a transaction see only committed rows, and writes outside one (each its own commit)
  * never land inside a batch that could still be lost.
@@ -36,6 +39,7 @@ import type {
   DeadBlobs,
   Documents,
   DumpRecord,
+  Durability,
   Files,
   IdempotencyKeys,
   Jobs,
@@ -209,11 +213,14 @@ export class SqliteStore implements Store {
     return this.whenUnlocked(() => this.sequences.nextMany(sequence, count));
   }
 
-  async transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (tx: StoreTx) => Promise<T>, durability?: Durability): Promise<T> {
     this.openTransactions++;
     try {
       await this.takeTurn();
-      return (await this.runTurn(work)) as T;
+      const { result, committed } = await this.runTurn(work);
+      if (!durability) return (await committed) as T;
+      durability.add(committed.then(() => undefined));
+      return result as T;
     } finally {
       this.openTransactions--;
     }
@@ -235,8 +242,8 @@ export class SqliteStore implements Store {
     return new Promise<void>((resolve) => this.turns.push(resolve));
   }
 
-  /** Runs `work` in its own savepoint of the batch; resolves once the batch has committed. */
-  private async runTurn(work: (tx: StoreTx) => Promise<unknown>): Promise<unknown> {
+  /** Runs `work` in its own savepoint of the batch: its result, and the batch's commit (with the result). */
+  private async runTurn(work: (tx: StoreTx) => Promise<unknown>): Promise<{ result: unknown; committed: Promise<unknown> }> {
     try {
       // Inside the try: a BEGIN that fails (another process holding the write lock past the busy
       // timeout) must still end this turn, or every later caller would wait forever.
@@ -267,7 +274,7 @@ export class SqliteStore implements Store {
     this.turnCommitted = [];
     const committed = new Promise<unknown>((resolve, reject) => this.batch.push({ result, resolve, reject, committed: callbacks }));
     this.endTurn();
-    return committed;
+    return { result, committed };
   }
 
   private undoTurn(error: unknown): void {
