@@ -89,7 +89,7 @@ export class PullZoneService {
       );
     }
     if (input.OriginUrl) checkOriginUrl(input.OriginUrl);
-    // A taken name is refused by the store's unique index, as the same 400 (DocumentRepo.insert): no lookup first.
+    if (await this.zones.nameTaken(tx, name)) throw errors.nameTaken('Name', 'pull zone', name);
 
     const id = await tx.nextId('pullZone');
     const hostnameId = await tx.nextId('hostname');

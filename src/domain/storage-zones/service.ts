@@ -91,7 +91,7 @@ export class StorageZoneService {
         'storagezone.replication_region_invalid',
       );
     }
-    // A taken name is refused by the store's unique index, as the same 400 (DocumentRepo.insert): no lookup first.
+    if (await this.zones.nameTaken(tx, name)) throw errors.nameTaken('Name', 'storage zone', name);
     const id = await tx.nextId('storageZone');
     const zone: StoredStorageZone = newStorageZone({
       id,
