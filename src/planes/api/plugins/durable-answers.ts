@@ -8,27 +8,37 @@
  * after all (the batch's COMMIT or sync failed) is answered 500, never 2xx.
  *
  * Registered after the audit hook: the audit entry must be handed in before the answer waits,
- * or the operation's batch would commit without it.
+ * or the operation's batch would commit without it. (The idempotency hook, which runs before both,
+ * waits for the writes itself: it must not keep a 2xx for a key whose write was lost.)
  */
 import type { FastifyInstance, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import type { Durability } from '../../../store/types.js';
 import { quickHook, quickSendHook } from './quick-hook.js';
 
 export class PendingWrites implements Durability {
-  private pending: Promise<void>[] = [];
+  private readonly pending: Promise<void>[] = [];
+  /** The answer already reported a failure: the error answer sent in its place must not fail again. */
+  private failureAnswered = false;
 
   add(durable: Promise<void>): void {
-    // Awaited in settled(); a request that never gets there (its client left) must not crash the process.
+    // Awaited as the answer leaves; a request that never gets there (its client left) must not crash the process.
     durable.catch(() => undefined);
     this.pending.push(durable);
   }
 
-  /** Rejects with the first failure; empties the list, so an error answer sent after it does not wait again. */
-  settled(): Promise<unknown> | undefined {
+  /** Resolves once everything written so far is durable, rejects with the first failure; undefined when nothing is pending. */
+  settled(): Promise<void> | undefined {
     if (this.pending.length === 0) return undefined;
-    const waiting = this.pending;
-    this.pending = [];
-    return waiting.length === 1 ? waiting[0] : Promise.all(waiting);
+    return Promise.all(this.pending).then(() => undefined);
+  }
+
+  /** `settled()` for the answer itself: a failure is reported once. */
+  beforeAnswer(): Promise<void> | undefined {
+    if (this.failureAnswered) return undefined;
+    return this.settled()?.catch((error: unknown) => {
+      this.failureAnswered = true;
+      throw error;
+    });
   }
 }
 
@@ -49,7 +59,7 @@ export function registerDurableAnswers(scope: FastifyInstance): void {
       const durability = request.principal?.durability;
       if (!(durability instanceof PendingWrites)) return;
       // A failure rejects: Fastify's error handling answers it (500, nothing leaked) in place of the 2xx.
-      return durability.settled()?.then(() => payload);
+      return durability.beforeAnswer()?.then(() => payload);
     }),
   );
 }

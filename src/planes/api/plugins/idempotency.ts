@@ -21,6 +21,7 @@ import type { Clock } from '../../../domain/principal.js';
 import type { Secrets } from '../../../security/secrets.js';
 import type { Store } from '../../../store/types.js';
 import { quickHook, quickSendHook } from './quick-hook.js';
+import { PendingWrites } from './durable-answers.js';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -140,8 +141,17 @@ export function registerIdempotency(app: FastifyInstance, { store, secrets, cloc
   const record = async (request: FastifyRequest, reply: FastifyReply, payload: unknown, claim: Claim) => {
     claims.delete(request);
     const text = typeof payload === 'string' ? payload : payload == null ? '' : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
-    const succeeded = reply.statusCode >= 200 && reply.statusCode < 300;
     try {
+      // Kept only once the write is durable: a retry of a write whose commit failed must run again.
+      const writes = request.principal?.durability;
+      const durable =
+        writes instanceof PendingWrites
+          ? await writes.settled()?.then(
+              () => true,
+              () => false,
+            )
+          : true;
+      const succeeded = reply.statusCode >= 200 && reply.statusCode < 300 && durable !== false;
       if (succeeded && text !== undefined) {
         await store.idempotency.complete(claim.accountId, claim.key, claim.claimedAt, reply.statusCode, secrets.seal(text));
       } else {
