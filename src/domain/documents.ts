@@ -62,6 +62,12 @@ export class DocumentRepo<T> {
     return { total: page.total, items: page.items.map((d) => this.sealed.open(d.doc)) };
   }
 
+  /** The ids of every document of the account under `parentId`, without opening them: for deleting what goes with a parent. */
+  async childIds(tx: StoreTx, accountId: number, parentId: string | number): Promise<string[]> {
+    const page = await tx.docs.list<T>(this.kind, accountId, { parentId: String(parentId), offset: 0, limit: Number.MAX_SAFE_INTEGER });
+    return page.items.map((d) => d.id);
+  }
+
   /** For the data planes, which know a resource by its platform-wide name: whatever its account. */
   async findByName(tx: StoreTx, name: string): Promise<StoredDoc<T> | undefined> {
     const found = await tx.docs.findByName<T>(this.kind, name);

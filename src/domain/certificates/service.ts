@@ -97,10 +97,9 @@ export class CertificateService {
 
   /** A pull zone's deletion (in its transaction) takes the challenges of its hostnames along. */
   async forgetPullZone(tx: StoreTx, accountId: number, pullZoneId: number): Promise<void> {
-    const everything = { parentId: String(pullZoneId), offset: 0, limit: Number.MAX_SAFE_INTEGER };
-    for (const item of (await tx.docs.list<PendingChallenge>('certificateChallenge', accountId, everything)).items) {
-      await this.challenges.delete(tx, accountId, item.id);
-      tx.afterCommit(() => this.httpChallenges.committed(item.id, Number.POSITIVE_INFINITY, undefined));
+    for (const id of await this.challenges.childIds(tx, accountId, pullZoneId)) {
+      await this.challenges.delete(tx, accountId, id);
+      tx.afterCommit(() => this.httpChallenges.committed(id, Number.POSITIVE_INFINITY, undefined));
     }
   }
 
@@ -109,8 +108,7 @@ export class CertificateService {
    * longer be served (zone ids are never reused), but their keys are credentials.
    */
   async forgetDnsZone(tx: StoreTx, accountId: number, dnsZoneId: number): Promise<void> {
-    const everything = { parentId: String(dnsZoneId), offset: 0, limit: Number.MAX_SAFE_INTEGER };
-    for (const item of (await tx.docs.list('zoneCertificate', accountId, everything)).items) await tx.docs.delete('zoneCertificate', accountId, item.id);
+    for (const id of await this.zones.repo.childIds(tx, accountId, dnsZoneId)) await this.zones.repo.delete(tx, accountId, id);
   }
 
   /** The root certificate, PEM, created on first use: what developers add to their trust stores. */

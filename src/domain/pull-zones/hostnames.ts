@@ -75,8 +75,7 @@ export class PullZoneHostnames {
   /** Gives up every hostname of a zone that is being deleted. */
   async releaseAll(tx: StoreTx, accountId: number, zoneId: number): Promise<void> {
     // Listed by parent rather than read from the zone, so no claim can outlive its zone.
-    const claimed = await tx.docs.list<HostnameClaim>('hostname', accountId, { parentId: String(zoneId), offset: 0, limit: Number.MAX_SAFE_INTEGER });
-    for (const claim of claimed.items) await tx.docs.delete('hostname', accountId, claim.id);
+    for (const id of await this.claims.childIds(tx, accountId, zoneId)) await this.claims.delete(tx, accountId, id);
   }
 
   /** Adding a hostname the zone already has changes nothing. */
