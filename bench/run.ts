@@ -304,6 +304,7 @@ async function measurePostgres(measure: (load: w.Load, target: Child) => Promise
       dbFile: '',
       bootstrapKey,
       postgres: { url: db.url, masterKey: randomBytes(32).toString('hex') },
+      cpuProfDir: args['cpu-prof'],
       settings: { EDGEPLANE_FILES_URL: `file:${join(workDir, 'pg-files')}` },
     });
     log(`server on ${server.url}, store PostgreSQL ${db.url.replace(/:[^:@]*@/, ':***@')}`);

@@ -97,4 +97,17 @@ describe('the change feed on PostgreSQL', () => {
       await other.close();
     }
   });
+
+  it('hands out ids from the restarted sequence on both instances after a wipe by one, never a clash', async () => {
+    // B draws a block of ids ahead; A's wipe restarts the sequence under it.
+    expect(await storeB.nextId('feedTest')).toBe(1);
+    expect(await storeB.nextId('feedTest')).toBe(2);
+    const heard = new Promise<void>((resolve) => storeB.changes.subscribe((change) => change.type === 'all' && resolve()));
+    await a.store.wipe();
+    await heard;
+    const ids: number[] = [];
+    for (let i = 0; i < 6; i++) ids.push(await (i % 2 ? storeB : a.store).nextId('feedTest'));
+    expect(new Set(ids).size).toBe(6);
+    expect(Math.min(...ids)).toBe(1);
+  });
 });

@@ -89,7 +89,8 @@ export class PullZoneService {
       );
     }
     if (input.OriginUrl) checkOriginUrl(input.OriginUrl);
-    if (await this.zones.nameTaken(tx, name)) throw errors.nameTaken('Name', 'pull zone', name);
+    // A taken name is refused by the insert below, as the same 400 naming Name (DocumentRepo.insert):
+    // no lookup first, one round trip fewer on PostgreSQL.
 
     const id = await tx.nextId('pullZone');
     const hostnameId = await tx.nextId('hostname');

@@ -91,7 +91,8 @@ export class StorageZoneService {
         'storagezone.replication_region_invalid',
       );
     }
-    if (await this.zones.nameTaken(tx, name)) throw errors.nameTaken('Name', 'storage zone', name);
+    // A taken name is refused by the insert below, as the same 400 naming Name (DocumentRepo.insert):
+    // no lookup first, one round trip fewer on PostgreSQL.
     const id = await tx.nextId('storageZone');
     const zone: StoredStorageZone = newStorageZone({
       id,

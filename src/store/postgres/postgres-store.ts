@@ -138,6 +138,10 @@ export class PostgresStore implements Store {
     this.idempotency = guard(new PgIdempotencyKeys(pool as Queryable));
     this.certificateAuthority = guard(new PgCertificateAuthority(pool as Queryable));
     this.sequences = new PgSequences(connectOne as () => Promise<Queryable & { end(): Promise<void> }>);
+    // A wipe or an import (here or by another instance) moves the sequences under the drawn ids.
+    changes.subscribe((change) => {
+      if (change.type === 'all') this.sequences.forget();
+    });
   }
 
   static async open(options: PostgresOptions): Promise<PostgresStore> {

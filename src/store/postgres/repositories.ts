@@ -211,21 +211,15 @@ export class PgDocuments implements Documents {
   }
 
   async insert<T>(kind: ResourceKind, d: NewDoc<T>): Promise<void> {
-    try {
-      await this.db.query('INSERT INTO resources (kind, id, account_id, name, parent_id, link_id, doc) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
-        kind,
-        d.id,
-        d.accountId,
-        d.name ?? null,
-        d.parentId ?? null,
-        d.linkId ?? null,
-        JSON.stringify(d.doc),
-      ]);
-      this.changes.emit({ type: 'doc', kind, accountId: d.accountId, id: d.id });
-    } catch (error) {
-      if (isUniqueViolation(error) && d.name) throw new NameTakenError(kind, d.name);
-      throw error;
-    }
+    // A taken name is skipped rather than refused (resources_by_name): a unique violation would
+    // abort the whole transaction, and a caller may turn the taken name into an outcome and write on.
+    const named = d.name !== undefined && d.name !== null;
+    const res = await this.db.query(
+      `INSERT INTO resources (kind, id, account_id, name, parent_id, link_id, doc) VALUES ($1, $2, $3, $4, $5, $6, $7)${named ? ' ON CONFLICT (kind, lower(name)) WHERE name IS NOT NULL DO NOTHING' : ''}`,
+      [kind, d.id, d.accountId, d.name ?? null, d.parentId ?? null, d.linkId ?? null, JSON.stringify(d.doc)],
+    );
+    if (res.rowCount !== 1) throw new NameTakenError(kind, d.name!);
+    this.changes.emit({ type: 'doc', kind, accountId: d.accountId, id: d.id });
   }
 
   async update<T>(kind: ResourceKind, accountId: number, c: DocChange<T>): Promise<boolean> {
@@ -306,12 +300,21 @@ export class PgJobs implements Jobs {
   }
 }
 
+/** How many ids of one sequence an instance draws at once: one round trip per block, not per create. */
+const ID_BLOCK = 32;
+
 /**
  * Ids come from real PostgreSQL sequences, one per name, created on first use: `nextval` takes no
  * row lock, so instances creating resources of one kind at once never queue behind each other.
+ * Single ids are drawn a block at a time and handed out in order by this instance (a create then
+ * spends no round trip on its id); ids left in a block when the process stops are never used, as
+ * the platform's ids have gaps too. A wipe or an import moves the sequences: forget() drops the
+ * blocks, and the store calls it on every change of everything the feed reports.
  */
 export class PgSequences {
   private readonly known = new Set<string>();
+  /** Ids drawn and not yet handed out, ascending, per sequence. */
+  private readonly drawn = new Map<string, number[]>();
   /**
    * `admin` opens a connection of its own, outside the pool and outside any transaction: a
    * sequence created there survives a rollback, and a transaction waiting for it can never starve
@@ -321,8 +324,19 @@ export class PgSequences {
 
   async next(db: Queryable, name: string): Promise<number> {
     const seq = sequenceName(name);
-    if (!this.known.has(seq)) await this.ensure(seq);
-    return (await run<{ id: number }>(db, `SELECT nextval('${seq}') AS id`))[0]!.id;
+    const ready = this.drawn.get(seq);
+    if (ready !== undefined && ready.length > 0) return ready.shift()!;
+    const block = await this.nextMany(db, name, ID_BLOCK);
+    // Creates running at once may each have drawn a block: keep every id, handed out in order.
+    const kept = this.drawn.get(seq) ?? [];
+    const id = block.shift()!;
+    this.drawn.set(seq, kept.length === 0 ? block : [...kept, ...block].sort((a, b) => a - b));
+    return id;
+  }
+
+  /** Drops the ids drawn ahead: the sequences were moved (a wipe, an import) or may have been. */
+  forget(): void {
+    this.drawn.clear();
   }
 
   /** `count` ids in one round trip; other sessions may draw from the sequence meanwhile, so they need not be consecutive. */
@@ -336,6 +350,7 @@ export class PgSequences {
 
   /** Sets a sequence so the next id is above `last` (used when importing a store). */
   async advance(name: string, last: number): Promise<void> {
+    this.forget();
     const seq = sequenceName(name);
     await this.ensure(seq);
     const client = await this.admin();
