@@ -17,6 +17,7 @@ import type { RunningPlane } from './planes/plane.js';
 import { resolveMasterKey } from './security/master-key.js';
 import { prepareStore } from './seed/prepare.js';
 import { openStore } from './store/open.js';
+import { requestForLog } from './planes/api/request-log.js';
 
 /** A graceful close that takes longer than this ends the connections still open. */
 const GRACE_MS = 8_000;
@@ -57,27 +58,6 @@ function logStream(): DestinationStream {
   process.on('exit', () => stream.flushSync());
   const bytes = stream as unknown as { write(line: Buffer): boolean };
   return { write: (line: string) => bytes.write(Buffer.from(line)) };
-}
-
-interface LoggedRequest {
-  method?: string;
-  url?: string;
-  headers?: Record<string, unknown>;
-  host?: string;
-  ip?: string;
-  socket?: { remotePort?: number };
-}
-
-/** Fastify's request fields (a Fastify request, or the front door's equivalent); never headers or a body. */
-function requestForLog(request: LoggedRequest): Record<string, unknown> {
-  return {
-    method: request.method,
-    url: request.url,
-    version: request.headers?.['accept-version'],
-    host: request.host,
-    remoteAddress: request.ip,
-    remotePort: request.socket?.remotePort,
-  };
 }
 
 /**

@@ -9,6 +9,7 @@ import { systemClock, type Clock } from '../../domain/principal.js';
 import { buildServices } from '../../domain/services.js';
 import { AnswerCache } from './answer-cache.js';
 import { FrontDoor } from './front-door.js';
+import { completedLineOf } from './request-log.js';
 import { openFilesBackend } from '../../files/location.js';
 import type { BlobStore } from '../../files/types.js';
 import { PlaneStates } from '../plane.js';
@@ -248,7 +249,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     throttle,
     recordRequest,
     requestId: requestIdOf,
-    log: deps.logger ? app.log : undefined,
+    logCompleted: deps.logger ? completedLineOf(app.log) : undefined,
   });
   return app;
 }

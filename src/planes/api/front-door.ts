@@ -12,9 +12,9 @@
  * request id header, the request's metrics and its log line (same fields, same message).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Principal } from '../../domain/principal.js';
 import type { AnswerCache } from './answer-cache.js';
+import type { CompletedLine } from './request-log.js';
 
 /** What the front door needs of the app: each part owned, and kept honest, by its plugin. */
 export interface FrontDoorParts {
@@ -26,8 +26,8 @@ export interface FrontDoorParts {
   throttle: FrontThrottle;
   recordRequest: (method: string, route: string, status: number, seconds: number) => void;
   requestId: (request: IncomingMessage) => string;
-  /** The app's logger when it logs requests. */
-  log: FastifyBaseLogger | undefined;
+  /** Writes the request's line, when the app logs requests. */
+  logCompleted: CompletedLine | undefined;
 }
 
 /** The rate-limit plugin's two checks, as the front door applies them. */
@@ -77,11 +77,8 @@ export class FrontDoor {
     response.end(body);
     const elapsedMs = performance.now() - started;
     this.parts.recordRequest('GET', ROUTE, 200, elapsedMs / 1000);
-    // The slow path's line: the request's child binding first, then what Fastify's serializers read of a request and reply.
-    this.parts.log?.info(
-      { reqId: id, req: { method: 'GET', url, headers, host: headers.host, ip, socket: request.socket }, res: { statusCode: 200 }, responseTime: elapsedMs },
-      'request completed',
-    );
+    // The slow path's line: what Fastify's request serializer reads of a request.
+    this.parts.logCompleted?.(id, { method: 'GET', url, headers, host: headers.host, ip, socket: request.socket }, 200, elapsedMs);
     return true;
   }
 }
