@@ -64,7 +64,8 @@ export class FileSweeper {
           await this.blobs.delete(key);
         }
       }
-      await this.store.deadBlobs.forget(due);
+      // One transaction: outside one, SQLite would commit (and sync, on the event loop) per key.
+      await this.store.transaction((tx) => tx.deadBlobs.forget(due));
       handled += due.length;
     }
   }
