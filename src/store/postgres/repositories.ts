@@ -350,7 +350,6 @@ export class PgSequences {
 
   /** Sets a sequence so the next id is above `last` (used when importing a store). */
   async advance(name: string, last: number): Promise<void> {
-    this.forget();
     const seq = sequenceName(name);
     await this.ensure(seq);
     const client = await this.admin();

@@ -20,9 +20,8 @@
  * itself — an API write, before it answers — passes a `Durability`: its transaction resolves once
  * its savepoint is released and hands over the batch's commit instead, so what the request writes
  * next, its audit entry, joins the same batch and the same sync.) The lock is held until that COMMIT
- * and its sync are done:
- * reads outside a transaction see only committed rows, and writes outside one (each its own commit)
- * never land inside a batch that could still be lost.
+ * and its sync are done: reads outside a transaction see only committed rows, and writes outside one
+ * (each its own commit) never land inside a batch that could still be lost.
  */
 import Database from 'better-sqlite3';
 import { closeSync, fdatasync, mkdirSync, openSync } from 'node:fs';

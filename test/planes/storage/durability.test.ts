@@ -58,6 +58,10 @@ describe('files under SIGKILL', () => {
      * must be a write that no acknowledged write started after the end of.
      */
     const writes = new Map<string, { hash: string; started: number; ended: number; acknowledged: boolean }[]>();
+    const record = (path: string, write: { hash: string; started: number; ended: number; acknowledged: boolean }) =>
+      writes.set(path, [...(writes.get(path) ?? []), write]);
+    /** The first path acknowledged: some writes overwrite it. */
+    let overwritten: string | undefined;
     for (let round = 0; round < 3; round++) {
       let dead = false;
       let n = 0;
@@ -68,8 +72,7 @@ describe('files under SIGKILL', () => {
           const path = `r${round}/w${w}/${n++}.bin`;
           // Sizes from a few bytes to ~1 MiB, some overwriting earlier files.
           const bytes = randomBytes(1 + Math.floor(Math.random() ** 3 * 1_000_000));
-          const acknowledgedPaths = [...writes].filter(([, list]) => list.some((x) => x.acknowledged)).map(([p]) => p);
-          const target = Math.random() < 0.2 && acknowledgedPaths.length > 0 ? acknowledgedPaths[0]! : path;
+          const target = Math.random() < 0.2 && overwritten !== undefined ? overwritten : path;
           const write = { hash: sha256(bytes), started: performance.now(), ended: Number.POSITIVE_INFINITY, acknowledged: false };
           try {
             const res = await fetch(`${storage}/${zone.Name}/${target}`, { method: 'PUT', headers: { AccessKey: zone.Password }, body: bytes });
@@ -77,10 +80,11 @@ describe('files under SIGKILL', () => {
             // Any other answer is a refusal: nothing of it may be kept.
             if (res.status !== 201) continue;
             write.acknowledged = true;
-            writes.set(target, [...(writes.get(target) ?? []), write]);
+            overwritten ??= target;
+            record(target, write);
           } catch {
             // No answer: the write may or may not have committed before the kill.
-            writes.set(target, [...(writes.get(target) ?? []), write]);
+            record(target, write);
             cutShort.push(write);
             return;
           }
