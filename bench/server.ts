@@ -59,6 +59,8 @@ export interface EdgeplaneOptions {
   cpuProfDir?: string | undefined;
   /** More EDGEPLANE_* settings for this server. */
   settings?: Record<string, string>;
+  /** Other variables for this server's process (Node's own). */
+  environment?: Record<string, string>;
 }
 
 export function startEdgeplane(options: EdgeplaneOptions): Promise<Child> {
@@ -83,6 +85,7 @@ export function startEdgeplane(options: EdgeplaneOptions): Promise<Child> {
     // Likewise the DNS plane's limit per client address: dnsperf is one address sending 100,000s a second.
     EDGEPLANE_DNS_RATE_LIMIT_PER_SECOND: '0',
     ...options.settings,
+    ...options.environment,
   });
 }
 

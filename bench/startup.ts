@@ -28,6 +28,11 @@ export interface StartupTimes {
 export interface StartupReport {
   runs: number;
   edgeplane: StartupTimes;
+  /**
+   * The same start without the code cache (`NODE_DISABLE_COMPILE_CACHE=1`): what the first start
+   * of a new build, or of a new Node version, takes.
+   */
+  withoutCodeCache: StartupTimes;
   /** `node -e` serving one request with node:http: the least any server process can take. */
   bareHttp: StartupTimes;
   /** `node -e 0`: spawn to exit. */
@@ -51,7 +56,8 @@ export async function measureStartup(options: StartupOptions): Promise<StartupRe
   const { workDir, runs, log } = options;
   const dbFile = join(workDir, 'startup.db');
   const bootstrapKey = `startup-${Date.now().toString(36)}-bench-key`;
-  // The store exists before the timed runs: created, migrated and given some zones by a first server.
+  // The store exists before the timed runs: created, migrated and given some zones by a first server,
+  // which also leaves the bundle's code cache, as any earlier start of the same build would.
   log('start-up: creating the store with a first server');
   const first = await startEdgeplane({ dbFile, bootstrapKey });
   const planes = Object.keys(first.planes);
@@ -66,6 +72,7 @@ export async function measureStartup(options: StartupOptions): Promise<StartupRe
   const report: StartupReport = {
     runs,
     edgeplane: { listeningMs: [], answeredMs: [], cpuMs: [] },
+    withoutCodeCache: { listeningMs: [], answeredMs: [], cpuMs: [] },
     bareHttp: { listeningMs: [], answeredMs: [], cpuMs: [] },
     nodeNothingMs: [],
     planes,
@@ -77,6 +84,7 @@ export async function measureStartup(options: StartupOptions): Promise<StartupRe
     report.nodeNothingMs.push(await nodeNothing());
     await timeOne(report.bareHttp, async () => startChild('floor', ['-e', BARE_HTTP], /floor: listening on (http:\/\/127\.0\.0\.1:\d+)/, process.env));
     await timeOne(report.edgeplane, () => startEdgeplane({ dbFile, bootstrapKey, cpuProfDir: options.cpuProfDir }));
+    await timeOne(report.withoutCodeCache, () => startEdgeplane({ dbFile, bootstrapKey, environment: { NODE_DISABLE_COMPILE_CACHE: '1' } }));
   }
   report.loadAverage.after = loadavg()[0] ?? 0;
   return report;
@@ -141,6 +149,7 @@ export function startupRows(r: StartupReport): string[][] {
   return [
     row('edgeplane: spawn to first answer (all planes)', r.edgeplane.answeredMs),
     row('edgeplane: spawn to "listening on" line', r.edgeplane.listeningMs),
+    row('edgeplane without its code cache: spawn to first answer', r.withoutCodeCache.answeredMs),
     row('floor: node -e bare node:http, spawn to first answer', r.bareHttp.answeredMs),
     [...row('edgeplane: CPU used by then', r.edgeplane.cpuMs).slice(0, 4), `${(median(r.edgeplane.cpuMs) / median(r.bareHttp.cpuMs)).toFixed(2)}x`],
     [...row('floor: CPU used by then', r.bareHttp.cpuMs).slice(0, 4), '1.00x'],

@@ -5,37 +5,62 @@
  * Why a bundle: on Node 20, loading ~700 ES module files (TypeBox alone is hundreds) took ~0.4 s
  * of a ~0.6 s start-up; one bundle loads in a fraction of that.
  *
- * Left out of the bundle, loaded from node_modules at run time: the native SQLite binding, the
+ * The server is one CommonJS file, server.cjs, loaded by server.js (src/boot/bundle-entry.ts)
+ * through V8's code cache, which Node offers for scripts but not for ES modules on Node 20; its
+ * SHA-256 is written into server.js, so a cache never serves another build. The CLI is one
+ * CommonJS file too, cli.js.
+ *
+ * Left out of the bundles, loaded from node_modules at run time: the native SQLite binding, the
  * PostgreSQL driver (loaded only when DATABASE_URL names PostgreSQL), pino and its pretty printer
  * (their transports run in worker threads that load files by path), the docs page's static
  * files (served from the package's own folder), and pdfkit (it loads its fonts through its own
  * package's import map, relative to its files).
  */
 import { build } from 'esbuild';
-import { chmodSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 const EXTERNAL = ['better-sqlite3', 'pg', 'pg-native', 'pino', 'pino-pretty', 'thread-stream', '@fastify/swagger-ui', 'pdfkit'];
 
-// Chunk names carry a content hash: without this, every build would leave the last one's behind.
-rmSync('dist/bundle', { recursive: true, force: true });
-await build({
-  entryPoints: { server: 'src/server.ts', cli: 'src/cli.ts' },
-  outdir: 'dist/bundle',
+const common = {
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20.19',
   external: EXTERNAL,
-  // CommonJS dependencies call require(); an ES module has none, so give each chunk one.
-  banner: { js: "import { createRequire as __edgeplaneCreateRequire } from 'node:module'; const require = __edgeplaneCreateRequire(import.meta.url);" },
   logLevel: 'warning',
   legalComments: 'none',
-  // Start-up compiles the whole main chunk: without comments and whitespace it is 30% smaller and
+  // Start-up compiles the whole bundle: without comments and whitespace it is 30% smaller and
   // pure ASCII (a comment's "→" made V8 hold all of it as two-byte text), which cut spawn-to-first-
   // answer by about a tenth. Names stay, so stack traces still name their functions; the source
-  // maps beside the chunks give lines again under `NODE_OPTIONS=--enable-source-maps`.
+  // maps beside the files give lines again under `NODE_OPTIONS=--enable-source-maps`.
   minifyWhitespace: true,
   sourcemap: 'linked',
+};
+
+rmSync('dist/bundle', { recursive: true, force: true });
+mkdirSync('dist/bundle', { recursive: true });
+// CommonJS files, for all their .js names (the project's package.json says "module"): Node loads a
+// CommonJS entry without starting its ES module loader, ~10 ms of every start.
+writeFileSync('dist/bundle/package.json', `${JSON.stringify({ type: 'commonjs' })}\n`);
+
+const commonJs = {
+  ...common,
+  outdir: 'dist/bundle',
+  format: 'cjs',
+  // import() of a package becomes require(): the same files, resolved from the bundle's folder
+  // (also when it runs through the code cache's vm.Script, which has no module of its own).
+  supported: { 'dynamic-import': false },
+  // Two modules find files beside themselves through import.meta.url, which CommonJS lacks.
+  define: { 'import.meta.url': 'EDGEPLANE_IMPORT_META_URL' },
+  banner: { js: "const EDGEPLANE_IMPORT_META_URL = require('node:url').pathToFileURL(__filename).href;" },
+};
+
+await build({ ...commonJs, entryPoints: { server: 'src/start.ts' }, outExtension: { '.js': '.cjs' } });
+const digest = createHash('sha256').update(readFileSync('dist/bundle/server.cjs')).digest('hex');
+await build({
+  ...commonJs,
+  entryPoints: { server: 'src/boot/bundle-entry.ts' },
+  define: { ...commonJs.define, EDGEPLANE_BUNDLE_DIGEST: JSON.stringify(digest) },
 });
+await build({ ...commonJs, entryPoints: { cli: 'src/cli.ts' } });
 chmodSync('dist/bundle/cli.js', 0o755);

@@ -11,10 +11,13 @@ export interface Migration {
   checksum: string;
 }
 
-/** The package root holds `migrations/`; found by walking up, so it works from src/ and dist/bundle/. */
+/**
+ * The package root holds `migrations/`; found by walking up to it, so it works from src/ and
+ * dist/bundle/ (which has a package.json of its own, saying its files are CommonJS).
+ */
 function packageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
+  while (!existsSync(join(dir, 'migrations'))) {
     const up = dirname(dir);
     if (up === dir) throw new Error('package root not found');
     dir = up;

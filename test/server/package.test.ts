@@ -5,8 +5,9 @@
  * static files, the logger, validation and serialization) are exercised. (Installing the tarball
  * itself needs the registry and a native build, so it is checked by hand; see the closing notes.)
  */
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUNDLED_SERVER, startServer } from '../helpers/server-process.js';
 import { within } from '../helpers/within.js';
+import { S3RVER_CREDENTIALS, startTestS3Server } from '../files/s3-test-server.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -26,6 +28,8 @@ describe('the package', () => {
     for (const needed of [
       'dist/bundle/cli.js',
       'dist/bundle/server.js',
+      'dist/bundle/server.cjs',
+      'dist/bundle/package.json',
       'migrations/sqlite/0001-initial.sql',
       'migrations/postgres/0001-initial.sql',
       'README.md',
@@ -86,6 +90,76 @@ describe('the package', () => {
       expect(JSON.parse(lines().at(-1)!)).toHaveProperty('reqId');
     } finally {
       expect(await server.stop()).toBe(0);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('keeps its compiled code for the next start: written once every plane listens, then used as it is', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'edgeplane-bundle-cache-'));
+    const env = {
+      DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`,
+      EDGEPLANE_BOOTSTRAP_KEY: 'bundle-bootstrap-key-0123456789',
+      NODE_COMPILE_CACHE: join(dir, 'cache'),
+    };
+    const cacheFile = () => readdirSync(join(dir, 'cache')).find((f) => /^edgeplane-.*\.bin$/.test(f));
+    try {
+      let server = await startServer(env, BUNDLED_SERVER);
+      await within(10_000, async () => cacheFile() !== undefined);
+      expect(await server.stop()).toBe(0);
+      const written = statSync(join(dir, 'cache', cacheFile()!));
+
+      server = await startServer(env, BUNDLED_SERVER);
+      try {
+        expect(((await (await fetch(`${server.base}/_edgeplane/health`)).json()) as { status: string }).status).toBe('ok');
+        // A cache V8 refused would be written again (a new file renamed into place).
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(statSync(join(dir, 'cache', cacheFile()!)).ino).toBe(written.ino);
+      } finally {
+        expect(await server.stop()).toBe(0);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('keeps files in S3 from the bundle (the AWS SDK is bundled into the server)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'edgeplane-bundle-s3-'));
+    const s3 = await startTestS3Server();
+    const key = 'bundle-bootstrap-key-0123456789';
+    const server = await startServer(
+      {
+        DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`,
+        EDGEPLANE_BOOTSTRAP_KEY: key,
+        EDGEPLANE_FILES_URL: `s3://${s3.bucket}?endpoint=${encodeURIComponent(s3.endpoint)}&region=us-east-1&forcePathStyle=true`,
+        ...S3RVER_CREDENTIALS,
+      },
+      BUNDLED_SERVER,
+    );
+    try {
+      const created = await fetch(`${server.base}/storagezone`, {
+        method: 'POST',
+        headers: { AccessKey: key, 'content-type': 'application/json' },
+        body: JSON.stringify({ Name: 'bundled-files', Region: 'DE' }),
+      });
+      expect(created.status).toBe(201);
+      const zone = (await created.json()) as { Name: string; Password: string };
+      const url = `${server.planes['storage']}/${zone.Name}/hello.txt`;
+      expect((await fetch(url, { method: 'PUT', headers: { AccessKey: zone.Password }, body: 'kept in S3' })).status).toBe(201);
+      const read = await fetch(url, { headers: { AccessKey: zone.Password } });
+      expect(read.status).toBe(200);
+      expect(await read.text()).toBe('kept in S3');
+      const client = new S3Client({
+        endpoint: s3.endpoint,
+        region: 'us-east-1',
+        forcePathStyle: true,
+        credentials: { accessKeyId: S3RVER_CREDENTIALS.AWS_ACCESS_KEY_ID, secretAccessKey: S3RVER_CREDENTIALS.AWS_SECRET_ACCESS_KEY },
+      });
+      const listed = await client.send(new ListObjectsV2Command({ Bucket: s3.bucket }));
+      client.destroy();
+      expect(listed.KeyCount).toBeGreaterThan(0);
+    } finally {
+      expect(await server.stop()).toBe(0);
+      await s3.close();
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
