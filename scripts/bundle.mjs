@@ -11,16 +11,16 @@
  * CommonJS file too, cli.js.
  *
  * Left out of the bundles, loaded from node_modules at run time: the native SQLite binding, the
- * PostgreSQL driver (loaded only when DATABASE_URL names PostgreSQL), pino and its pretty printer
- * (their transports run in worker threads that load files by path), the docs page's static
- * files (served from the package's own folder), and pdfkit (it loads its fonts through its own
- * package's import map, relative to its files).
+ * PostgreSQL driver (loaded only when DATABASE_URL names PostgreSQL), pino's pretty printer (it
+ * runs in a worker thread, loaded by path; src/boot/bundle-entry.ts tells the bundled pino where
+ * that thread's own file is), the docs page's static files (served from the package's own
+ * folder), and pdfkit (it loads its fonts from files beside its own).
  */
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
-const EXTERNAL = ['better-sqlite3', 'pg', 'pg-native', 'pino', 'pino-pretty', 'thread-stream', '@fastify/swagger-ui', 'pdfkit'];
+const EXTERNAL = ['better-sqlite3', 'pg', 'pg-native', 'pino-pretty', '@fastify/swagger-ui', 'pdfkit'];
 
 const common = {
   bundle: true,

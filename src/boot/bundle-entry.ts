@@ -3,7 +3,7 @@
  * bundle beside it (server.cjs) through the code cache, starts it, and once every plane listens
  * writes the cache for the next start.
  */
-import module from 'node:module';
+import module, { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { cacheDirFromEnv, loadBundle } from './code-cache.js';
 
@@ -15,7 +15,19 @@ declare const EDGEPLANE_BUNDLE_DIGEST: string;
 const nodeCompileCache = module as { enableCompileCache?: () => unknown; flushCompileCache?: () => void };
 nodeCompileCache.enableCompileCache?.();
 
-const bundle = loadBundle<{ start(): Promise<void> }>(fileURLToPath(new URL('./server.cjs', import.meta.url)), {
+const bundleFile = fileURLToPath(new URL('./server.cjs', import.meta.url));
+
+// pino is in the bundle, but the worker thread of its pretty transport (a terminal's logs) runs
+// thread-stream's worker file, which a bundle cannot hold: pino asks this global where it is.
+// Resolved when asked, so a start that logs JSON does not pay for it.
+const bundlerPaths = {};
+Object.defineProperty(bundlerPaths, 'thread-stream-worker', {
+  enumerable: true,
+  get: () => createRequire(createRequire(bundleFile).resolve('pino')).resolve('thread-stream/lib/worker.js'),
+});
+Object.assign(globalThis, { __bundlerPathsOverrides: bundlerPaths });
+
+const bundle = loadBundle<{ start(): Promise<void> }>(bundleFile, {
   dir: cacheDirFromEnv(process.env),
   digest: EDGEPLANE_BUNDLE_DIGEST,
 });

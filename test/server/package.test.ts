@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUNDLED_SERVER, startServer } from '../helpers/server-process.js';
 import { within } from '../helpers/within.js';
+import { ensureDebianPackage } from '../helpers/debian-package.js';
 import { S3RVER_CREDENTIALS, startTestS3Server } from '../files/s3-test-server.js';
 
 const run = promisify(execFile);
@@ -160,6 +161,38 @@ describe('the package', () => {
     } finally {
       expect(await server.stop()).toBe(0);
       await s3.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it("logs readable text to a terminal from the bundle (pino's pretty transport, in a worker thread)", async () => {
+    // util-linux's `script` runs the server with a terminal for its standard output.
+    await ensureDebianPackage('script', 'bsdutils');
+    const dir = mkdtempSync(join(tmpdir(), 'edgeplane-bundle-tty-'));
+    try {
+      const command = `${process.execPath} ${join(root, 'dist/bundle/server.js')}`;
+      const env = {
+        ...process.env,
+        DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`,
+        HOST: '127.0.0.1',
+        PORT: '0',
+        EDGEPLANE_STORAGE_PORT: '0',
+        EDGEPLANE_DNS_PORT: '0',
+        EDGEPLANE_EDGE_PORT: '0',
+        EDGEPLANE_EDGE_TLS_PORT: '0',
+        EDGEPLANE_S3_PORT: '0',
+        LOG_LEVEL: 'info',
+      };
+      // Stopped by timeout (exit code 124) once it has had time to start and log.
+      const output = await run('timeout', ['5', 'script', '-qec', command, '/dev/null'], { env, cwd: dir }).then(
+        (r) => r.stdout,
+        (e: { stdout: string }) => e.stdout,
+      );
+      expect(output).toContain('edgeplane: listening on');
+      // pino-pretty's line, not JSON: the time in brackets, the level as a word.
+      expect(output).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] .*INFO.*: .*Server listening at/m);
+      expect(output).not.toContain('Cannot find module');
+    } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
