@@ -5,8 +5,7 @@
  * length part by part (one PUT when it fits in a part, else a multipart upload), and is durable
  * once the store has acknowledged it.
  */
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, paginateListObjectsV2, S3Client } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, paginateListObjectsV2, S3Client, Upload } from './s3-sdk.js';
 import { Readable } from 'node:stream';
 import { blobKeySegments, blobPrefix, isBlobKey } from './blob-key.js';
 import { checkRange } from './byte-range.js';

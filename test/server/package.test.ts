@@ -6,7 +6,7 @@
  * itself needs the registry and a native build, so it is checked by hand; see the closing notes.)
  */
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -31,6 +31,8 @@ describe('the package', () => {
       'dist/bundle/server.js',
       'dist/bundle/server.cjs',
       'dist/bundle/package.json',
+      'dist/bundle/vendor-s3.cjs',
+      'dist/bundle/vendor-x509.cjs',
       'migrations/sqlite/0001-initial.sql',
       'migrations/postgres/0001-initial.sql',
       'README.md',
@@ -67,6 +69,12 @@ describe('the package', () => {
       const read = await call(`/pullzone/${zone.Id}`);
       expect(read.status).toBe(200);
       expect(await read.json()).toMatchObject({ Id: zone.Id, Name: 'bundled' });
+
+      // A certificate: the X.509 library is a file of its own beside the bundle, loaded on first use.
+      expect((await call(`/pullzone/${zone.Id}/addHostname`, { method: 'POST', body: JSON.stringify({ Hostname: 'cdn.bundled.example' }) })).status).toBe(204);
+      expect((await call('/pullzone/loadFreeCertificate?hostname=cdn.bundled.example')).status).toBe(200);
+      const withCertificate = (await (await call(`/pullzone/${zone.Id}`)).json()) as { Hostnames: { Value: string; HasCertificate: boolean }[] };
+      expect(withCertificate.Hostnames.find((h) => h.Value === 'cdn.bundled.example')?.HasCertificate).toBe(true);
 
       const invalid = await call('/pullzone', { method: 'POST', body: JSON.stringify({ Name: 'x', OriginUrl: 42 }) });
       expect(invalid.status).toBe(400);
@@ -123,7 +131,7 @@ describe('the package', () => {
     }
   }, 60_000);
 
-  it('keeps files in S3 from the bundle (the AWS SDK is bundled into the server)', async () => {
+  it('keeps files in S3 from the bundle (the AWS SDK is a file of its own beside it, loaded on first use)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'edgeplane-bundle-s3-'));
     const s3 = await startTestS3Server();
     const key = 'bundle-bootstrap-key-0123456789';
@@ -149,6 +157,8 @@ describe('the package', () => {
       const read = await fetch(url, { headers: { AccessKey: zone.Password } });
       expect(read.status).toBe(200);
       expect(await read.text()).toBe('kept in S3');
+      // mime-db, loaded on first use from node_modules.
+      expect(read.headers.get('content-type')).toBe('text/plain; charset=utf-8');
       const client = new S3Client({
         endpoint: s3.endpoint,
         region: 'us-east-1',
@@ -183,11 +193,23 @@ describe('the package', () => {
         EDGEPLANE_S3_PORT: '0',
         LOG_LEVEL: 'info',
       };
-      // Stopped by timeout (exit code 124) once it has had time to start and log.
-      const output = await run('timeout', ['5', 'script', '-qec', command, '/dev/null'], { env, cwd: dir }).then(
-        (r) => r.stdout,
-        (e: { stdout: string }) => e.stdout,
-      );
+      // Stopped once it has logged its first lines (or after 20 s, failing below).
+      const output = await new Promise<string>((resolve) => {
+        const child = spawn('script', ['-qec', command, '/dev/null'], { env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+        let text = '';
+        const done = () => {
+          clearTimeout(timer);
+          child.kill('SIGTERM');
+          resolve(text);
+        };
+        const timer = setTimeout(done, 20_000);
+        const take = (chunk: Buffer) => {
+          text += chunk.toString();
+          if (/Server listening at/.test(text) && text.includes('edgeplane: listening on')) done();
+        };
+        child.stdout.on('data', take);
+        child.stderr.on('data', take);
+      });
       expect(output).toContain('edgeplane: listening on');
       // pino-pretty's line, not JSON: the time in brackets, the level as a word.
       expect(output).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] .*INFO.*: .*Server listening at/m);

@@ -8,7 +8,7 @@
 import { Readable } from 'node:stream';
 import { zonePath } from '../../files/paths.js';
 import type { FileService } from '../../files/service.js';
-import mime from 'mime-types';
+import { mimeTypes } from '../../../files/media-types.js';
 
 export interface StorageAnswer {
   status: number;
@@ -27,7 +27,7 @@ export async function readStorageOrigin(files: FileService, storageZoneId: numbe
   const file = await files.find({ zoneId: String(storageZoneId) }, filePath);
   if (!file || file.isDirectory) return NOT_FOUND;
   const headers = {
-    'content-type': file.contentType ?? (mime.lookup(file.path) || 'application/octet-stream'),
+    'content-type': file.contentType ?? (mimeTypes().lookup(file.path) || 'application/octet-stream'),
     etag: `"${file.md5 ?? file.guid}"`,
     'last-modified': new Date(file.changedAt).toUTCString(),
     'content-length': String(file.size),
