@@ -78,7 +78,11 @@ const commonJs = {
   banner: { js: "const EDGEPLANE_IMPORT_META_URL = require('node:url').pathToFileURL(__filename).href;" },
 };
 
-await build({ ...commonJs, entryPoints: Object.fromEntries(Object.entries(LOADED_LATER).map(([source, file]) => [file, source])), outExtension: { '.js': '.cjs' } });
+await build({
+  ...commonJs,
+  entryPoints: Object.fromEntries(Object.entries(LOADED_LATER).map(([source, file]) => [file, source])),
+  outExtension: { '.js': '.cjs' },
+});
 await build({ ...commonJs, entryPoints: { server: 'src/start.ts' }, outExtension: { '.js': '.cjs' }, plugins: [loadedLater] });
 const digest = createHash('sha256').update(readFileSync('dist/bundle/server.cjs')).digest('hex');
 await build({
