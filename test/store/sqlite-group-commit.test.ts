@@ -113,6 +113,23 @@ describe('SQLite group commit', () => {
     expect(committedAccounts(account.name)).toBe(1);
   });
 
+  it('syncs the log after a batch that changed rows, and not after one that changed none', async () => {
+    const syncs = () => store.stats().syncs;
+    const before = syncs();
+    await Promise.all([createAccount('s0'), createAccount('s1')]);
+    expect(syncs() - before).toBe(1);
+    expect(committedAccounts('s1')).toBe(1);
+
+    const afterWrites = syncs();
+    // Reads, and an update that matches nothing (a job poll with nothing due): nothing was written.
+    const read = await store.transaction(async (tx) => {
+      expect(await tx.jobs.claimDue(0, 10, 'worker', 60_000)).toEqual([]);
+      return tx.accounts.list();
+    });
+    expect(read.map((a) => a.name)).toEqual(expect.arrayContaining(['s0', 's1']));
+    expect(syncs()).toBe(afterWrites);
+  });
+
   it('rejects only the transaction whose BEGIN fails, and the queue moves on', async () => {
     // Another process holds the write lock; a short busy timeout keeps the test fast.
     (store as unknown as { db: Database.Database }).db.pragma('busy_timeout = 10');

@@ -105,4 +105,19 @@ describe('JobRunner', () => {
     expect(await runner.runDue()).toBe(1);
     expect(ran).toBe(1);
   });
+
+  it('writes through transactions, whose disk sync runs off the event loop, and syncs nothing when nothing is due', async () => {
+    const runner = new JobRunner(store, clock.read);
+    runner.register('note', async () => {});
+    await runner.enqueue('note', {}, 0);
+    const before = store.stats();
+    expect(await runner.runDue()).toBe(1);
+    const after = store.stats();
+    // The lease and the completion: each a batch commit with its log sync (a statement outside a
+    // transaction would commit with its own sync, on the event loop, and count no batch).
+    expect(after.commits - before.commits).toBe(2);
+    expect(after.syncs - before.syncs).toBe(2);
+    expect(await runner.runDue()).toBe(0);
+    expect(store.stats().syncs).toBe(after.syncs);
+  });
 });

@@ -61,8 +61,8 @@ import { SqliteAccounts, SqliteApiKeys, SqliteDocuments, SqliteJobs, SqliteSeque
 
 type Db = Database.Database;
 
-/** `commits`: COMMITs run by this process, one per batch (for tests and diagnosis). */
-export type SqliteStats = Extract<StoreStats, { dialect: 'sqlite' }> & { commits: number };
+/** `commits`: COMMITs run by this process, one per batch; `syncs`: the log syncs after them (for tests and diagnosis). */
+export type SqliteStats = Extract<StoreStats, { dialect: 'sqlite' }> & { commits: number; syncs: number };
 
 /**
  * Bounds of a batch. Its first caller waits for the last one, so a batch is closed after 10 ms even
@@ -121,8 +121,11 @@ export class SqliteStore implements Store {
   /** afterCommit callbacks of the transaction running now. */
   private turnCommitted: (() => void)[] = [];
   private commits = 0;
+  private syncs = 0;
+  /** The connection's row changes (SQLite's total_changes()) when the open batch began. */
+  private changesAtBegin = 0;
   /** Every write runs these: prepared once rather than parsed by `exec` each time. */
-  private readonly control: Record<'begin' | 'savepoint' | 'release' | 'commit' | 'commitWithSync' | 'commitWithoutSync', Database.Statement>;
+  private readonly control: Record<'begin' | 'savepoint' | 'release' | 'commit' | 'commitWithSync' | 'commitWithoutSync' | 'totalChanges', Database.Statement>;
 
   private constructor(
     private readonly db: Db,
@@ -137,6 +140,7 @@ export class SqliteStore implements Store {
       savepoint: db.prepare('SAVEPOINT edgeplane_tx'),
       release: db.prepare('RELEASE edgeplane_tx'),
       commit: db.prepare('COMMIT'),
+      totalChanges: db.prepare('SELECT total_changes()').pluck(),
     };
     this.sequences = new SqliteSequences(db);
     this.changes = new SqliteChangeFeed(db);
@@ -226,7 +230,7 @@ export class SqliteStore implements Store {
   }
 
   stats(): SqliteStats {
-    return { dialect: 'sqlite', openTransactions: this.openTransactions, locked: this.locked, commits: this.commits };
+    return { dialect: 'sqlite', openTransactions: this.openTransactions, locked: this.locked, commits: this.commits, syncs: this.syncs };
   }
 
   private get locked(): boolean {
@@ -250,6 +254,7 @@ export class SqliteStore implements Store {
         // The batch's COMMIT does not sync; commitBatch syncs the log off the event loop instead.
         this.control.commitWithoutSync.run();
         this.control.begin.run();
+        this.changesAtBegin = this.control.totalChanges.get() as number;
         this.batchOpen = true;
         this.batchStartedAt = performance.now();
       }
@@ -351,13 +356,15 @@ export class SqliteStore implements Store {
       done();
       return;
     }
-    const log = this.writeAheadLog();
+    // A batch that changed no row (a job poll that found nothing due) wrote nothing to the log: no sync to wait for.
+    const log = this.control.totalChanges.get() === this.changesAtBegin ? undefined : this.writeAheadLog();
     if (log === undefined) {
       for (const m of members) answer(m);
       done();
       return;
     }
     this.syncing = true;
+    this.syncs++;
     fdatasync(log, (error) => {
       this.syncing = false;
       if (error) for (const m of members) m.reject(error);
