@@ -45,6 +45,26 @@ const loadedLater = {
   },
 };
 
+/**
+ * find-my-way (Fastify's router) compiles a `new Function` for every static node of its tree, to
+ * match the node's prefix with unrolled character comparisons: ~6 ms of every start for ~180
+ * routes, which no code cache can hold. In the bundle the same test is `String#startsWith` (the
+ * first character, which the compiled code skips, is the one the parent already matched). The
+ * cached reads do not route through it (the front door answers them). Fails the build if the
+ * router's code no longer reads as expected.
+ */
+const routerPrefixMatch = {
+  name: 'router-prefix-match',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]find-my-way[\\/]lib[\\/]node\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const compiled = / {2}const lines = \[\]\n {2}for \(let i = 1; i < prefix\.length; i\+\+\) \{\n[^]*?\n {2}return new Function\([^\n]*\n/;
+      if (!compiled.test(source)) throw new Error(`${args.path}: compilePrefixMatch is not the code this build expects`);
+      return { contents: source.replace(compiled, '  return function matchPrefix (path, i) { return path.startsWith(prefix, i) }\n'), loader: 'js' };
+    });
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -83,12 +103,12 @@ await build({
   entryPoints: Object.fromEntries(Object.entries(LOADED_LATER).map(([source, file]) => [file, source])),
   outExtension: { '.js': '.cjs' },
 });
-await build({ ...commonJs, entryPoints: { server: 'src/start.ts' }, outExtension: { '.js': '.cjs' }, plugins: [loadedLater] });
+await build({ ...commonJs, entryPoints: { server: 'src/start.ts' }, outExtension: { '.js': '.cjs' }, plugins: [loadedLater, routerPrefixMatch] });
 const digest = createHash('sha256').update(readFileSync('dist/bundle/server.cjs')).digest('hex');
 await build({
   ...commonJs,
   entryPoints: { server: 'src/boot/bundle-entry.ts' },
   define: { ...commonJs.define, EDGEPLANE_BUNDLE_DIGEST: JSON.stringify(digest) },
 });
-await build({ ...commonJs, entryPoints: { cli: 'src/cli.ts' }, plugins: [loadedLater] });
+await build({ ...commonJs, entryPoints: { cli: 'src/cli.ts' }, plugins: [loadedLater, routerPrefixMatch] });
 chmodSync('dist/bundle/cli.js', 0o755);

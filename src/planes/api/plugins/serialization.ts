@@ -18,7 +18,10 @@ const externalSchemas = { ErrorBody } as unknown as Record<string, fastJson.Sche
 function compiled(schema: object): (data: unknown) => string {
   let fn = cache.get(schema);
   if (!fn) {
-    fn = fastJson(schema as fastJson.Schema, { schema: externalSchemas, ajv: { formats: NUMBER_FORMATS } }) as (data: unknown) => string;
+    // The shared schemas only where one is referenced (the error answers): fast-json-stringify
+    // checks every schema it is handed against JSON Schema's own, at each compile.
+    const external = JSON.stringify(schema).includes('"$ref"') ? { schema: externalSchemas } : {};
+    fn = fastJson(schema as fastJson.Schema, { ...external, ajv: { formats: NUMBER_FORMATS } }) as (data: unknown) => string;
     cache.set(schema, fn);
   }
   return fn;
