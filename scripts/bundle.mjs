@@ -58,7 +58,7 @@ const routerPrefixMatch = {
   setup(build) {
     build.onLoad({ filter: /[\\/]find-my-way[\\/]lib[\\/]node\.js$/ }, (args) => {
       const source = readFileSync(args.path, 'utf8');
-      const compiled = / {2}const lines = \[\]\n {2}for \(let i = 1; i < prefix\.length; i\+\+\) \{\n[^]*?\n {2}return new Function\([^\n]*\n/;
+      const compiled = / {2}const lines = \[\]\n {2}for \(let i = 1; i < prefix\.length; i\+\+\) \{\n[\s\S]*?\n {2}return new Function\([^\n]*\n/;
       if (!compiled.test(source)) throw new Error(`${args.path}: compilePrefixMatch is not the code this build expects`);
       return { contents: source.replace(compiled, '  return function matchPrefix (path, i) { return path.startsWith(prefix, i) }\n'), loader: 'js' };
     });
