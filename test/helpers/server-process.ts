@@ -18,25 +18,25 @@ export interface ServerProcess {
 export const SOURCE_SERVER = ['--import', 'tsx', 'src/server.ts'];
 export const BUNDLED_SERVER = ['dist/bundle/server.js'];
 
+/** A server process's environment: every plane on a free port (tests run side by side), request logs on, then `env`. */
+export function serverEnvironment(env: Record<string, string>): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    EDGEPLANE_STORAGE_PORT: '0',
+    EDGEPLANE_DNS_PORT: '0',
+    EDGEPLANE_EDGE_PORT: '0',
+    EDGEPLANE_EDGE_TLS_PORT: '0',
+    EDGEPLANE_S3_PORT: '0',
+    LOG_LEVEL: 'info',
+    ...env,
+  };
+}
+
 /** Resolves once the server logs that it listens; rejects if it exits first. */
 export function startServer(env: Record<string, string>, entry = SOURCE_SERVER): Promise<ServerProcess> {
-  const child = spawn(process.execPath, entry, {
-    cwd: root,
-    // Every plane on a free port: tests run side by side.
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      EDGEPLANE_STORAGE_PORT: '0',
-      EDGEPLANE_DNS_PORT: '0',
-      EDGEPLANE_EDGE_PORT: '0',
-      EDGEPLANE_EDGE_TLS_PORT: '0',
-      EDGEPLANE_S3_PORT: '0',
-      LOG_LEVEL: 'info',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(process.execPath, entry, { cwd: root, env: serverEnvironment(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));

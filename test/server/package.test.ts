@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUNDLED_SERVER, startServer } from '../helpers/server-process.js';
+import { BUNDLED_SERVER, serverEnvironment, startServer } from '../helpers/server-process.js';
 import { within } from '../helpers/within.js';
 import { ensureDebianPackage } from '../helpers/debian-package.js';
 import { S3RVER_CREDENTIALS, startTestS3Server } from '../files/s3-test-server.js';
@@ -187,18 +187,7 @@ describe('the package', () => {
     const dir = mkdtempSync(join(tmpdir(), 'edgeplane-bundle-tty-'));
     try {
       const command = `${process.execPath} ${join(root, 'dist/bundle/server.js')}`;
-      const env = {
-        ...process.env,
-        DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`,
-        HOST: '127.0.0.1',
-        PORT: '0',
-        EDGEPLANE_STORAGE_PORT: '0',
-        EDGEPLANE_DNS_PORT: '0',
-        EDGEPLANE_EDGE_PORT: '0',
-        EDGEPLANE_EDGE_TLS_PORT: '0',
-        EDGEPLANE_S3_PORT: '0',
-        LOG_LEVEL: 'info',
-      };
+      const env = serverEnvironment({ DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}` });
       // Stopped once it has logged its first lines (or after 20 s, failing below).
       const output = await new Promise<string>((resolve) => {
         const child = spawn('script', ['-qec', command, '/dev/null'], { env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
