@@ -130,6 +130,22 @@ describe('SQLite group commit', () => {
     expect(syncs()).toBe(afterWrites);
   });
 
+  it('commits an idempotency claim and a recorded answer in batches (synced off the event loop), durable when answered', async () => {
+    const account = await createAccount('i0');
+    const claim = { accountId: account.id, key: 'k1', fingerprint: 'f', now: 1_000, completedBefore: 0, inFlightBefore: 0 };
+    const before = store.stats();
+    expect(await store.idempotency.claim(claim)).toBe(true);
+    const claimed = store.stats();
+    expect([claimed.commits - before.commits, claimed.syncs - before.syncs]).toEqual([1, 1]);
+    expect(other.prepare("SELECT count(*) FROM idempotency_keys WHERE idem_key = 'k1'").pluck().get()).toBe(1);
+    // Taken already: nothing changes, so nothing is synced.
+    expect(await store.idempotency.claim(claim)).toBe(false);
+    expect(store.stats().syncs).toBe(claimed.syncs);
+    expect(await store.idempotency.complete(account.id, 'k1', 1_000, 201, 'sealed')).toBe(true);
+    expect(other.prepare("SELECT status FROM idempotency_keys WHERE idem_key = 'k1'").pluck().get()).toBe(201);
+    expect((await store.idempotency.find(account.id, 'k1'))?.status).toBe(201);
+  });
+
   it('rejects only the transaction whose BEGIN fails, and the queue moves on', async () => {
     // Another process holds the write lock; a short busy timeout keeps the test fast.
     (store as unknown as { db: Database.Database }).db.pragma('busy_timeout = 10');

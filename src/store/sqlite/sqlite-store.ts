@@ -176,7 +176,9 @@ export class SqliteStore implements Store {
     this.dnsRecords = this.gated(this.tx.dnsRecords);
     this.accessLog = this.gated(this.tx.accessLog);
     this.s3Uploads = this.gated(this.tx.s3Uploads);
-    this.idempotency = this.gated(new SqliteIdempotencyKeys(db));
+    // A request's claim and its recorded answer must be durable before it goes on; as transactions
+    // they share the batch's sync on the thread pool instead of each syncing on the event loop.
+    this.idempotency = this.batched(new SqliteIdempotencyKeys(db), ['claim', 'complete', 'release', 'purge']);
     this.certificateAuthority = this.gated(new SqliteCertificateAuthority(db));
   }
 
@@ -432,6 +434,16 @@ export class SqliteStore implements Store {
       if (this.locked) this.lockWaiters.push(attempt);
       else attempt();
     });
+  }
+
+  /** `gated`, with the methods named in `writes` run as transactions of their own (answered once durable). */
+  private batched<T extends object>(repo: T, writes: readonly (keyof T & string)[]): T {
+    const batchedRepo = this.gated(repo) as Record<string, unknown>;
+    for (const name of writes) {
+      const fn = repo[name] as (...a: unknown[]) => Promise<unknown>;
+      batchedRepo[name] = (...args: unknown[]) => this.transaction(() => fn.apply(repo, args));
+    }
+    return batchedRepo as T;
   }
 
   private gated<T extends object>(repo: T): T {
