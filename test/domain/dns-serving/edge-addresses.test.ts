@@ -15,19 +15,29 @@ const expected = (addresses: string[]) => ({
 
 describe('edgeAddresses', () => {
   it('splits by family and drops what is no address, a zone index, or blank', () => {
-    const addresses = ' 198.51.100.7, 2001:db8:e::7 ,not-an-address,,fe80::1%eth0,::ffff:192.0.2.1,[::1],1:2:3:4:5:6:7:8:9,::'.split(',');
+    const addresses = ' 198.51.100.7, 2001:db8:e::7 ,not-an-address,,fe80::1%eth0,::ffff:192.0.2.1,[::1],1:2:3:4:5:6:7:8:9,::,@&/:,::1]/[::1'.split(',');
     expect(edgeAddresses(addresses)).toEqual({ edge4: ['198.51.100.7'], edge6: ['2001:db8:e::7', '::ffff:192.0.2.1', '::'] });
   });
 
   it('agrees with net.isIPv6 on any address, and on strings that nearly are one', () => {
     const nearly = fc
-      .tuple(fc.oneof(fc.ipV6(), fc.ipV4(), fc.ipV4Extended()), fc.nat(40), fc.constantFrom('', ':', '::', '.', '0', 'g', '%1', ']', '[', ' ', 'ffff'))
+      .tuple(
+        fc.oneof(fc.ipV6(), fc.ipV4(), fc.ipV4Extended()),
+        fc.nat(40),
+        fc.constantFrom('', ':', '::', '.', '0', 'g', '%1', ']', '[', ' ', 'ffff', '@', '/', '#', '?', '\\', 'x@[::1]/', '[::1]'),
+      )
       .map(([address, at, insert]) => address.slice(0, at) + insert + address.slice(at));
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.ipV6(), nearly, fc.string({ maxLength: 12 })), { maxLength: 6 }), (addresses) => {
-        expect(edgeAddresses(addresses)).toEqual(expected(addresses));
-      }),
-      { numRuns: 2000 },
+      fc.property(
+        fc.array(
+          fc.oneof(fc.ipV6(), nearly, fc.string({ maxLength: 12 }), fc.string({ unit: fc.constantFrom(...':.0123456789abcdefABCDEFg@/[]%#?'), maxLength: 16 })),
+          { maxLength: 6 },
+        ),
+        (addresses) => {
+          expect(edgeAddresses(addresses)).toEqual(expected(addresses));
+        },
+      ),
+      { numRuns: 3000 },
     );
   });
 });

@@ -208,6 +208,8 @@ export function edgeAddresses(addresses: readonly string[]): { edge4: string[]; 
 
 /**
  * Checked by the URL parser (native code) rather than net.isIPv6: the regular expression behind
- * that one takes ~4 ms to compile on its first use, and this first use is in every start.
+ * that one takes ~4 ms to compile on its first use, and this first use is in every start. Only the
+ * characters of an IPv6 address are let through to it: with others ("@", "/", …) the brackets
+ * would not be the URL's host at all.
  */
-const isIPv6WithoutZone = (address: string) => address.includes(':') && !address.includes('%') && URL.canParse(`http://[${address}]/`);
+const isIPv6WithoutZone = (address: string) => /^[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*$/.test(address) && URL.canParse(`http://[${address}]/`);
