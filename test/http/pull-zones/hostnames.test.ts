@@ -75,6 +75,8 @@ describe('POST /pullzone/{id}/addHostname', () => {
     const b = await createZone(t, 'zone-b');
     const results = await Promise.all([addHostname(a.Id, 'race.example.com'), addHostname(b.Id, 'race.example.com')]);
     expect(results.map((r) => r.status).sort()).toEqual([204, 400]);
+    // The loser is told what any other taken hostname is told.
+    expect(results.find((r) => r.status === 400)!.body.ErrorKey).toBe('pullzone.hostname_taken');
     const owners = [...(await values(a.Id)), ...(await values(b.Id))].filter((v) => v === 'race.example.com');
     expect(owners).toHaveLength(1);
   });
