@@ -93,7 +93,8 @@ const commonJs = {
   // import() of a package becomes require(): the same files, resolved from the bundle's folder
   // (also when it runs through the code cache's vm.Script, which has no module of its own).
   supported: { 'dynamic-import': false },
-  // Two modules find files beside themselves through import.meta.url, which CommonJS lacks.
+  // Modules that find files beside themselves, or require from node_modules at run time, ask
+  // import.meta.url, which CommonJS lacks.
   define: { 'import.meta.url': 'EDGEPLANE_IMPORT_META_URL' },
   banner: { js: "const EDGEPLANE_IMPORT_META_URL = require('node:url').pathToFileURL(__filename).href;" },
 };
