@@ -7,6 +7,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FREE_PORTS } from '../test/helpers/server-process.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SERVER_JS = join(ROOT, 'dist', 'bundle', 'server.js');
@@ -69,14 +70,7 @@ export function startEdgeplane(options: EdgeplaneOptions): Promise<Child> {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('EDGEPLANE_')));
   return startChild('edgeplane', [...profile, SERVER_JS], /edgeplane: listening on (http:\/\/127\.0\.0\.1:\d+)/, {
     ...inherited,
-    HOST: '127.0.0.1',
-    // 0: the kernel picks a free port, which the server prints.
-    PORT: '0',
-    EDGEPLANE_STORAGE_PORT: '0',
-    EDGEPLANE_DNS_PORT: '0',
-    EDGEPLANE_EDGE_PORT: '0',
-    EDGEPLANE_EDGE_TLS_PORT: '0',
-    EDGEPLANE_S3_PORT: '0',
+    ...FREE_PORTS,
     DATABASE_URL: options.postgres ? options.postgres.url : `sqlite:${options.dbFile}`,
     ...(options.postgres ? { EDGEPLANE_MASTER_KEY: options.postgres.masterKey } : {}),
     EDGEPLANE_BOOTSTRAP_KEY: options.bootstrapKey,

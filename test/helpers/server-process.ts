@@ -18,20 +18,20 @@ export interface ServerProcess {
 export const SOURCE_SERVER = ['--import', 'tsx', 'src/server.ts'];
 export const BUNDLED_SERVER = ['dist/bundle/server.js'];
 
-/** A server process's environment: every plane on a free port (tests run side by side), request logs on, then `env`. */
+/** Every plane on loopback, each on a port the kernel picks and the server prints (tests and benchmarks run side by side). */
+export const FREE_PORTS = {
+  HOST: '127.0.0.1',
+  PORT: '0',
+  EDGEPLANE_STORAGE_PORT: '0',
+  EDGEPLANE_DNS_PORT: '0',
+  EDGEPLANE_EDGE_PORT: '0',
+  EDGEPLANE_EDGE_TLS_PORT: '0',
+  EDGEPLANE_S3_PORT: '0',
+} as const;
+
+/** A server process's environment: every plane on a free port, request logs on, then `env`. */
 export function serverEnvironment(env: Record<string, string>): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    EDGEPLANE_STORAGE_PORT: '0',
-    EDGEPLANE_DNS_PORT: '0',
-    EDGEPLANE_EDGE_PORT: '0',
-    EDGEPLANE_EDGE_TLS_PORT: '0',
-    EDGEPLANE_S3_PORT: '0',
-    LOG_LEVEL: 'info',
-    ...env,
-  };
+  return { ...process.env, ...FREE_PORTS, LOG_LEVEL: 'info', ...env };
 }
 
 /** Resolves once the server logs that it listens; rejects if it exits first. */
