@@ -6,6 +6,9 @@
  *
  * V8 checks only a cache's length, version and flags against the source, so the file is named by
  * the bundle's digest (computed at build time): a different bundle never reads another's cache.
+ * It is named by the bundle's path too: a cache keeps the file name it was made with, and code
+ * loaded from it reports that name in its stack frames (pino finds the pretty printer through
+ * them; another checkout's path there made it fail, found by CI).
  * V8 does not check the cache's content either, and a damaged one aborts the process (checked:
  * "Fatal error ... Check failed" in its deserializer): each file starts with the CRC-32 of what
  * follows, and one that does not match is not handed to V8 (under a millisecond). A code
@@ -49,7 +52,7 @@ export function loadBundle<Exports>(file: string, options: CodeCacheOptions): Lo
   const dir = options.dir !== null && ownPrivateDir(options.dir) ? options.dir : null;
   if (dir === null) return { exports: createRequire(file)(file) as Exports, cache: 'off', save() {} };
 
-  const cacheFile = join(dir, `edgeplane-${options.digest.slice(0, 32)}-${cacheKey()}.bin`);
+  const cacheFile = join(dir, `edgeplane-${options.digest.slice(0, 32)}-${cacheKey(file)}.bin`);
   const stored = readIfPresent(cacheFile);
   const cachedData = stored && intact(stored) ? stored.subarray(CRC_BYTES) : undefined;
   const source = readFileSync(file, 'utf8');
@@ -93,10 +96,10 @@ function intact(stored: Buffer): boolean {
   return stored.length > CRC_BYTES && stored.readUInt32BE(0) === crc32(stored.subarray(CRC_BYTES));
 }
 
-/** Node's version and V8's flags decide whether a cache fits, so they name it too: versions side by side keep theirs. */
-function cacheKey(): string {
+/** Node's version and V8's flags decide whether a cache fits, and the cache keeps the file's path: they name it too. */
+function cacheKey(file: string): string {
   return createHash('sha256')
-    .update(`${process.version}\0${process.arch}\0${process.execArgv.join(' ')}`)
+    .update(`${process.version}\0${process.arch}\0${process.execArgv.join(' ')}\0${file}`)
     .digest('hex')
     .slice(0, 12);
 }

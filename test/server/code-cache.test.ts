@@ -4,9 +4,9 @@
  * never read from; the loaded module behaves as one Node loaded itself.
  */
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { crc32 } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -30,6 +30,8 @@ beforeEach(() => {
       'function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }',
       'exports.fib = fib;',
       'exports.whoAmI = () => ({ file: basename(__filename), sameModule: module.exports === exports, dirname: __dirname });',
+      // The file a stack frame names, as pino reads it to find a transport's module.
+      'exports.frameFile = () => { const p = Error.prepareStackTrace; Error.prepareStackTrace = (_, s) => s; const s = new Error().stack; Error.prepareStackTrace = p; return s[0].getFileName(); };',
     ].join('\n'),
   );
 });
@@ -41,9 +43,11 @@ type Exports = { fib(n: number): number; whoAmI(): { file: string; sameModule: b
 const cacheFiles = () => readdirSync(cacheDir).filter((f) => f.endsWith('.bin'));
 
 /** One start: a process of its own, as a server start is (see test/helpers/load-bundle.ts). */
-async function start(digest: string, folder: string | null = cacheDir): Promise<{ cache: string; fib: number }> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'test/helpers/load-bundle.ts', bundle, folder ?? '-', digest]);
-  return JSON.parse(stdout) as { cache: string; fib: number };
+async function start(digest: string, folder: string | null = cacheDir, file = bundle): Promise<{ cache: string; fib: number }> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'test/helpers/load-bundle.ts', file, folder ?? '-', digest]);
+  const { frameFile, ...result } = JSON.parse(stdout) as { cache: string; fib: number; frameFile: string };
+  expect(frameFile).toBe(file);
+  return result;
 }
 
 describe('loadBundle', () => {
@@ -58,6 +62,17 @@ describe('loadBundle', () => {
     expect(await start('a'.repeat(64))).toEqual({ cache: 'used', fib: 6765 });
     // Used as it was: not written again.
     expect(statSync(join(cacheDir, file!)).ino).toBe(written.ino);
+  });
+
+  it('keeps each copy of a build apart: the same bundle elsewhere starts without the cache, and its frames name its own file', async () => {
+    await start('g'.repeat(64));
+    // A cache keeps the file name it was made with; used from another path, its code would report
+    // the first path in stack frames (start() checks every load's frames name its own file).
+    const copy = join(dir, 'elsewhere', 'bundle.cjs');
+    mkdirSync(dirname(copy));
+    copyFileSync(bundle, copy);
+    expect(await start('g'.repeat(64), cacheDir, copy)).toEqual({ cache: 'missing', fib: 6765 });
+    expect(await start('g'.repeat(64), cacheDir, copy)).toEqual({ cache: 'used', fib: 6765 });
   });
 
   it("keeps each build's cache apart: another digest starts without one", async () => {
