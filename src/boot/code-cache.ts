@@ -17,7 +17,7 @@
  * never read half of one.
  */
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { crc32 } from 'node:zlib';
@@ -52,7 +52,8 @@ export function loadBundle<Exports>(file: string, options: CodeCacheOptions): Lo
   const dir = options.dir !== null && ownPrivateDir(options.dir) ? options.dir : null;
   if (dir === null) return { exports: createRequire(file)(file) as Exports, cache: 'off', save() {} };
 
-  const cacheFile = join(dir, `edgeplane-${options.digest.slice(0, 32)}-${cacheKey(file)}.bin`);
+  const key = cacheKey(file);
+  const cacheFile = join(dir, `edgeplane-${options.digest.slice(0, 32)}-${key}.bin`);
   const stored = readIfPresent(cacheFile);
   const cachedData = stored && intact(stored) ? stored.subarray(CRC_BYTES) : undefined;
   const source = readFileSync(file, 'utf8');
@@ -82,6 +83,10 @@ export function loadBundle<Exports>(file: string, options: CodeCacheOptions): Lo
         crc.writeUInt32BE(crc32(data));
         writeFileSync(temporary, Buffer.concat([crc, data]), { mode: 0o600 });
         renameSync(temporary, cacheFile);
+        // Earlier builds at this same path will not be loaded again: one cache per installation, not one per build.
+        for (const name of readdirSync(dir)) {
+          if (name.endsWith(`-${key}.bin`) && name.startsWith('edgeplane-') && join(dir, name) !== cacheFile) rmSync(join(dir, name), { force: true });
+        }
       } catch {
         // A cache that cannot be written (read-only or full disk) only costs the next start-up its speed.
         rmSync(temporary, { force: true });

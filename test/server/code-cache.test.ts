@@ -75,10 +75,17 @@ describe('loadBundle', () => {
     expect(await start('g'.repeat(64), cacheDir, copy)).toEqual({ cache: 'used', fib: 6765 });
   });
 
-  it("keeps each build's cache apart: another digest starts without one", async () => {
+  it("keeps each build's cache apart: another digest starts without one, and replaces the earlier build's at the same path", async () => {
     await start('a'.repeat(64));
     expect((await start('b'.repeat(64))).cache).toBe('missing');
+    expect(cacheFiles()).toEqual([expect.stringMatching(/^edgeplane-b{32}-/)]);
+    // Another installation's cache (another path) stays.
+    const copy = join(dir, 'elsewhere', 'bundle.cjs');
+    mkdirSync(dirname(copy));
+    copyFileSync(bundle, copy);
+    await start('b'.repeat(64), cacheDir, copy);
     expect(cacheFiles()).toHaveLength(2);
+    expect((await start('b'.repeat(64))).cache).toBe('used');
   });
 
   it('rejects a damaged cache before V8 reads it (a damaged one aborts V8), still loads the bundle, and writes a good one in its place', async () => {
