@@ -6,7 +6,7 @@
 import { SealedFields } from '../security/sealed-fields.js';
 import type { Secrets } from '../security/secrets.js';
 import { NameTakenError, type ListQuery, type Page, type ResourceKind, type StoredDoc, type StoreTx } from '../store/types.js';
-import { errors } from './errors.js';
+import { type AppError, errors } from './errors.js';
 
 export interface Indexed {
   name?: string | null;
@@ -27,6 +27,8 @@ export class DocumentRepo<T> {
     private readonly indexOf: (doc: T) => Indexed = () => ({}),
     /** The request field that carries the unique name, for the 400 that names it. */
     private readonly nameField = 'Name',
+    /** The error for a taken name, when it is not the usual "The <label> name "x" is already taken." */
+    private readonly takenError?: (name: string) => AppError,
   ) {
     this.sealed = new SealedFields<T>(secrets, credentialPaths);
   }
@@ -104,7 +106,7 @@ export class DocumentRepo<T> {
   }
 
   private translate(error: unknown): unknown {
-    if (error instanceof NameTakenError) return errors.nameTaken(this.nameField, this.label, error.taken);
+    if (error instanceof NameTakenError) return this.takenError?.(error.taken) ?? errors.nameTaken(this.nameField, this.label, error.taken);
     return error;
   }
 }

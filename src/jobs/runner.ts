@@ -3,11 +3,6 @@
  * before it runs, so with several instances polling one database a job runs on exactly one of them
  * at a time, and a job whose instance died is picked up again when its lease runs out.
  *
- * Its writes (lease, completion, retry) are transactions of their own rather than single
- * statements: on SQLite a statement outside a transaction commits with its own disk sync, on the
- * event loop, holding up every request meanwhile; a transaction shares the batch's sync, which runs
- * on the thread pool (and a poll that leases nothing syncs nothing).
- *
  * Tests drive it deterministically: a controllable clock plus `runDue()`, no sleeping.
  */
 import { randomUUID } from 'node:crypto';
@@ -58,17 +53,17 @@ export class JobRunner {
     let ran = 0;
     for (;;) {
       const now = this.clock().getTime();
-      const jobs = await this.store.transaction((tx) => tx.jobs.claimDue(now, batch, this.worker, now + (this.options.leaseMs ?? 60_000)));
+      const jobs = await this.store.jobs.claimDue(now, batch, this.worker, now + (this.options.leaseMs ?? 60_000));
       for (const job of jobs) {
         const handler = this.handlers.get(job.kind);
         try {
           if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
           await handler(job.payload);
-          await this.store.transaction((tx) => tx.jobs.complete(job.id, this.worker));
+          await this.store.jobs.complete(job.id, this.worker);
         } catch (error) {
           this.options.onError?.(job.kind, error);
           const delay = RETRY_DELAYS_MS[Math.min(job.attempts - 1, RETRY_DELAYS_MS.length - 1)]!;
-          await this.store.transaction((tx) => tx.jobs.retry(job.id, this.worker, this.clock().getTime() + delay, String(error)));
+          await this.store.jobs.retry(job.id, this.worker, this.clock().getTime() + delay, String(error));
         }
         ran++;
       }

@@ -64,8 +64,7 @@ export class FileSweeper {
           await this.blobs.delete(key);
         }
       }
-      // One transaction: outside one, SQLite would commit (and sync, on the event loop) per key.
-      await this.store.transaction((tx) => tx.deadBlobs.forget(due));
+      await this.store.deadBlobs.forget(due);
       handled += due.length;
     }
   }

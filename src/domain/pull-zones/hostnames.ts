@@ -9,7 +9,7 @@ import type { HostnameT, PullZoneT } from '../../schemas/pull-zone.js';
 import type { Secrets } from '../../security/secrets.js';
 import type { StoreTx } from '../../store/types.js';
 import { DocumentRepo } from '../documents.js';
-import { AppError, errors } from '../errors.js';
+import { errors } from '../errors.js';
 import type { Principal } from '../principal.js';
 import { newHostname } from './defaults.js';
 import type { ZoneEditor } from './editor.js';
@@ -20,9 +20,16 @@ export interface HostnameClaim {
   Value: string;
 }
 
-// Label "pull zone" and field "Hostname"; a taken value is reported by claim() below.
 export const hostnameClaims = (secrets: Secrets) =>
-  new DocumentRepo<HostnameClaim>('hostname', 'pull zone', secrets, [], (h) => ({ name: h.Value, parentId: String(h.PullZoneId) }), 'Hostname');
+  new DocumentRepo<HostnameClaim>(
+    'hostname',
+    'pull zone',
+    secrets,
+    [],
+    (h) => ({ name: h.Value, parentId: String(h.PullZoneId) }),
+    'Hostname',
+    (value) => errors.validation('Hostname', `The hostname "${value}" is already used by a pull zone.`, 'pullzone.hostname_taken'),
+  );
 
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
@@ -65,18 +72,13 @@ export class PullZoneHostnames {
   ) {}
 
   /**
-   * Claims `hostname.Value` for the zone; a value already claimed by any zone is a 400. The insert
-   * itself finds a taken value (a unique name that skips the row without failing the transaction),
-   * so a claim is one statement, not a lookup and then an insert (a round trip less on PostgreSQL),
-   * and a lost race reads like any other taken hostname.
+   * Claims `hostname.Value` for the zone; a value already claimed by any zone is a 400
+   * (`pullzone.hostname_taken`, see hostnameClaims). The insert itself finds a taken value (a unique
+   * name that skips the row without failing the transaction): one statement, not a lookup and then
+   * an insert, and a lost race reads like any other taken hostname.
    */
   async claim(tx: StoreTx, accountId: number, zoneId: number, hostname: HostnameT): Promise<void> {
-    try {
-      await this.claims.insert(tx, accountId, hostname.Id, { PullZoneId: zoneId, Value: hostname.Value });
-    } catch (error) {
-      if (!(error instanceof AppError && error.key === 'pullzone.name_taken')) throw error;
-      throw errors.validation('Hostname', `The hostname "${hostname.Value}" is already used by a pull zone.`, 'pullzone.hostname_taken');
-    }
+    await this.claims.insert(tx, accountId, hostname.Id, { PullZoneId: zoneId, Value: hostname.Value });
   }
 
   /** Gives up every hostname of a zone that is being deleted. */

@@ -167,17 +167,19 @@ export class SqliteStore implements Store {
     this.accounts = this.gated(this.tx.accounts);
     this.apiKeys = this.gated(this.tx.apiKeys);
     this.docs = this.gated(this.tx.docs);
-    this.jobs = this.gated(this.tx.jobs);
+    // Writes the background machinery makes outside a transaction (the job runner's leases,
+    // completions and retries; the file sweeper's forgotten blobs; a request's idempotency claim and
+    // recorded answer) commit as batch transactions: as single statements each would commit with its
+    // own sync, on the event loop, holding up every request. They stay durable before they resolve.
+    this.jobs = this.batched(this.tx.jobs, ['enqueue', 'claimDue', 'complete', 'retry', 'cancel']);
     this.files = this.gated(this.tx.files);
-    this.deadBlobs = this.gated(this.tx.deadBlobs);
+    this.deadBlobs = this.batched(this.tx.deadBlobs, ['add', 'forget']);
     this.usage = this.gated(this.tx.usage);
     this.audit = this.gated(this.tx.audit);
     this.billing = this.gated(this.tx.billing);
     this.dnsRecords = this.gated(this.tx.dnsRecords);
     this.accessLog = this.gated(this.tx.accessLog);
     this.s3Uploads = this.gated(this.tx.s3Uploads);
-    // A request's claim and its recorded answer must be durable before it goes on; as transactions
-    // they share the batch's sync on the thread pool instead of each syncing on the event loop.
     this.idempotency = this.batched(new SqliteIdempotencyKeys(db), ['claim', 'complete', 'release', 'purge']);
     this.certificateAuthority = this.gated(new SqliteCertificateAuthority(db));
   }
