@@ -4,7 +4,7 @@
  * the DNS plane's; this only keeps the domain's tests independent of it.
  */
 import { createSocket } from 'node:dgram';
-import { createServer, type AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { decode, encode, type OptAnswer, type Packet } from 'dns-packet';
 import { truncated } from '../../../src/domain/dns/serving/response.js';
 import type { Authority, QueryContext } from '../../../src/domain/dns/serving/types.js';
@@ -29,17 +29,41 @@ async function respond(authority: Authority, message: Buffer, transport: 'udp' |
 }
 
 export async function startTinyServer(authority: Authority): Promise<TinyServer> {
-  const udp = createSocket('udp4');
-  udp.on('message', (message, peer) => {
-    respond(authority, message, 'udp').then(
-      (bytes) => udp.send(bytes, peer.port, peer.address),
-      () => undefined,
-    );
-  });
-  await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', resolve));
-  const port = udp.address().port;
+  // UDP takes a free port; TCP may find that port taken by another test's socket, so the pair is
+  // tried again on another port rather than left unbound (which once hung a CI run's hook).
+  for (;;) {
+    const udp = createSocket('udp4');
+    await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', resolve));
+    const port = udp.address().port;
+    const tcp = tcpServer(authority);
+    const listening = await new Promise<boolean>((resolve) => {
+      tcp.once('error', () => resolve(false));
+      tcp.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (!listening) {
+      await new Promise<void>((resolve) => udp.close(() => resolve()));
+      continue;
+    }
+    if ((tcp.address() as AddressInfo).port !== port) throw new Error('TCP did not get the UDP port');
+    udp.on('message', (message, peer) => {
+      respond(authority, message, 'udp').then(
+        (bytes) => udp.send(bytes, peer.port, peer.address),
+        () => undefined,
+      );
+    });
+    return {
+      port,
+      close: () =>
+        new Promise<void>((resolve) => {
+          udp.close();
+          tcp.close(() => resolve());
+        }),
+    };
+  }
+}
 
-  const tcp = createServer((socket) => {
+function tcpServer(authority: Authority): Server {
+  return createServer((socket) => {
     let buffered = Buffer.alloc(0);
     socket.on('data', (chunk) => {
       buffered = Buffer.concat([buffered, chunk]);
@@ -54,15 +78,4 @@ export async function startTinyServer(authority: Authority): Promise<TinyServer>
     });
     socket.on('error', () => undefined);
   });
-  await new Promise<void>((resolve) => tcp.listen(port, '127.0.0.1', resolve));
-  if ((tcp.address() as AddressInfo).port !== port) throw new Error('TCP did not get the UDP port');
-
-  return {
-    port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        udp.close();
-        tcp.close(() => resolve());
-      }),
-  };
 }
