@@ -43,20 +43,24 @@ interface Table {
 }
 
 const P99_TARGET_MS = 5;
+/** The server name of the bare node:dgram responder (bench/dns-servers.ts). */
+const NODE_FLOOR = 'bare node:dgram';
 
 export function dnsTables(dns: DnsReport): Table[] {
   const nsd = dns.runs.find((r) => r.server === 'NSD');
   const pdns = dns.runs.find((r) => r.server === 'PowerDNS');
+  const floor = dns.runs.find((r) => r.server === NODE_FLOOR);
   const w = dns.writes;
   return [
     {
       title: `DNS: a zone of ${int(dns.zoneRecords)} records (50% A, 20% AAAA, 10% MX, 10% TXT, 10% NXDOMAIN), dnsperf over UDP with ${dns.outstanding} queries in flight, ${dns.seconds} s per server, one worker each, same run`,
-      head: ['server', 'queries/s', 'x NSD', 'x PowerDNS', 'p50 ms', 'p99 ms', 'max ms', 'lost', 'answers', 'srv CPU', 'srv RSS', 'dnsperf CPU'],
+      head: ['server', 'queries/s', 'x NSD', 'x PowerDNS', 'x Node floor', 'p50 ms', 'p99 ms', 'max ms', 'lost', 'answers', 'srv CPU', 'srv RSS', 'dnsperf CPU'],
       rows: dns.runs.map((r) => [
         r.server,
         int(r.result.qps),
         nsd ? ratio(r.result.qps / nsd.result.qps) : '-',
         pdns ? ratio(r.result.qps / pdns.result.qps) : '-',
+        floor ? ratio(r.result.qps / floor.result.qps) : '-',
         ms(r.result.latencyMs.p50),
         ms(r.result.latencyMs.p99),
         ms(r.result.latencyMs.max),

@@ -7,7 +7,7 @@
  * event loop: NSD one server process, PowerDNS one receiver thread and one distributor thread;
  * both keep their other defaults (PowerDNS's packet cache included).
  */
-import { execFileSync, execSync } from 'node:child_process';
+import { execFileSync, execSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -54,6 +54,38 @@ export async function startPowerDns(dir: string, zoneFile: string): Promise<DnsS
   );
   execFileSync('pdnsutil', [`--config-dir=${dir}`, 'load-zone', DNS_ZONE, zoneFile], { stdio: ['ignore', 'ignore', 'pipe'] });
   return startNameServer('PowerDNS', 'pdns_server', [`--config-dir=${dir}`], port, DNS_ZONE, () => '');
+}
+
+/**
+ * The floor of any DNS server on Node: a `node:dgram` socket that sends every datagram back as
+ * its answer (the query's bytes, flagged as a response, no records), with nothing else in the
+ * process. It costs what Node's UDP path costs per query, which the DNS plane pays too: receiving
+ * (a buffer and an address object per datagram) and one `sendmsg` per answer. Its row in the table
+ * is the most any Node server could reach on one event loop here; `-e` keeps it free of any file.
+ */
+const NODE_FLOOR = `const s=require('node:dgram').createSocket({type:'udp4',recvBufferSize:4<<20,lookup:(h,o,cb)=>cb(null,h,4)});
+s.on('message',(m,r)=>{const a=Buffer.allocUnsafe(m.length);m.copy(a);a[2]|=0x84;s.send(a,r.port,r.address)});
+s.bind(0,'127.0.0.1',()=>process.stdout.write(s.address().port+'\\n'));process.once('SIGTERM',()=>process.exit(0));`;
+
+export async function startNodeFloor(): Promise<DnsServer> {
+  const child = spawn(process.execPath, ['-e', NODE_FLOOR], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`the bare node:dgram responder exited with ${code}`)));
+    child.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
+  });
+  child.removeAllListeners('exit');
+  return {
+    name: 'bare node:dgram',
+    pid: child.pid!,
+    port,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
 }
 
 function aptInstall(pkg: string): void {

@@ -1,9 +1,15 @@
 /**
  * Drives one dnsperf run (Debian `dnsperf`, installed when missing) and reads its figures.
  * dnsperf prints only the average latency; with `-v` it prints every answer's own latency, which
- * are binned here (1 µs bins) for exact percentiles without keeping millions of numbers.
+ * are binned here (1 µs bins) for exact percentiles without keeping millions of numbers. Those
+ * lines go to a file and are read after the run: read as they came, they cost the bench a third
+ * of a core, taken from the two the server and dnsperf share (a server that needs a whole core,
+ * as a Node one does, lost 10–15% of its queries per second to it; one at half a core, none).
  */
 import { spawn } from 'node:child_process';
+import { closeSync, createReadStream, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ensureDebianPackage } from '../test/helpers/debian-package.js';
 import { cpuSeconds } from './proc.js';
@@ -39,43 +45,50 @@ export async function runDnsperf(options: DnsperfOptions): Promise<DnsperfResult
   if (options.maxQps !== undefined) args.push('-Q', String(options.maxQps));
   if (options.transport === 'tcp') args.push('-m', 'tcp');
   const started = process.hrtime.bigint();
-  const child = spawn('dnsperf', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const dir = mkdtempSync(join(tmpdir(), 'edgeplane-dnsperf-'));
+  const outFile = join(dir, 'out.txt');
+  const out = openSync(outFile, 'w');
+  const child = spawn('dnsperf', args, { stdio: ['ignore', out, 'pipe'] });
+  closeSync(out);
   const bins = new Uint32Array(BINS + 1);
   let count = 0;
   let sumUs = 0;
   let maxUs = 0;
   const summary: string[] = [];
   let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
-  const lines = createInterface({ input: child.stdout });
-  const linesRead = new Promise<void>((resolve) => lines.once('close', () => resolve()));
-  lines.on('line', (line) => {
-    if (line.startsWith('> ')) {
-      const us = Math.round(Number(line.slice(line.lastIndexOf(' ') + 1)) * 1e6);
-      // Only answers carry a latency; anything else dnsperf says with `> ` is not one.
-      if (!Number.isFinite(us)) return;
-      bins[Math.min(us, BINS)]!++;
-      count++;
-      sumUs += us;
-      if (us > maxUs) maxUs = us;
-    } else if (!line.startsWith('[Timeout]')) summary.push(line);
-  });
+  child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   // Its CPU time can only be read while it runs: sampled, the last sample kept.
   let clientCpu = 0;
   const sampler = setInterval(() => (clientCpu = cpuSeconds(child.pid!) ?? clientCpu), 250);
+  let wallSeconds: number;
   try {
-    await new Promise<void>((resolve, reject) => {
-      child.once('error', reject);
-      child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`dnsperf ${args.join(' ')} exited with ${code}: ${stderr}`))));
-    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.once('error', reject);
+        child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`dnsperf ${args.join(' ')} exited with ${code}: ${stderr}`))));
+      });
+    } finally {
+      clearInterval(sampler);
+    }
+    wallSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const lines = createInterface({ input: createReadStream(outFile), crlfDelay: Number.POSITIVE_INFINITY });
+    for await (const line of lines) {
+      if (line.startsWith('> ')) {
+        const us = Math.round(Number(line.slice(line.lastIndexOf(' ') + 1)) * 1e6);
+        // Only answers carry a latency; anything else dnsperf says with `> ` is not one.
+        if (!Number.isFinite(us)) continue;
+        bins[Math.min(us, BINS)]!++;
+        count++;
+        sumUs += us;
+        if (us > maxUs) maxUs = us;
+      } else if (!line.startsWith('[Timeout]')) summary.push(line);
+    }
   } finally {
-    clearInterval(sampler);
+    rmSync(dir, { recursive: true, force: true });
   }
-  await linesRead;
   const text = summary.join('\n');
   const field = (name: string) => Number(new RegExp(`${name}:\\s+([\\d.]+)`).exec(text)?.[1] ?? Number.NaN);
   const rcodes = Object.fromEntries([...(/Response codes:\s+(.*)/.exec(text)?.[1] ?? '').matchAll(/([A-Z]+) (\d+)/g)].map((m) => [m[1]!, Number(m[2])]));
-  const wallSeconds = Number(process.hrtime.bigint() - started) / 1e9;
   return {
     qps: field('Queries per second'),
     sent: field('Queries sent'),

@@ -7,7 +7,8 @@ import type { Static } from 'typebox';
 import type { DnsZoneStatistics as Schema } from '../../schemas/dns.js';
 import type { Clock, Principal } from '../principal.js';
 import { chartOf, periodOf, total } from '../usage/charts.js';
-import type { UsageRecorder } from '../usage/recorder.js';
+import { hourOf, type UsageCounter, type UsageRecorder } from '../usage/recorder.js';
+import { BoundedMap } from '../bounded-map.js';
 import type { DnsZoneService } from './service.js';
 
 type DnsZoneStatisticsT = Static<typeof Schema>;
@@ -17,6 +18,35 @@ export const CHARTED_TYPES = ['A', 'AAAA', 'CNAME', 'TXT', 'MX', 'SRV', 'CAA', '
 const NORMAL = 'queries.normal';
 const SMART = 'queries.smart';
 const byType = (type: string) => `queries.type.${CHARTED_TYPES.includes(type) ? type : 'OTHER'}`;
+const TYPE_INDEX = new Map(CHARTED_TYPES.map((type, index) => [type, index]));
+const OTHER = CHARTED_TYPES.indexOf('OTHER');
+/** Zones whose counters are kept ready; beyond, the least recent are made again when they answer. */
+const COUNTED_ZONES = 65_536;
+
+/** One zone's counters, made as its queries come (the DNS plane counts every answer). */
+class ZoneCounters {
+  readonly normal: UsageCounter;
+  readonly smart: UsageCounter;
+  private readonly types: (UsageCounter | undefined)[] = new Array(CHARTED_TYPES.length).fill(undefined);
+
+  constructor(
+    private readonly usage: UsageRecorder,
+    private readonly subject: string,
+  ) {
+    this.normal = usage.counter(subject, NORMAL);
+    this.smart = usage.counter(subject, SMART);
+  }
+
+  ofType(type: string): UsageCounter {
+    const index = TYPE_INDEX.get(type) ?? OTHER;
+    let counter = this.types[index];
+    if (counter === undefined) {
+      counter = this.usage.counter(this.subject, byType(CHARTED_TYPES[index]!));
+      this.types[index] = counter;
+    }
+    return counter;
+  }
+}
 
 export const zoneSubject = (zoneId: number) => `dnsZone:${zoneId}`;
 
@@ -26,6 +56,8 @@ export interface StatisticsQuery {
 }
 
 export class DnsStatistics {
+  private readonly counters = new BoundedMap<number, ZoneCounters>(COUNTED_ZONES);
+
   constructor(
     private readonly zones: DnsZoneService,
     private readonly usage: UsageRecorder,
@@ -34,9 +66,14 @@ export class DnsStatistics {
 
   /** Counts one answered query (the DNS plane calls it for every answer a zone gave). */
   answered(zoneId: number, queryType: string, smart: boolean): void {
-    const subject = zoneSubject(zoneId);
-    this.usage.add(subject, smart ? SMART : NORMAL, 1);
-    this.usage.add(subject, byType(queryType), 1);
+    let counters = this.counters.get(zoneId);
+    if (counters === undefined) {
+      counters = new ZoneCounters(this.usage, zoneSubject(zoneId));
+      this.counters.set(zoneId, counters);
+    }
+    const hour = hourOf(this.clock());
+    (smart ? counters.smart : counters.normal).add(1, hour);
+    counters.ofType(queryType).add(1, hour);
   }
 
   async zone(principal: Principal, id: number, query: StatisticsQuery): Promise<DnsZoneStatisticsT> {

@@ -10,15 +10,16 @@ const RCODES = ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED
 
 export async function startDnsPlane(services: Services, host: string, port: number, options: Omit<DnsPlaneOptions, 'onAnswered'> = {}): Promise<RunningPlane> {
   await services.servedZones.start();
+  const { dnsStatistics: statistics, dnsQueryLog: queryLog } = services;
   return listenDns(services.dnsAuthority, host, port, {
     ...options,
     onAnswered: (answered, context, query) => {
       const zone = answered.zone;
       const question = query.questions?.[0];
       if (!zone || !question) return;
-      services.dnsStatistics.answered(zone.id, String(question.type), answered.smart === true);
+      statistics.answered(zone.id, String(question.type), answered.smart === true);
       if (!zone.logging) return;
-      services.dnsQueryLog.add(
+      queryLog.add(
         zone.id,
         {
           Time: new Date().toISOString(),

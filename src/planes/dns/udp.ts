@@ -51,22 +51,29 @@ export class UdpServer {
 
   private receive(message: Buffer, remote: dgram.RemoteInfo): void {
     if (this.closing) return;
-    const send = (bytes: Buffer) => {
-      if (!this.closed) this.socket.send(bytes, remote.port, remote.address);
-    };
     if (this.limiter !== undefined) {
       const verdict = this.limiter.check(remote.address);
       if (verdict !== 'pass') {
-        if (verdict === 'slip' && isQuery(message)) send(headerReply(message, RCODE.NOERROR, { truncated: true }));
+        if (verdict === 'slip' && isQuery(message)) this.sendTo(remote, headerReply(message, RCODE.NOERROR, { truncated: true }));
         return;
       }
     }
+    const cached = this.responder.fromCache(message, remote.address);
+    if (cached !== undefined) {
+      this.sendTo(remote, cached);
+      return;
+    }
+    const send = (bytes: Buffer) => this.sendTo(remote, bytes);
     const handled = this.responder.handle(message, remote.address, 'udp', send);
     if (typeof handled === 'string') return;
     this.inFlight++;
     void handled.finally(() => {
       if (--this.inFlight === 0 && this.closing) this.closeNow();
     });
+  }
+
+  private sendTo(remote: dgram.RemoteInfo, bytes: Buffer): void {
+    if (!this.closed) this.socket.send(bytes, remote.port, remote.address);
   }
 
   /** Stops taking queries, waits for the answers still being worked out, then closes the socket. */
