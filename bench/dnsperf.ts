@@ -2,9 +2,10 @@
  * Drives one dnsperf run (Debian `dnsperf`, installed when missing) and reads its figures.
  * dnsperf prints only the average latency; with `-v` it prints every answer's own latency, which
  * are binned here (1 µs bins) for exact percentiles without keeping millions of numbers. Those
- * lines go to a file and are read after the run: read as they came, they cost the bench a third
- * of a core, taken from the two the server and dnsperf share (a server that needs a whole core,
- * as a Node one does, lost 10–15% of its queries per second to it; one at half a core, none).
+ * lines go to a file and are read after the run: read as they came, they took the bench about a
+ * quarter of a core (26–27%) from the two that the server and dnsperf share, and cost the DNS
+ * plane 11–17% of its queries per second and the bare node:dgram responder 15–26% (measured side
+ * by side, 2026-11-27).
  */
 import { spawn } from 'node:child_process';
 import { closeSync, createReadStream, mkdtempSync, openSync, rmSync } from 'node:fs';
