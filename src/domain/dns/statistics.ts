@@ -55,6 +55,21 @@ export interface StatisticsQuery {
   dateTo?: string | undefined;
 }
 
+/** One query counted: as normal or smart, and by its type, in the hour the clock says. */
+export class QueryTally {
+  constructor(
+    private readonly clock: Clock,
+    private readonly kind: UsageCounter,
+    private readonly type: UsageCounter,
+  ) {}
+
+  count(): void {
+    const hour = hourOf(this.clock());
+    this.kind.add(1, hour);
+    this.type.add(1, hour);
+  }
+}
+
 export class DnsStatistics {
   private readonly counters = new BoundedMap<number, ZoneCounters>(COUNTED_ZONES);
 
@@ -64,16 +79,17 @@ export class DnsStatistics {
     private readonly clock: Clock,
   ) {}
 
-  /** Counts one answered query (the DNS plane calls it for every answer a zone gave). */
-  answered(zoneId: number, queryType: string, smart: boolean): void {
+  /**
+   * What counting one answered query of a zone takes: the DNS plane asks once per distinct answer
+   * and counts the tally every time it sends that answer.
+   */
+  tally(zoneId: number, queryType: string, smart: boolean): QueryTally {
     let counters = this.counters.get(zoneId);
     if (counters === undefined) {
       counters = new ZoneCounters(this.usage, zoneSubject(zoneId));
       this.counters.set(zoneId, counters);
     }
-    const hour = hourOf(this.clock());
-    (smart ? counters.smart : counters.normal).add(1, hour);
-    counters.ofType(queryType).add(1, hour);
+    return new QueryTally(this.clock, smart ? counters.smart : counters.normal, counters.ofType(queryType));
   }
 
   async zone(principal: Principal, id: number, query: StatisticsQuery): Promise<DnsZoneStatisticsT> {

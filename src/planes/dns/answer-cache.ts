@@ -15,9 +15,9 @@
  * The key covers every byte the answer depends on: the question as spelt (case echoed), the flags,
  * the EDNS size, DO bit and options (a query with a client cookie is its own entry).
  */
-import type { DecodedPacket } from 'dns-packet';
 import { BoundedMap } from '../../domain/bounded-map.js';
 import type { Answered } from '../../domain/dns/serving/types.js';
+import type { AnswerTally } from './options.js';
 
 /** What an authority adds to have its answers cached (see above); optional members of its own. */
 export interface CacheableAuthority {
@@ -38,8 +38,6 @@ export class CachedAnswer {
   constructor(
     /** The UDP answer as first sent (truncated if it was), its ID to be replaced. */
     readonly bytes: Buffer,
-    readonly answered: Answered,
-    readonly query: DecodedPacket,
     readonly maxSize: number,
     readonly dnssecOk: boolean,
     readonly generation: number,
@@ -47,17 +45,19 @@ export class CachedAnswer {
     readonly zoneId: number,
     readonly zoneGeneration: number,
     readonly expires: number,
+    /** What counting a sending of this answer takes (see DnsPlaneOptions.tallyOf). */
+    readonly tally: AnswerTally | undefined,
   ) {}
 }
 
 export interface AnswerToKeep {
   bytes: Buffer;
   answered: Answered;
-  query: DecodedPacket;
   maxSize: number;
   dnssecOk: boolean;
   /** The authority's generation, read when the answer was made. */
   generation: number;
+  tally: AnswerTally | undefined;
 }
 
 const MAX_AGE_MS = 5000;
@@ -100,11 +100,8 @@ export class AnswerCache {
     const zone = answer.answered.zone;
     const zoneId = zone === undefined ? -1 : zone.id;
     const zoneGeneration = zone === undefined ? -1 : (this.authority.zoneGeneration?.(zone.id) ?? -1);
-    const { answered, query, maxSize, dnssecOk, generation } = answer;
-    this.entries.set(
-      key,
-      new CachedAnswer(Buffer.from(answer.bytes), answered, query, maxSize, dnssecOk, generation, zoneId, zoneGeneration, now + MAX_AGE_MS),
-    );
+    const { maxSize, dnssecOk, generation, tally } = answer;
+    this.entries.set(key, new CachedAnswer(Buffer.from(answer.bytes), maxSize, dnssecOk, generation, zoneId, zoneGeneration, now + MAX_AGE_MS, tally));
   }
 
   /** A copy of the cached answer carrying the query's ID. */

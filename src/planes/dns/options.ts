@@ -28,14 +28,23 @@ export interface DnsPlaneOptions {
    * 0 turns the cache off.
    */
   answerCacheSize?: number;
-  /** Called after each answer is sent (statistics, query logs). Errors it throws are logged, never sent. */
-  onAnswered?: (answered: Answered, context: QueryContext, query: Packet) => void;
+  /**
+   * What is counted of an answer (statistics, query logs): asked once per distinct answer, the
+   * tally it gives is counted after every sending of that answer, cached ones included (a cache
+   * hit then costs two additions, not the reading of the answer again). Errors are logged, never
+   * sent.
+   */
+  tallyOf?: (answered: Answered, query: Packet) => AnswerTally | undefined;
   /** An answer that failed (the authority threw): the client got SERVFAIL. */
   logError?: (error: unknown) => void;
 }
 
-export type DnsPlaneSettings = Required<Omit<DnsPlaneOptions, 'onAnswered' | 'rateLimitBurst'>> &
-  Pick<DnsPlaneOptions, 'onAnswered'> & { rateLimitBurst: number };
+/** Counts one answer each time it is sent; `context`: who asked it this time. */
+export interface AnswerTally {
+  count(context: QueryContext): void;
+}
+
+export type DnsPlaneSettings = Required<Omit<DnsPlaneOptions, 'tallyOf' | 'rateLimitBurst'>> & Pick<DnsPlaneOptions, 'tallyOf'> & { rateLimitBurst: number };
 
 /**
  * 1232 bytes is the EDNS size of DNS Flag Day 2020 (NSD, BIND, PowerDNS and Knot all default to
@@ -56,7 +65,7 @@ export function settingsOf(options: DnsPlaneOptions): DnsPlaneSettings {
     maxTcpConnections: options.maxTcpConnections ?? 1000,
     maxTcpQueriesInFlight: options.maxTcpQueriesInFlight ?? 64,
     answerCacheSize: options.answerCacheSize ?? 20_000,
-    onAnswered: options.onAnswered,
+    tallyOf: options.tallyOf,
     logError: options.logError ?? (() => {}),
   };
 }

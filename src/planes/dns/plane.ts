@@ -8,29 +8,38 @@ import { type DnsPlaneOptions, listenDns } from './listen.js';
 
 const RCODES = ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED'];
 
-export async function startDnsPlane(services: Services, host: string, port: number, options: Omit<DnsPlaneOptions, 'onAnswered'> = {}): Promise<RunningPlane> {
+export async function startDnsPlane(services: Services, host: string, port: number, options: Omit<DnsPlaneOptions, 'tallyOf'> = {}): Promise<RunningPlane> {
   await services.servedZones.start();
   const { dnsStatistics: statistics, dnsQueryLog: queryLog } = services;
   return listenDns(services.dnsAuthority, host, port, {
     ...options,
-    onAnswered: (answered, context, query) => {
+    tallyOf: (answered, query) => {
       const zone = answered.zone;
       const question = query.questions?.[0];
-      if (!zone || !question) return;
-      statistics.answered(zone.id, String(question.type), answered.smart === true);
-      if (!zone.logging) return;
-      queryLog.add(
-        zone.id,
-        {
-          Time: new Date().toISOString(),
-          ClientIp: context.address,
-          Name: question.name,
-          Type: String(question.type),
-          ResponseCode: RCODES[(answered.response.flags ?? 0) & 0xf] ?? String((answered.response.flags ?? 0) & 0xf),
-          Transport: context.transport,
+      if (!zone || !question) return undefined;
+      const type = String(question.type);
+      const counted = statistics.tally(zone.id, type, answered.smart === true);
+      if (!zone.logging) return counted;
+      // A zone's settings are part of its version: an answer cached under it is dropped when they change.
+      const rcode = (answered.response.flags ?? 0) & 0xf;
+      const anonymization = zone.logAnonymization ?? { enabled: false, type: 0 };
+      return {
+        count: (context) => {
+          counted.count();
+          queryLog.add(
+            zone.id,
+            {
+              Time: new Date().toISOString(),
+              ClientIp: context.address,
+              Name: question.name,
+              Type: type,
+              ResponseCode: RCODES[rcode] ?? String(rcode),
+              Transport: context.transport,
+            },
+            anonymization,
+          );
         },
-        zone.logAnonymization ?? { enabled: false, type: 0 },
-      );
+      };
     },
   });
 }

@@ -7,7 +7,7 @@ import type { DecodedPacket } from 'dns-packet';
 import type { Answered, Authority, QueryContext } from '../../domain/dns/serving/types.js';
 import { AnswerCache, type CacheableAuthority } from './answer-cache.js';
 import { headerReply, RCODE } from './error-replies.js';
-import type { DnsPlaneSettings } from './options.js';
+import type { AnswerTally, DnsPlaneSettings } from './options.js';
 import { readQuery } from './read-query.js';
 import { type Framing, writeAnswer } from './write-answer.js';
 
@@ -39,7 +39,7 @@ export class Responder {
     if (key === undefined) return undefined;
     const hit = cache!.get(key, performance.now());
     if (hit === undefined) return undefined;
-    this.report(hit.answered, { address: plainAddress(address), transport: 'udp', maxSize: hit.maxSize, dnssecOk: hit.dnssecOk }, hit.query);
+    if (hit.tally !== undefined) this.count(hit.tally, { address: plainAddress(address), transport: 'udp', maxSize: hit.maxSize, dnssecOk: hit.dnssecOk });
     return AnswerCache.answerTo(message, hit);
   }
 
@@ -64,34 +64,51 @@ export class Responder {
     }
     if (isPromise(answered)) {
       return answered.then(
-        (result) => void this.deliver(result, incoming.query, context, framing, message, send),
+        (result) => void this.deliver(result, incoming.query, this.tallyOf(result, incoming.query), context, framing, message, send),
         (error: unknown) => this.fail(error, message, transport, send),
       );
     }
-    const bytes = this.deliver(answered, incoming.query, context, framing, message, send);
+    const tally = this.tallyOf(answered, incoming.query);
+    const bytes = this.deliver(answered, incoming.query, tally, context, framing, message, send);
     if (key !== undefined && bytes !== null) {
-      const answer = { bytes, answered, query: incoming.query, maxSize, dnssecOk: incoming.dnssecOk, generation: this.authority.generation ?? 0 };
+      const answer = { bytes, answered, maxSize, dnssecOk: incoming.dnssecOk, generation: this.authority.generation ?? 0, tally };
       this.cache!.offer(key, answer, performance.now());
     }
     return 'answered';
   }
 
   /** The bytes sent, or null when the answer could not be encoded (SERVFAIL was sent). */
-  private deliver(answered: Answered, query: DecodedPacket, context: QueryContext, framing: Framing, message: Buffer, send: Send): Buffer | null {
+  private deliver(
+    answered: Answered,
+    query: DecodedPacket,
+    tally: AnswerTally | undefined,
+    context: QueryContext,
+    framing: Framing,
+    message: Buffer,
+    send: Send,
+  ): Buffer | null {
     const bytes = writeAnswer(answered.response, query.id ?? 0, framing);
     if (bytes === null) {
       this.fail(new Error(`the answer to ${query.questions?.[0]?.name} ${query.questions?.[0]?.type} could not be encoded`), message, framing.transport, send);
       return null;
     }
     send(bytes);
-    this.report(answered, context, query);
+    if (tally !== undefined) this.count(tally, context);
     return bytes;
   }
 
-  private report(answered: Answered, context: QueryContext, query: DecodedPacket): void {
-    if (this.settings.onAnswered === undefined) return;
+  private tallyOf(answered: Answered, query: DecodedPacket): AnswerTally | undefined {
     try {
-      this.settings.onAnswered(answered, context, query);
+      return this.settings.tallyOf?.(answered, query);
+    } catch (error) {
+      this.settings.logError(error);
+      return undefined;
+    }
+  }
+
+  private count(tally: AnswerTally, context: QueryContext): void {
+    try {
+      tally.count(context);
     } catch (error) {
       this.settings.logError(error);
     }

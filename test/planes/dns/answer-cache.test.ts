@@ -10,8 +10,14 @@ import { startPlane } from './start.js';
 describe('answer cache', () => {
   it('answers a repeated query from the cache, with its own ID, and still reports every answer', async () => {
     const reported: number[] = [];
+    let tallies = 0;
     const { plane, authority } = await startPlane(
-      { onAnswered: (_, context) => reported.push(context.maxSize) },
+      {
+        tallyOf: () => {
+          tallies++;
+          return { count: (context) => reported.push(context.maxSize) };
+        },
+      },
       '127.0.0.1',
       new FakeAuthority({ cacheable: true }),
     );
@@ -20,6 +26,8 @@ describe('answer cache', () => {
     expect(second).toEqual({ ...first, id: 2 });
     expect(authority.seen).toHaveLength(1);
     expect(reported).toEqual([1232, 1232]);
+    // Asked once for the answer, counted at each sending of it.
+    expect(tallies).toBe(1);
   });
 
   it('keys on every byte after the ID: the spelling of the name, the EDNS size, the DO bit', async () => {

@@ -71,10 +71,10 @@ describe('UDP', () => {
     expect(await udpAsk(plane.port, query('slow.example.test', { id: 11 }))).toMatchObject({ id: 11, rcode: 'NOERROR', answers: [{ data: '192.0.2.1' }] });
   });
 
-  it('calls onAnswered after each answer with the answer, who asked and the query', async () => {
+  it('counts each answer through the tally it gives for the answer and the query, with who asked', async () => {
     const calls: [string, string, string][] = [];
     const { plane } = await startPlane({
-      onAnswered: (answered, context, q) => calls.push([answered.response.answers?.[0]?.type ?? '-', context.transport, q.questions![0]!.name]),
+      tallyOf: (answered, q) => ({ count: (context) => calls.push([answered.response.answers?.[0]?.type ?? '-', context.transport, q.questions![0]!.name]) }),
     });
     await udpAsk(plane.port, query('example.test'));
     await udpAsk(plane.port, query('nowhere.test'));
