@@ -54,7 +54,21 @@ export function dnsTables(dns: DnsReport): Table[] {
   return [
     {
       title: `DNS: a zone of ${int(dns.zoneRecords)} records (50% A, 20% AAAA, 10% MX, 10% TXT, 10% NXDOMAIN), dnsperf over UDP with ${dns.outstanding} queries in flight, ${dns.seconds} s per server, one worker each, same run`,
-      head: ['server', 'queries/s', 'x NSD', 'x PowerDNS', 'x Node floor', 'p50 ms', 'p99 ms', 'max ms', 'lost', 'answers', 'srv CPU', 'srv RSS', 'dnsperf CPU'],
+      head: [
+        'server',
+        'queries/s',
+        'x NSD',
+        'x PowerDNS',
+        'x Node floor',
+        'p50 ms',
+        'p99 ms',
+        'max ms',
+        'lost',
+        'answers',
+        'srv CPU',
+        'srv RSS',
+        'dnsperf CPU',
+      ],
       rows: dns.runs.map((r) => [
         r.server,
         int(r.result.qps),
