@@ -37,7 +37,7 @@ export class Responder {
     const cache = this.cache;
     const key = cache?.keyOf(message);
     if (key === undefined) return undefined;
-    const hit = cache!.get(key, performance.now());
+    const hit = cache!.get(key, message, performance.now());
     if (hit === undefined) return undefined;
     if (hit.tally !== undefined) this.count(hit.tally, { address: plainAddress(address), transport: 'udp', maxSize: hit.maxSize, dnssecOk: hit.dnssecOk });
     return AnswerCache.answerTo(message, hit);
@@ -72,7 +72,7 @@ export class Responder {
     const bytes = this.deliver(answered, incoming.query, tally, context, framing, message, send);
     if (key !== undefined && bytes !== null) {
       const answer = { bytes, answered, maxSize, dnssecOk: incoming.dnssecOk, generation: this.authority.generation ?? 0, tally };
-      this.cache!.offer(key, answer, performance.now());
+      this.cache!.offer(key, message, answer, performance.now());
     }
     return 'answered';
   }

@@ -3,6 +3,7 @@
  * answers), dropped when the generation moves, and invisible to clients and statistics.
  */
 import { describe, expect, it } from 'vitest';
+import { AnswerCache } from '../../../src/planes/dns/answer-cache.js';
 import { frame, query, TcpClient, udpAsk } from './clients.js';
 import { FakeAuthority } from './fake-authority.js';
 import { startPlane } from './start.js';
@@ -71,5 +72,27 @@ describe('answer cache', () => {
     const off = await startPlane({ answerCacheSize: 0 }, '127.0.0.1', new FakeAuthority({ cacheable: true }));
     for (let i = 0; i < 2; i++) await udpAsk(off.plane.port, query('example.test'));
     expect(off.authority.seen).toHaveLength(2);
+  });
+
+  it('gives an entry only to the query it was kept for: a query of the same key but other bytes gets nothing', () => {
+    const cache = new AnswerCache({ generation: 0 }, 10);
+    const a = query('a.example.test', { id: 1 });
+    const b = query('b.example.test', { id: 2 });
+    const key = cache.keyOf(a)!;
+    expect(cache.keyOf(query('a.example.test', { id: 9 }))).toBe(key);
+    const answer = {
+      bytes: Buffer.from('answer of a'),
+      answered: { response: { type: 'response' as const }, cacheable: true },
+      maxSize: 512,
+      dnssecOk: false,
+      generation: 0,
+      tally: undefined,
+    };
+    cache.offer(key, a, answer, 0);
+    expect(cache.get(key, b, 1)).toBeUndefined();
+    expect(cache.get(key, a, 1)?.bytes.toString()).toBe('answer of a');
+    expect(cache.get(key, query('a.example.test', { id: 3, type: 'AAAA' }), 1)).toBeUndefined();
+    // Nothing is kept for a query too short to be one.
+    expect(cache.keyOf(Buffer.alloc(11))).toBeUndefined();
   });
 });
