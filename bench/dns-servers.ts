@@ -7,13 +7,14 @@
  * event loop: NSD one server process, PowerDNS one receiver thread and one distributor thread;
  * both keep their other defaults (PowerDNS's packet cache included).
  */
-import { execFileSync, execSync, spawn } from 'node:child_process';
+import { execFileSync, execSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { ensureDebianPackage } from '../test/helpers/debian-package.js';
 import { type DnsServer, freePort, startNameServer, startNsd as startNsdServing } from '../test/helpers/nsd.js';
 import { DNS_ZONE } from './dns-zone.js';
+import { startChild } from './server.js';
 
 export type { DnsServer };
 
@@ -65,27 +66,11 @@ export async function startPowerDns(dir: string, zoneFile: string): Promise<DnsS
  */
 const NODE_FLOOR = `const s=require('node:dgram').createSocket({type:'udp4',recvBufferSize:4<<20,lookup:(h,o,cb)=>cb(null,h,4)});
 s.on('message',(m,r)=>{const a=Buffer.allocUnsafe(m.length);m.copy(a);a[2]|=0x84;s.send(a,r.port,r.address)});
-s.bind(0,'127.0.0.1',()=>process.stdout.write(s.address().port+'\\n'));process.once('SIGTERM',()=>process.exit(0));`;
+s.bind(0,'127.0.0.1',()=>process.stdout.write('floor: listening on dns://127.0.0.1:'+s.address().port+'\\n'));process.once('SIGTERM',()=>process.exit(0));`;
 
 export async function startNodeFloor(): Promise<DnsServer> {
-  const child = spawn(process.execPath, ['-e', NODE_FLOOR], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`the bare node:dgram responder exited with ${code}`)));
-    child.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
-  });
-  child.removeAllListeners('exit');
-  return {
-    name: 'bare node:dgram',
-    pid: child.pid!,
-    port,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
+  const child = await startChild('bare node:dgram', ['-e', NODE_FLOOR], /floor: listening on (dns:\/\/127\.0\.0\.1:\d+)/, process.env);
+  return { name: child.name, pid: child.pid, port: Number(new URL(child.url).port), stop: child.stop };
 }
 
 function aptInstall(pkg: string): void {

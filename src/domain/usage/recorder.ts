@@ -43,8 +43,6 @@ export class UsageRecorder {
   /** A counter of one subject's metric, for callers that count it on every request (see UsageCounter). */
   counter(subject: string, metric: string): UsageCounter {
     return new UsageCounter(
-      subject,
-      metric,
       (hour) => this.pendingEntry(subject, metric, hour),
       () => this.epoch,
     );
@@ -139,8 +137,7 @@ export class UsageCounter {
   private epoch = -1;
 
   constructor(
-    readonly subject: string,
-    readonly metric: string,
+    /** The pending entry of the counter's subject and metric for an hour, made when missing. */
     private readonly pendingEntry: (hour: number) => UsageEntry,
     private readonly currentEpoch: () => number,
   ) {}

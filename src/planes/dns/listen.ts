@@ -54,7 +54,8 @@ export async function listenDns(authority: Authority, host: string, port: number
   };
 }
 
-async function bindBoth(host: string, port: number): Promise<{ udp: dgram.Socket; tcp: net.Server; boundPort: number }> {
+/** UDP and TCP on one port of `host` (a name is resolved first); port 0: a free one for both. */
+export async function bindBoth(host: string, port: number): Promise<{ udp: dgram.Socket; tcp: net.Server; boundPort: number }> {
   // One address for both: left to each, `localhost` may give UDP 127.0.0.1 and TCP ::1.
   let address = host;
   try {
