@@ -82,6 +82,8 @@ export interface ListQuery {
   linkId?: string;
   /** Case-insensitive substring of the indexed name. */
   search?: string;
+  /** Only documents with an indexed name (a deleted storage zone gives its name up, keeping its row). */
+  named?: boolean;
 }
 
 export interface Page<T> {

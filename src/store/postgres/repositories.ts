@@ -186,6 +186,7 @@ export class PgDocuments implements Documents {
       args.push(q.search);
       where += ` AND strpos(lower(name), lower($${args.length})) > 0`;
     }
+    if (q.named) where += ' AND name IS NOT NULL';
     const total = (await run<{ n: number }>(this.db, `SELECT count(*) AS n FROM resources WHERE ${where}`, args))[0]!.n;
     const rows = await run<DocRow>(
       this.db,

@@ -218,6 +218,7 @@ export class SqliteDocuments implements Documents {
       where += ' AND instr(lower(name), lower(?)) > 0';
       args.push(q.search);
     }
+    if (q.named) where += ' AND name IS NOT NULL';
     const total = (this.prepared(`SELECT count(*) AS n FROM resources WHERE ${where}`).get(...args) as { n: number }).n;
     const rows = this.prepared(`SELECT id, account_id, version, doc FROM resources WHERE ${where} ORDER BY rid LIMIT ? OFFSET ?`).all(
       ...args,

@@ -73,6 +73,37 @@ describe('GET /storagezone', () => {
     expect(names((await t.get('/storagezone?includeDeleted=true&search=GON')).body)).toEqual(['gone']);
   });
 
+  it('pages live zones past any number of deleted ones, and pages those too when asked', async () => {
+    const made: { Id: number; Name: string }[] = [];
+    for (let i = 1; i <= 9; i++) made.push(await create(`zone-${i}`));
+    for (const i of [0, 2, 3, 6]) expect((await t.del(`/storagezone/${made[i]!.Id}`)).status).toBe(204);
+    // A deleted zone's name is free again: the new zone is live, its namesake stays a tombstone.
+    await create('zone-1');
+
+    const first = (await t.get('/storagezone?page=1&perPage=5')).body;
+    expect(first).toMatchObject({ CurrentPage: 1, TotalItems: 6, HasMoreItems: true });
+    expect(names(first.Items)).toEqual(['zone-2', 'zone-5', 'zone-6', 'zone-8', 'zone-9']);
+    const second = (await t.get('/storagezone?page=2&perPage=5')).body;
+    expect(second).toMatchObject({ CurrentPage: 2, TotalItems: 6, HasMoreItems: false });
+    expect(names(second.Items)).toEqual(['zone-1']);
+    expect(second.Items[0].Deleted).toBe(false);
+
+    expect((await t.get('/storagezone?page=1&perPage=5&search=ZONE-1')).body).toMatchObject({
+      TotalItems: 1,
+      Items: [expect.objectContaining({ Name: 'zone-1', Deleted: false })],
+    });
+    const withDeleted = (await t.get('/storagezone?page=2&perPage=5&includeDeleted=true')).body;
+    expect(withDeleted).toMatchObject({ CurrentPage: 2, TotalItems: 10, HasMoreItems: false });
+    expect(withDeleted.Items.map((z: { Name: string; Deleted: boolean }) => [z.Name, z.Deleted])).toEqual([
+      ['zone-6', false],
+      ['zone-7', true],
+      ['zone-8', false],
+      ['zone-9', false],
+      ['zone-1', false],
+    ]);
+    expect(names((await t.get('/storagezone?includeDeleted=true&search=zone-1')).body)).toEqual(['zone-1', 'zone-1']);
+  });
+
   it.each([
     ['page=-1', 'page'],
     ['page=x', 'page'],
