@@ -8,7 +8,7 @@ import type { PagedT } from '../../schemas/paging.js';
 import type { PullZoneT } from '../../schemas/pull-zone.js';
 import type { StorageZoneAddRequestT, StorageZoneT, StorageZoneUpdateRequestT } from '../../schemas/storage-zone.js';
 import { newCredential, type Secrets } from '../../security/secrets.js';
-import type { Store, StoreTx } from '../../store/types.js';
+import type { FileUsage, Store, StoreTx } from '../../store/types.js';
 import { DocumentRepo } from '../documents.js';
 import { errors } from '../errors.js';
 import { userIdOf, type Clock, type Principal } from '../principal.js';
@@ -136,8 +136,7 @@ export class StorageZoneService {
       const filter = { named: true, ...(needle === '' ? {} : { search: needle }) };
       page = await this.zones.list(this.store, accountId, { offset, limit: every ? EVERY_ZONE : query.perPage, ...filter });
     }
-    const views: StorageZoneT[] = [];
-    for (const zone of page.items) views.push(await this.view(this.store, accountId, zone));
+    const views = await this.views(this.store, accountId, page.items);
     if (every) return views;
     return { Items: views, CurrentPage: query.page, TotalItems: page.total, HasMoreItems: offset + views.length < page.total };
   }
@@ -232,10 +231,19 @@ export class StorageZoneService {
   }
 
   private async view(tx: StoreTx, accountId: number, zone: StoredStorageZone): Promise<StorageZoneT> {
-    if (zone.Deleted) return shown(zone, undefined, []);
-    // Counted in the transactions that change the zone's files, so exact once a write has answered.
-    const usage = (await tx.files.usage([String(zone.Id)])).get(String(zone.Id));
-    return shown(zone, usage, await this.linkedPullZones(tx, accountId, zone.Id));
+    return (await this.views(tx, accountId, [zone]))[0]!;
+  }
+
+  /** The zones as the API shows them, their usage asked for in one read. */
+  private async views(tx: StoreTx, accountId: number, zones: StoredStorageZone[]): Promise<StorageZoneT[]> {
+    const live = zones.filter((z) => !z.Deleted).map((z) => String(z.Id));
+    // Counted in the transactions that change the zones' files, so exact once a write has answered.
+    const usage = live.length > 0 ? await tx.files.usage(live) : new Map<string, FileUsage>();
+    const views: StorageZoneT[] = [];
+    for (const zone of zones) {
+      views.push(zone.Deleted ? shown(zone, undefined, []) : shown(zone, usage.get(String(zone.Id)), await this.linkedPullZones(tx, accountId, zone.Id)));
+    }
+    return views;
   }
 
   private async linkedPullZones(tx: StoreTx, accountId: number, id: number): Promise<PullZoneT[]> {
@@ -246,7 +254,7 @@ export class StorageZoneService {
 }
 
 /** The zone as the API shows it: the fields kept for other planes (the S3 bucket's settings …) left out. */
-function shown(zone: StoredStorageZone, usage: { files: number; bytes: number } | undefined, pullZones: PullZoneT[]): StorageZoneT {
+function shown(zone: StoredStorageZone, usage: FileUsage | undefined, pullZones: PullZoneT[]): StorageZoneT {
   const { VideoLibraryId: _library, OriginUrl: _origin, S3Settings: _s3, ...fields } = zone;
   return { ...fields, FilesStored: usage?.files ?? 0, StorageUsed: usage?.bytes ?? 0, PullZones: pullZones };
 }

@@ -227,8 +227,14 @@ describe.each(['file', 's3'] as const)('the file API, files on %s', (backend) =>
     expect(await counters()).toEqual([2, 60]);
     await api.del('dir/');
     expect(await counters()).toEqual([1, 10]);
-    const listed = (await t.get('/storagezone')).body as { Id: number; FilesStored: number }[];
-    expect(listed.find((z) => z.Id === zone.Id)?.FilesStored).toBe(1);
+    // A list asks for every zone's counters in one read: each zone still shows its own.
+    const other = await createStorageZone(t, `other-${randomBytes(3).toString('hex')}`);
+    await files(plane, other).put('a.bin', Buffer.alloc(3));
+    await files(plane, other).put('b.bin', Buffer.alloc(4));
+    const listed = (await t.get('/storagezone')).body as { Id: number; FilesStored: number; StorageUsed: number }[];
+    const countersOf = (id: number) => listed.filter((z) => z.Id === id).map((z) => [z.FilesStored, z.StorageUsed]);
+    expect(countersOf(zone.Id)).toEqual([[1, 10]]);
+    expect(countersOf(other.Id)).toEqual([[2, 7]]);
   });
 
   it('refuses the old password on the very next request after a reset', async () => {
