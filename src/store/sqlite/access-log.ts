@@ -2,6 +2,7 @@
 import type Database from 'better-sqlite3';
 import { type AccessLogRow, accessLogFromRow, trimStatement } from '../access-log-rows.js';
 import type { AccessLog, AccessLogEntry } from '../types.js';
+import { BOUND_LIMIT } from './limits.js';
 
 export class SqliteAccessLog implements AccessLog {
   private readonly insertStmt;
@@ -14,8 +15,10 @@ export class SqliteAccessLog implements AccessLog {
     this.insertStmt = db.prepare<[number, number, number, number, string]>(
       'INSERT INTO access_log (account_id, pull_zone_id, at, lines, entry) VALUES (?, ?, ?, ?, ?)',
     );
-    this.newestStmt = db.prepare<[number, number], AccessLogRow>('SELECT * FROM access_log WHERE pull_zone_id = ? ORDER BY id DESC LIMIT ?');
-    this.beforeStmt = db.prepare<[number, number, number], AccessLogRow>('SELECT * FROM access_log WHERE pull_zone_id = ? AND id < ? ORDER BY id DESC LIMIT ?');
+    this.newestStmt = db.prepare<[number, number], AccessLogRow>(`SELECT * FROM access_log WHERE pull_zone_id = ? ORDER BY id DESC ${BOUND_LIMIT}`);
+    this.beforeStmt = db.prepare<[number, number, number], AccessLogRow>(
+      `SELECT * FROM access_log WHERE pull_zone_id = ? AND id < ? ORDER BY id DESC ${BOUND_LIMIT}`,
+    );
     this.trimStmt = db.prepare<[{ zone: number; keep: number }]>(trimStatement((n) => (n === 1 ? '@zone' : '@keep')));
     this.clearStmt = db.prepare<[number]>('DELETE FROM access_log WHERE pull_zone_id = ?');
   }

@@ -2,6 +2,7 @@
 import type Database from 'better-sqlite3';
 import { AUDIT_COLUMNS, auditConditions, auditFromRow, type AuditRow, billingFromRow, type BillingRow } from '../account-records.js';
 import type { AuditEntry, AuditLog, AuditQuery, BillingRecord, BillingRecords } from '../types.js';
+import { BOUND_LIMIT } from './limits.js';
 
 type Db = Database.Database;
 
@@ -20,7 +21,7 @@ export class SqliteAuditLog implements AuditLog {
   async list(accountId: number, query: AuditQuery): Promise<AuditEntry[]> {
     const { where, values } = auditConditions(accountId, query, () => '?');
     // The filters vary per request; better-sqlite3 caches nothing across prepares, and a day's log is small.
-    const sql = `SELECT ${AUDIT_COLUMNS} FROM audit_log WHERE ${where} ORDER BY id ${query.descending ? 'DESC' : 'ASC'} LIMIT ?`;
+    const sql = `SELECT ${AUDIT_COLUMNS} FROM audit_log WHERE ${where} ORDER BY id ${query.descending ? 'DESC' : 'ASC'} ${BOUND_LIMIT}`;
     return (this.db.prepare(sql).all(...values, query.limit) as AuditRow[]).map(auditFromRow);
   }
   async purgeBefore(day: string): Promise<number> {

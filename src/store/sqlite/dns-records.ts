@@ -1,6 +1,7 @@
 /** DNS records on SQLite, a row each (migration 0006). */
 import type Database from 'better-sqlite3';
 import type { DnsRecordRows, NewZoneRecord, Page } from '../types.js';
+import { BOUND_PAGE } from './limits.js';
 
 type Db = Database.Database;
 
@@ -19,9 +20,9 @@ export class SqliteDnsRecords implements DnsRecordRows {
   private readonly linkedStmt;
 
   constructor(db: Db) {
-    this.pageStmt = db.prepare<[number, number, number], string>('SELECT doc FROM dns_records WHERE zone_id = ? ORDER BY position LIMIT ? OFFSET ?').pluck();
+    this.pageStmt = db.prepare<[number, number, number], string>(`SELECT doc FROM dns_records WHERE zone_id = ? ORDER BY position ${BOUND_PAGE}`).pluck();
     this.pageOfTypeStmt = db
-      .prepare<[number, number, number, number], string>('SELECT doc FROM dns_records WHERE zone_id = ? AND type = ? ORDER BY position LIMIT ? OFFSET ?')
+      .prepare<[number, number, number, number], string>(`SELECT doc FROM dns_records WHERE zone_id = ? AND type = ? ORDER BY position ${BOUND_PAGE}`)
       .pluck();
     this.countStmt = db.prepare<[number], number>('SELECT count(*) FROM dns_records WHERE zone_id = ?').pluck();
     this.countOfTypeStmt = db.prepare<[number, number], number>('SELECT count(*) FROM dns_records WHERE zone_id = ? AND type = ?').pluck();

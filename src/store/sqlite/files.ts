@@ -2,6 +2,7 @@
 import type Database from 'better-sqlite3';
 import { prefixEnd } from '../file-paths.js';
 import type { DailyFileUsage, DeadBlobs, FileRange, FileRecord, Files, FileUsage, ResourceKind, ResourceTotal, UsageCounters, UsageEntry } from '../types.js';
+import { BOUND_LIMIT } from './limits.js';
 
 type Db = Database.Database;
 
@@ -81,10 +82,10 @@ export class SqliteFiles implements Files {
     this.guidStmt = db.prepare<[string, string], { one: number }>('SELECT 1 AS one FROM files WHERE zone_id = ? AND guid = ? LIMIT 1');
     this.childrenStmt = db.prepare<[string, string], FileRow>(`SELECT ${COLUMNS} FROM files WHERE zone_id = ? AND parent = ? ORDER BY path`);
     this.rangeStmt = db.prepare<[string, string, string, string, number], FileRow>(
-      `SELECT ${COLUMNS} FROM files WHERE zone_id = ? AND path >= ? AND path < ? AND path > ? ORDER BY path LIMIT ?`,
+      `SELECT ${COLUMNS} FROM files WHERE zone_id = ? AND path >= ? AND path < ? AND path > ? ORDER BY path ${BOUND_LIMIT}`,
     );
     this.rangeFilesStmt = db.prepare<[string, string, string, string, number], FileRow>(
-      `SELECT ${COLUMNS} FROM files WHERE zone_id = ? AND path >= ? AND path < ? AND path > ? AND is_dir = 0 ORDER BY path LIMIT ?`,
+      `SELECT ${COLUMNS} FROM files WHERE zone_id = ? AND path >= ? AND path < ? AND path > ? AND is_dir = 0 ORDER BY path ${BOUND_LIMIT}`,
     );
     this.upsertStmt = db.prepare(`INSERT OR REPLACE INTO files (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     this.dirStmt = db.prepare(
@@ -92,7 +93,7 @@ export class SqliteFiles implements Files {
     );
     this.removeStmt = db.prepare<[string, string], FileRow>(`DELETE FROM files WHERE zone_id = ? AND path = ? RETURNING ${COLUMNS}`);
     this.underStmt = db.prepare<[string, string, string, number], { path: string }>(
-      'SELECT path FROM files WHERE zone_id = ? AND path >= ? AND path < ? ORDER BY path LIMIT ?',
+      `SELECT path FROM files WHERE zone_id = ? AND path >= ? AND path < ? ORDER BY path ${BOUND_LIMIT}`,
     );
     this.removeUnderStmt = db.prepare<[string, string, string], FileRow>(
       `DELETE FROM files WHERE zone_id = ? AND path >= ? AND path <= ? RETURNING ${COLUMNS}`,
@@ -212,7 +213,7 @@ export class SqliteDeadBlobs implements DeadBlobs {
   private readonly forgetStmt;
   constructor(db: Db) {
     this.addStmt = db.prepare<[string, number]>('INSERT INTO dead_blobs (key, dead_at) VALUES (?, ?) ON CONFLICT (key) DO NOTHING');
-    this.dueStmt = db.prepare<[number, number], { key: string }>('SELECT key FROM dead_blobs WHERE dead_at <= ? ORDER BY dead_at LIMIT ?');
+    this.dueStmt = db.prepare<[number, number], { key: string }>(`SELECT key FROM dead_blobs WHERE dead_at <= ? ORDER BY dead_at ${BOUND_LIMIT}`);
     this.forgetStmt = db.prepare<[string]>('DELETE FROM dead_blobs WHERE key = ?');
   }
   async add(keys: string[], deadAt: number): Promise<void> {

@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import { prefixEnd } from '../file-paths.js';
 import { insertPart, insertUpload, type PartRow, partFromRow, partRowValues, type UploadRow, uploadFromRow, uploadRowValues } from '../s3-upload-rows.js';
 import type { S3Upload, S3UploadPart, S3Uploads } from '../types.js';
+import { BOUND_LIMIT } from './limits.js';
 
 export const INSERT_UPLOAD = insertUpload(() => '?');
 export const INSERT_PART = insertPart(() => '?');
@@ -31,7 +32,7 @@ export class SqliteS3Uploads implements S3Uploads {
     this.getStmt = db.prepare<[string, string], UploadRow>('SELECT * FROM s3_uploads WHERE zone_id = ? AND upload_id = ?');
     this.listStmt = db.prepare<[string, string, string, string, string, string, number], UploadRow>(
       `SELECT * FROM s3_uploads WHERE zone_id = ? AND key >= ? AND key < ? AND (key > ? OR (key = ? AND upload_id > ?))
-       ORDER BY key, upload_id LIMIT ?`,
+       ORDER BY key, upload_id ${BOUND_LIMIT}`,
     );
     this.partStmt = db.prepare<[string, number], PartRow>('SELECT * FROM s3_upload_parts WHERE upload_id = ? AND part_number = ?');
     this.upsertPartStmt = db.prepare(
@@ -39,7 +40,7 @@ export class SqliteS3Uploads implements S3Uploads {
        md5 = excluded.md5, sha256 = excluded.sha256, uploaded_at = excluded.uploaded_at`,
     );
     this.partsStmt = db.prepare<[string, number, number], PartRow>(
-      'SELECT * FROM s3_upload_parts WHERE upload_id = ? AND part_number > ? ORDER BY part_number LIMIT ?',
+      `SELECT * FROM s3_upload_parts WHERE upload_id = ? AND part_number > ? ORDER BY part_number ${BOUND_LIMIT}`,
     );
     this.allPartsStmt = db.prepare<[string], PartRow>('SELECT * FROM s3_upload_parts WHERE upload_id = ? ORDER BY part_number');
     this.removeStmt = db.prepare<[string]>('DELETE FROM s3_uploads WHERE upload_id = ?');
