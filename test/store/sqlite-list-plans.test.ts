@@ -49,7 +49,7 @@ describe('SQLite lists', () => {
     }
   });
 
-  it('bind no bare LIMIT or OFFSET anywhere in the SQLite store', () => {
+  it('bind no bare LIMIT or OFFSET parameter anywhere in the SQLite store', () => {
     const folder = join(import.meta.dirname, '../../src/store/sqlite');
     const offenders = readdirSync(folder)
       .filter((f) => f.endsWith('.ts') && f !== 'limits.ts')
@@ -58,7 +58,7 @@ describe('SQLite lists', () => {
           .split('\n')
           .map((line, i) => [`${f}:${i + 1}`, line] as const),
       )
-      .filter(([, line]) => /\b(LIMIT|OFFSET)\s+\?/i.test(line))
+      .filter(([, line]) => /\b(LIMIT|OFFSET)\s+[?@:$]/i.test(line))
       .map(([where]) => where);
     expect(offenders).toEqual([]);
   });
