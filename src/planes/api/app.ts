@@ -31,7 +31,7 @@ import { registerJournal } from './plugins/journal.js';
 import { registerMetrics } from './plugins/metrics.js';
 import { quickHook, quickSendHook } from './plugins/quick-hook.js';
 import { registerRateLimits } from './plugins/rate-limit.js';
-import { serializerCompiler } from './plugins/serialization.js';
+import { serializeArrayOrPaged, serializerCompiler } from './plugins/serialization.js';
 import { validatorCompiler } from './plugins/validation.js';
 import { registerAudit } from './plugins/audit.js';
 import { registerDurableAnswers } from './plugins/durable-answers.js';
@@ -120,7 +120,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   if (deps.logger) app.addHook('onResponse', requestLog);
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Every array-or-page answer (the lists) is written by the serializer of its shape, not checked against both.
+  app.setSerializerCompiler(serializeArrayOrPaged(serializerCompiler));
   registerBodyParsers(app);
 
   app.addHook(

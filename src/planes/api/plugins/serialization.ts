@@ -39,7 +39,7 @@ export const serializerCompiler: FastifySerializerCompiler<unknown> = ({ schema 
  * Serializes ArrayOrPaged answers with one compiled serializer per shape, picked by Array.isArray.
  * The general `anyOf` code validates the whole answer against a shape before writing it: slow
  * for long lists, and a 500 should a stored item ever drift from the schema. Other schemas go to
- * `base` unchanged. Used as a route's `serializerCompiler`.
+ * `base` unchanged. The app's serializer compiler (app.ts).
  */
 export function serializeArrayOrPaged(base: FastifySerializerCompiler<unknown>): FastifySerializerCompiler<unknown> {
   return (route) => {

@@ -1,9 +1,7 @@
 import { Type } from 'typebox';
 import type { Api } from '../../api.js';
 import { errorResponses } from '../../api.js';
-import { serializerCompiler } from '../../plugins/serialization.js';
 import { ArrayOrPaged, PageQuery } from '../../../../schemas/paging.js';
-import { serializeArrayOrPaged } from '../../plugins/serialization.js';
 import { PullZone } from '../../../../schemas/pull-zone.js';
 
 export default function listPullZones(app: Api) {
@@ -21,7 +19,6 @@ export default function listPullZones(app: Api) {
       }),
       response: { 200: ArrayOrPaged(PullZone, 'pull zones'), ...errorResponses },
     },
-    serializerCompiler: serializeArrayOrPaged(serializerCompiler),
     handler: (req) => app.services.pullZones.list(req.principal, req.query),
   });
 }
