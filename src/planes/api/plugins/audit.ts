@@ -15,6 +15,10 @@ declare module 'fastify' {
     /** `false`: the write leaves no account to log it in (closing the account). */
     audit?: boolean;
   }
+  interface FastifyRequest {
+    /** The id a write answered with, read from its answer before serialization (for the audit entry). */
+    answeredId: string | null;
+  }
 }
 
 /** The first path segment of a route names the product and the kind of resource it writes to. */
@@ -44,11 +48,11 @@ function resourceIdOf(request: FastifyRequest, payload: unknown, resourceType: s
   for (const source of [request.params, request.query] as Record<string, unknown>[]) {
     for (const name of ID_PARAMS) if (source?.[name] !== undefined) return String(source[name]);
   }
+  if (request.answeredId !== null) return request.answeredId;
+  // An answer sent as text (not an object the serializer wrote): read its id back.
   if (typeof payload !== 'string' || !payload.startsWith('{')) return null;
   try {
-    const body = JSON.parse(payload) as Record<string, unknown>;
-    const id = body['Id'] ?? body['id'];
-    return typeof id === 'number' || typeof id === 'string' ? String(id) : null;
+    return idOf(JSON.parse(payload) as Record<string, unknown>);
   } catch {
     return null;
   }
@@ -57,7 +61,22 @@ function resourceIdOf(request: FastifyRequest, payload: unknown, resourceType: s
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value) && !Buffer.isBuffer(value);
 
+/** `Id` or `id` of an answer object, as text. */
+function idOf(answer: Record<string, unknown>): string | null {
+  const id = answer['Id'] ?? answer['id'];
+  return typeof id === 'number' || typeof id === 'string' ? String(id) : null;
+}
+
 export function registerAudit(app: FastifyInstance, audit: AuditLogService): void {
+  app.decorateRequest('answeredId', null);
+  // A create's id is taken from its answer before it is serialized: parsing the written JSON back
+  // (a pull zone's 4.9 KB) cost a create 20-40 µs.
+  app.addHook(
+    'preSerialization',
+    quickSendHook((request, _reply, payload) => {
+      if (request.routeOptions.config.access === 'write' && isObject(payload)) request.answeredId = idOf(payload);
+    }),
+  );
   const record = async (request: FastifyRequest, payload: unknown) => {
     const route = request.routeOptions.url ?? request.url;
     const { product, resourceType } = resourceOf(route);
