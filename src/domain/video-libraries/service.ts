@@ -29,7 +29,7 @@ export type ReferrerList = 'AllowedReferrers' | 'BlockedReferrers';
 const NAME_ATTEMPTS = 5;
 const NAME_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
-/** Library names are not indexed (they are not unique), so lists read every library, then filter and page. */
+/** Library names are not indexed (they are not unique), so a search reads every library, then filters and pages. */
 const EVERY_LIBRARY = Number.MAX_SAFE_INTEGER;
 
 export class VideoLibraryService {
@@ -104,12 +104,20 @@ export class VideoLibraryService {
   }
 
   async list(principal: Principal, page: number, perPage: number, search?: string): Promise<PagedT<VideoLibraryT>> {
-    const { items } = await this.libraries.list(this.store, principal.accountId, { offset: 0, limit: EVERY_LIBRARY });
-    const needle = (search ?? '').toLowerCase();
-    const matching = needle === '' ? items : items.filter((l) => (l.Name ?? '').toLowerCase().includes(needle));
     const offset = (page - 1) * perPage;
-    const chosen = matching.slice(offset, offset + perPage);
-    return { Items: chosen, CurrentPage: page, TotalItems: matching.length, HasMoreItems: offset + chosen.length < matching.length };
+    const needle = (search ?? '').toLowerCase();
+    let chosen: VideoLibraryT[];
+    let total: number;
+    if (needle === '') {
+      // No search: the store counts and pages, whatever the number of libraries.
+      ({ items: chosen, total } = await this.libraries.list(this.store, principal.accountId, { offset, limit: perPage }));
+    } else {
+      const { items } = await this.libraries.list(this.store, principal.accountId, { offset: 0, limit: EVERY_LIBRARY });
+      const matching = items.filter((l) => (l.Name ?? '').toLowerCase().includes(needle));
+      chosen = matching.slice(offset, offset + perPage);
+      total = matching.length;
+    }
+    return { Items: chosen, CurrentPage: page, TotalItems: total, HasMoreItems: offset + chosen.length < total };
   }
 
   async update(principal: Principal, id: number, input: VideoLibraryUpdateRequestT): Promise<VideoLibraryT> {

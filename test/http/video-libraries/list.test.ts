@@ -51,6 +51,15 @@ describe('GET /videolibrary', () => {
     expect((await t.get('/videolibrary?search=zzz')).body.TotalItems).toBe(0);
   });
 
+  it('pages what a search matches, and counts only that', async () => {
+    for (let i = 1; i <= 6; i++) await create(`Show ${i}`);
+    await create('News');
+    const second = (await t.get('/videolibrary?page=2&perPage=5&search=show')).body;
+    expect(second).toMatchObject({ CurrentPage: 2, TotalItems: 6, HasMoreItems: false });
+    expect(names(second.Items)).toEqual(['Show 6']);
+    expect((await t.get('/videolibrary?page=1&perPage=5')).body).toMatchObject({ TotalItems: 7, HasMoreItems: true });
+  });
+
   it('leaves deleted libraries out', async () => {
     const gone = await create('Gone');
     await create('Kept');
