@@ -130,7 +130,7 @@ export class UsageRecorder {
 /**
  * Adds to one subject's metric without building its key and looking it up on every call (which
  * `add` does): it keeps the pending entry of the hour it last counted, until the hour turns or the
- * entry leaves with a flush. The DNS plane counts two metrics per query with these.
+ * entry leaves with a flush. The DNS plane counts every query with these, the edge every answer.
  */
 export class UsageCounter {
   private entry: UsageEntry | undefined;
