@@ -13,7 +13,7 @@
 type Shape = new (doc: Record<string, unknown>) => Record<string, unknown>;
 
 export function fastCopier<T extends object>(keys: readonly string[]): (doc: T) => T {
-  // Made on the first read, not at start-up: generated code is not in the code cache.
+  // Made on first use, not at start-up: generated code is not in the code cache.
   let shape: Shape | undefined;
   const copied = { count: 0 };
   return (doc) => {
