@@ -7,8 +7,7 @@ import type { Static } from 'typebox';
 import type { DnsZoneStatistics as Schema } from '../../schemas/dns.js';
 import type { Clock, Principal } from '../principal.js';
 import { chartOf, periodOf, total } from '../usage/charts.js';
-import { hourOf, type UsageCounter, type UsageRecorder } from '../usage/recorder.js';
-import { BoundedMap } from '../bounded-map.js';
+import { CountersById, hourOf, type UsageCounter, type UsageRecorder } from '../usage/recorder.js';
 import type { DnsZoneService } from './service.js';
 
 type DnsZoneStatisticsT = Static<typeof Schema>;
@@ -18,35 +17,8 @@ export const CHARTED_TYPES = ['A', 'AAAA', 'CNAME', 'TXT', 'MX', 'SRV', 'CAA', '
 const NORMAL = 'queries.normal';
 const SMART = 'queries.smart';
 const byType = (type: string) => `queries.type.${CHARTED_TYPES.includes(type) ? type : 'OTHER'}`;
-const TYPE_INDEX = new Map(CHARTED_TYPES.map((type, index) => [type, index]));
-const OTHER = CHARTED_TYPES.indexOf('OTHER');
 /** Zones whose counters are kept ready; beyond, the least recent are made again when they answer. */
 const COUNTED_ZONES = 65_536;
-
-/** One zone's counters, made as its queries come (the DNS plane counts every answer). */
-class ZoneCounters {
-  readonly normal: UsageCounter;
-  readonly smart: UsageCounter;
-  private readonly types: (UsageCounter | undefined)[] = new Array(CHARTED_TYPES.length).fill(undefined);
-
-  constructor(
-    private readonly usage: UsageRecorder,
-    private readonly subject: string,
-  ) {
-    this.normal = usage.counter(subject, NORMAL);
-    this.smart = usage.counter(subject, SMART);
-  }
-
-  ofType(type: string): UsageCounter {
-    const index = TYPE_INDEX.get(type) ?? OTHER;
-    let counter = this.types[index];
-    if (counter === undefined) {
-      counter = this.usage.counter(this.subject, byType(CHARTED_TYPES[index]!));
-      this.types[index] = counter;
-    }
-    return counter;
-  }
-}
 
 export const zoneSubject = (zoneId: number) => `dnsZone:${zoneId}`;
 
@@ -71,25 +43,23 @@ export class QueryTally {
 }
 
 export class DnsStatistics {
-  private readonly counters = new BoundedMap<number, ZoneCounters>(COUNTED_ZONES);
+  private readonly counters: CountersById;
 
   constructor(
     private readonly zones: DnsZoneService,
     private readonly usage: UsageRecorder,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.counters = new CountersById(usage, zoneSubject, COUNTED_ZONES);
+  }
 
   /**
    * What counting one answered query of a zone takes: the DNS plane asks once per distinct answer
    * and counts the tally every time it sends that answer.
    */
   tally(zoneId: number, queryType: string, smart: boolean): QueryTally {
-    let counters = this.counters.get(zoneId);
-    if (counters === undefined) {
-      counters = new ZoneCounters(this.usage, zoneSubject(zoneId));
-      this.counters.set(zoneId, counters);
-    }
-    return new QueryTally(this.clock, smart ? counters.smart : counters.normal, counters.ofType(queryType));
+    const zone = this.counters.of(zoneId);
+    return new QueryTally(this.clock, zone.of(smart ? SMART : NORMAL), zone.of(byType(queryType)));
   }
 
   async zone(principal: Principal, id: number, query: StatisticsQuery): Promise<DnsZoneStatisticsT> {

@@ -5,6 +5,7 @@
  * (and within a second on others). A crash loses at most the last second of counts.
  */
 import type { ResourceKind, ResourceTotal, Store, UsageEntry } from '../../store/types.js';
+import { BoundedMap } from '../bounded-map.js';
 import type { Clock } from '../principal.js';
 
 const FLUSH_MS = 1000;
@@ -152,5 +153,49 @@ export class UsageCounter {
       this.epoch = epoch;
     }
     entry.value += value;
+  }
+}
+
+/** One subject's counters, each metric's made on its first use. */
+export class SubjectCounters {
+  private readonly byMetric = new Map<string, UsageCounter>();
+
+  constructor(
+    private readonly usage: UsageRecorder,
+    private readonly subject: string,
+  ) {}
+
+  of(metric: string): UsageCounter {
+    let counter = this.byMetric.get(metric);
+    if (counter === undefined) {
+      counter = this.usage.counter(this.subject, metric);
+      this.byMetric.set(metric, counter);
+    }
+    return counter;
+  }
+}
+
+/**
+ * The counters of numbered subjects (zones), for a plane that counts one on every answer: made on
+ * a subject's first count, the `max` most recent kept, one forgotten made again when it counts.
+ */
+export class CountersById {
+  private readonly subjects: BoundedMap<number, SubjectCounters>;
+
+  constructor(
+    private readonly usage: UsageRecorder,
+    private readonly subjectOf: (id: number) => string,
+    max: number,
+  ) {
+    this.subjects = new BoundedMap(max);
+  }
+
+  of(id: number): SubjectCounters {
+    let counters = this.subjects.get(id);
+    if (counters === undefined) {
+      counters = new SubjectCounters(this.usage, this.subjectOf(id));
+      this.subjects.set(id, counters);
+    }
+    return counters;
   }
 }

@@ -42,20 +42,16 @@ function resourceOf(route: string): { product: string; resourceType: string } {
   return RESOURCES[first.toLowerCase()] ?? { product: container ? 'Containers' : 'Platform', resourceType: first };
 }
 
-/** The id from the path or the query, else the one a create answered with. */
-function resourceIdOf(request: FastifyRequest, payload: unknown, resourceType: string): string | null {
+/**
+ * The id from the path or the query, else the one a create answered with. Every write answers an
+ * object or nothing (none sends text), so the answer's id is read before it is serialized.
+ */
+function resourceIdOf(request: FastifyRequest, resourceType: string): string | null {
   if (resourceType === 'User') return userIdOf(request.principal.accountId);
   for (const source of [request.params, request.query] as Record<string, unknown>[]) {
     for (const name of ID_PARAMS) if (source?.[name] !== undefined) return String(source[name]);
   }
-  if (request.answeredId !== null) return request.answeredId;
-  // An answer sent as text (not an object the serializer wrote): read its id back.
-  if (typeof payload !== 'string' || !payload.startsWith('{')) return null;
-  try {
-    return idOf(JSON.parse(payload) as Record<string, unknown>);
-  } catch {
-    return null;
-  }
+  return request.answeredId;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -85,7 +81,7 @@ export function registerAudit(app: FastifyInstance, audit: AuditLogService): voi
         principal: request.principal,
         product,
         resourceType,
-        resourceId: resourceIdOf(request, payload, resourceType),
+        resourceId: resourceIdOf(request, resourceType),
         action: String(request.routeOptions.schema?.operationId ?? `${request.method} ${route}`),
         fields: isObject(request.body) ? Object.keys(request.body) : null,
       });
