@@ -130,6 +130,21 @@ describe('the front door', { timeout: 60_000 }, () => {
     expect(metrics).toContain('edgeplane_http_request_duration_seconds_count{method="GET",route="/pullzone/:id",status="200"} 3');
   });
 
+  it('answers a burst of concurrent reads, written together, each with its own zone and request id', async () => {
+    const s = await start();
+    const zones = [await createZone(t, 'burst-a'), await createZone(t, 'burst-b')];
+    for (const zone of zones) expect((await s.get(`/pullzone/${zone.Id}`, t.key)).status).toBe(200);
+    const reads = Array.from({ length: 40 }, (_, i) => ({ zone: zones[i % 2]!, id: `burst-${i}` }));
+    const answers = await Promise.all(reads.map(({ zone, id }) => s.get(`/pullzone/${zone.Id}`, t.key, { 'x-request-id': id })));
+    expect(s.handled(), 'every read of the burst is answered by the front door').toBe(2);
+    answers.forEach((answer, i) => {
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('x-request-id')).toBe(reads[i]!.id);
+      expect(JSON.parse(answer.text).Id).toBe(reads[i]!.zone.Id);
+    });
+    expect(s.lines.filter((l) => l['msg'] === 'request completed')).toHaveLength(42);
+  });
+
   it('serves each variant and spelling as the slow path does', async () => {
     const s = await start();
     const zone = await createZone(t, 'variants');
