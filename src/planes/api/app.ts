@@ -9,6 +9,7 @@ import { systemClock, type Clock } from '../../domain/principal.js';
 import { buildServices } from '../../domain/services.js';
 import { AnswerCache } from './answer-cache.js';
 import { FrontDoor } from './front-door.js';
+import { TurnWrites } from '../common/turn-writes.js';
 import { completedLineOf } from './request-log.js';
 import { openFilesBackend } from '../../files/location.js';
 import type { BlobStore } from '../../files/types.js';
@@ -96,6 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, store } = deps;
   // Set once the app is built; requests only arrive after that.
   let front: FrontDoor | undefined;
+  const turnWrites = new TurnWrites();
   const app = Fastify({
     logger: deps.logger ?? false,
     // One line per request, when it completes (requestLog below), instead of Fastify's two.
@@ -110,6 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       server.keepAliveTimeout = Number(options.keepAliveTimeout);
       server.requestTimeout = Number(options.requestTimeout);
       server.setTimeout(Number(options.connectionTimeout));
+      turnWrites.hold(server);
       return server;
     },
     requestIdHeader: false,
@@ -242,6 +245,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
+    turnWrites.release();
   });
   front = new FrontDoor({
     answers: app.answers,

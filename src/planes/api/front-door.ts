@@ -15,7 +15,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Principal } from '../../domain/principal.js';
 import type { AnswerCache } from './answer-cache.js';
 import type { CompletedLine } from './request-log.js';
-import { TurnWrites } from './turn-writes.js';
 
 /** What the front door needs of the app: each part owned, and kept honest, by its plugin. */
 export interface FrontDoorParts {
@@ -49,8 +48,6 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const MAX_KEY_LENGTH = 256;
 
 export class FrontDoor {
-  private readonly writes = new TurnWrites();
-
   constructor(private readonly parts: FrontDoorParts) {}
 
   /** True when the request was answered here; false hands it on (nothing of it was consumed). */
@@ -76,7 +73,8 @@ export class FrontDoor {
     if (!this.parts.throttle.take(request, principal.keyId)) return false;
 
     const id = this.parts.requestId(request);
-    this.writes.end(response, 200, { 'content-type': JSON_TYPE, 'x-request-id': id, 'content-length': body.length }, body);
+    response.writeHead(200, { 'content-type': JSON_TYPE, 'x-request-id': id, 'content-length': body.length });
+    response.end(body);
     const elapsedMs = performance.now() - started;
     this.parts.recordRequest('GET', ROUTE, 200, elapsedMs / 1000);
     // The slow path's line: what Fastify's request serializer reads of a request.
