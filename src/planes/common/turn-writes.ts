@@ -12,8 +12,7 @@
  * Writable stream implements): node:http, Fastify and the front door write as they always do, and
  * the stream keeps its order, back-pressure and end while a write waits for the turn's end.
  */
-import type { Server } from 'node:net';
-import type { Socket } from 'node:net';
+import type { Server, Socket } from 'node:net';
 
 type WriteOne = (chunk: unknown, encoding: BufferEncoding, done: (error?: Error | null) => void) => void;
 type WriteMany = (chunks: { chunk: unknown; encoding: BufferEncoding }[], done: (error?: Error | null) => void) => void;
