@@ -143,8 +143,9 @@ export class UsageCounter {
     private readonly currentEpoch: () => number,
   ) {}
 
-  /** `hour`: see hourOf. */
+  /** `hour`: see hourOf. As `UsageRecorder.add`, a zero adds nothing (no pending entry, no row). */
   add(value: number, hour: number): void {
+    if (value === 0) return;
     let entry = this.entry;
     const epoch = this.currentEpoch();
     if (entry === undefined || entry.hour !== hour || this.epoch !== epoch) {

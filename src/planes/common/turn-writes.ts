@@ -23,14 +23,28 @@ interface StreamSide {
   _writev?: WriteMany;
 }
 
-export class TurnWrites {
+/** Work held until the end of the event loop's turn (its check phase), then run in the order it came. */
+export class EndOfTurn {
   private pending: (() => void)[] = [];
-  private holding = true;
-  private readonly flush = () => {
-    const writes = this.pending;
+  private readonly run = () => {
+    const due = this.pending;
     this.pending = [];
-    for (const write of writes) write();
+    for (const work of due) work();
   };
+
+  defer(work: () => void): void {
+    if (this.pending.push(work) === 1) setImmediate(this.run);
+  }
+
+  /** Runs what is held at once (the turn's end then finds nothing left). */
+  runNow(): void {
+    this.run();
+  }
+}
+
+export class TurnWrites {
+  private readonly turn = new EndOfTurn();
+  private holding = true;
 
   /** Holds the writes of every connection `server` accepts from now on. */
   hold(server: Server): void {
@@ -43,7 +57,7 @@ export class TurnWrites {
    */
   release(): void {
     this.holding = false;
-    this.flush();
+    this.turn.runNow();
   }
 
   private holdSocket(socket: Socket): void {
@@ -55,7 +69,7 @@ export class TurnWrites {
   }
 
   private later(write: () => void): void {
-    if (!this.holding) write();
-    else if (this.pending.push(write) === 1) setImmediate(this.flush);
+    if (this.holding) this.turn.defer(write);
+    else write();
   }
 }

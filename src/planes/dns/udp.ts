@@ -7,6 +7,7 @@ import { isIP } from 'node:net';
 import { headerReply, RCODE } from './error-replies.js';
 import type { SourceRateLimit } from './rate-limit.js';
 import type { Responder } from './respond.js';
+import { EndOfTurn } from '../common/turn-writes.js';
 
 /**
  * A flood arriving faster than one event loop turn drains it waits in the kernel; the default
@@ -40,13 +41,7 @@ export class UdpServer {
   private socketClosed = false;
   private readonly waiting: (() => void)[] = [];
   /** Answers made this turn, sent together at its end (see `sendTo`). */
-  private pending: { bytes: Buffer; port: number; address: string }[] = [];
-  private readonly flush = () => {
-    const answers = this.pending;
-    this.pending = [];
-    if (this.closed) return;
-    for (const { bytes, port, address } of answers) this.socket.send(bytes, port, address);
-  };
+  private readonly turn = new EndOfTurn();
 
   constructor(
     private readonly socket: dgram.Socket,
@@ -79,7 +74,7 @@ export class UdpServer {
     this.inFlight++;
     void handled.finally(() => {
       if (--this.inFlight === 0 && this.closing) {
-        this.flush();
+        this.turn.runNow();
         this.closeNow();
       }
     });
@@ -93,7 +88,9 @@ export class UdpServer {
    */
   private sendTo(remote: dgram.RemoteInfo, bytes: Buffer): void {
     if (this.closed) return;
-    if (this.pending.push({ bytes, port: remote.port, address: remote.address }) === 1) setImmediate(this.flush);
+    this.turn.defer(() => {
+      if (!this.closed) this.socket.send(bytes, remote.port, remote.address);
+    });
   }
 
   /** Stops taking queries, waits for the answers still being worked out, then closes the socket. */
@@ -101,7 +98,7 @@ export class UdpServer {
     this.closing = true;
     const closed = new Promise<void>((resolve) => (this.socketClosed ? resolve() : this.waiting.push(resolve)));
     if (this.inFlight === 0) {
-      this.flush();
+      this.turn.runNow();
       this.closeNow();
     }
     return closed;

@@ -4,7 +4,7 @@
  * brought up to date (bandwidth-limits.ts). Everything here only adds to memory: a request never
  * waits for the store because it was counted.
  */
-import { CountersById, hourOf, type UsageCounter, type UsageRecorder } from '../../usage/recorder.js';
+import { CountersById, hourOf, type UsageRecorder } from '../../usage/recorder.js';
 import * as metric from '../../usage/pull-zone-metrics.js';
 import type { ServedEvent } from '../types.js';
 import type { EdgeAccessLog } from './access-log.js';
@@ -13,11 +13,6 @@ import type { BandwidthLimits } from './bandwidth-limits.js';
 const FROM_CACHE = new Set<ServedEvent['cacheStatus']>(['HIT', 'STALE', 'UPDATING']);
 /** Zones whose counters are kept between answers; one forgotten is made again on its next answer. */
 const COUNTED_ZONES = 10_000;
-
-/** As `UsageRecorder.add`, a zero adds nothing (no pending entry, no row). */
-function count(counter: UsageCounter, value: number, hour: number): void {
-  if (value !== 0) counter.add(value, hour);
-}
 
 /**
  * Each answer adds 5 to 10 figures to its zone's counters, which keep their pending entries: no key
@@ -38,21 +33,21 @@ export class EdgeUsage {
   readonly served = (event: ServedEvent): void => {
     const zone = this.counters.of(event.zoneId);
     const hour = hourOf(event.at);
-    count(zone.of(metric.REQUESTS), 1, hour);
-    count(zone.of(metric.BANDWIDTH), event.bytesSent, hour);
-    if (event.status >= 300) count(zone.of(metric.statusClass(event.status)), 1, hour);
+    zone.of(metric.REQUESTS).add(1, hour);
+    zone.of(metric.BANDWIDTH).add(event.bytesSent, hour);
+    if (event.status >= 300) zone.of(metric.statusClass(event.status)).add(1, hour);
     if (FROM_CACHE.has(event.cacheStatus)) {
-      count(zone.of(metric.CACHED_REQUESTS), 1, hour);
-      count(zone.of(metric.CACHED_BANDWIDTH), event.bytesSent, hour);
+      zone.of(metric.CACHED_REQUESTS).add(1, hour);
+      zone.of(metric.CACHED_BANDWIDTH).add(event.bytesSent, hour);
     }
     const origin = event.origin;
     if (origin !== undefined) {
-      count(zone.of(metric.ORIGIN_REQUESTS), 1, hour);
-      count(zone.of(metric.ORIGIN_BYTES), origin.bytes, hour);
-      count(zone.of(metric.ORIGIN_MS), Math.round(origin.responseMs), hour);
+      zone.of(metric.ORIGIN_REQUESTS).add(1, hour);
+      zone.of(metric.ORIGIN_BYTES).add(origin.bytes, hour);
+      zone.of(metric.ORIGIN_MS).add(Math.round(origin.responseMs), hour);
       if (origin.attempts > 1) {
-        count(zone.of(metric.ORIGIN_RETRIED), origin.attempts - 1, hour);
-        if (origin.answered) count(zone.of(metric.ORIGIN_SAVED), 1, hour);
+        zone.of(metric.ORIGIN_RETRIED).add(origin.attempts - 1, hour);
+        if (origin.answered) zone.of(metric.ORIGIN_SAVED).add(1, hour);
       }
     }
     this.accessLog.add(event);
