@@ -31,22 +31,25 @@ export interface CacheableAnswered extends Answered {
 }
 
 /**
- * One kept answer. A class, so that every entry has one shape: the hit path reads its fields for
- * every query, and entries made as object literals (spread, optional members) left those reads
- * polymorphic, missing V8's inline caches on a tenth of the plane's CPU time.
+ * One kept answer. Its layout is set by memory, not by arithmetic: between two queries the
+ * kernel's network stack runs and pushes the plane's data out of the CPU's nearer caches, so a hit
+ * costs the cache misses of what it reads more than its instructions (`perf annotate` of the hit
+ * path: most of its samples sat on the first load of an entry, of its query's bytes, and of its
+ * expiry). Hence a class (one shape: every field read through one inline cache), the query and its
+ * answer in one buffer (one object and one stretch of memory, not two of each), the expiry a small
+ * integer (a fractional number in a field is a separate heap object, one more miss), and nothing
+ * kept that is the same for every sending (what a query's size or DO bit mean is in the tally).
  */
 export class CachedAnswer {
   constructor(
-    /** The query it answers (its ID aside). */
-    readonly query: Buffer,
-    /** The UDP answer as first sent (truncated if it was), its ID to be replaced. */
-    readonly bytes: Buffer,
-    readonly maxSize: number,
-    readonly dnssecOk: boolean,
+    /** The query it answers (bytes [0, queryLength), its ID aside), then the UDP answer as first sent (truncated if it was), its ID to be replaced. */
+    readonly data: Buffer,
+    readonly queryLength: number,
     readonly generation: number,
     /** The zone that answered, -1 for none; and its generation then, -1 when the authority does not tell. */
     readonly zoneId: number,
     readonly zoneGeneration: number,
+    /** Whole seconds of `performance.now()` (see `secondsOf`). */
     readonly expires: number,
     /** What counting a sending of this answer takes (see DnsPlaneOptions.tallyOf). */
     readonly tally: AnswerTally | undefined,
@@ -56,8 +59,6 @@ export class CachedAnswer {
 export interface AnswerToKeep {
   bytes: Buffer;
   answered: Answered;
-  maxSize: number;
-  dnssecOk: boolean;
   /** The authority's generation, read when the answer was made. */
   generation: number;
   tally: AnswerTally | undefined;
@@ -68,7 +69,10 @@ export interface AnswerToKeep {
  * without seeing changes at all. Each expiry costs a full answer (decode, look up, encode), which
  * at 5 s, the span until 2026-11-27, was 7.5% of the plane's time under a steady load.
  */
-const MAX_AGE_MS = 20_000;
+const MAX_AGE_S = 20;
+
+/** A `performance.now()` in whole seconds: a small integer for as long as any process runs. */
+const secondsOf = (now: number) => Math.floor(now / 1000);
 /** Longer queries carry options worth no entry (or are not queries at all): always answered afresh. */
 const MAX_KEY_BYTES = 300;
 
@@ -105,8 +109,8 @@ export class AnswerCache {
 
   get(key: number, message: Buffer, now: number): CachedAnswer | undefined {
     const entry = this.entries.get(key);
-    if (entry === undefined || !sameQuery(entry.query, message)) return undefined;
-    if (entry.generation === this.authority.generation && now < entry.expires && this.zoneCurrent(entry)) return entry;
+    if (entry === undefined || !isQueryOf(entry, message)) return undefined;
+    if (entry.generation === this.authority.generation && secondsOf(now) < entry.expires && this.zoneCurrent(entry)) return entry;
     this.entries.delete(key);
     return undefined;
   }
@@ -121,35 +125,29 @@ export class AnswerCache {
     const zone = answer.answered.zone;
     const zoneId = zone === undefined ? -1 : zone.id;
     const zoneGeneration = zone === undefined ? -1 : (this.authority.zoneGeneration?.(zone.id) ?? -1);
-    const { maxSize, dnssecOk, generation, tally } = answer;
-    const entry = new CachedAnswer(
-      Buffer.from(message),
-      Buffer.from(answer.bytes),
-      maxSize,
-      dnssecOk,
-      generation,
-      zoneId,
-      zoneGeneration,
-      now + MAX_AGE_MS,
-      tally,
-    );
+    const data = Buffer.allocUnsafe(message.length + answer.bytes.length);
+    message.copy(data);
+    answer.bytes.copy(data, message.length);
+    const entry = new CachedAnswer(data, message.length, answer.generation, zoneId, zoneGeneration, secondsOf(now) + MAX_AGE_S, answer.tally);
     this.entries.set(key, entry);
   }
 
   /** A copy of the cached answer carrying the query's ID. */
   static answerTo(message: Buffer, entry: CachedAnswer): Buffer {
-    const out = Buffer.allocUnsafe(entry.bytes.length);
-    entry.bytes.copy(out);
+    const { data, queryLength } = entry;
+    const out = Buffer.allocUnsafe(data.length - queryLength);
+    data.copy(out, 0, queryLength);
     out[0] = message[0]!;
     out[1] = message[1]!;
     return out;
   }
 }
 
-/** Whether two queries are the same but for their IDs. */
-function sameQuery(a: Buffer, b: Buffer): boolean {
-  const length = a.length;
-  if (b.length !== length) return false;
-  for (let i = 2; i < length; i++) if (a[i] !== b[i]) return false;
+/** Whether `message` is the entry's query but for its ID. */
+function isQueryOf(entry: CachedAnswer, message: Buffer): boolean {
+  const length = entry.queryLength;
+  if (message.length !== length) return false;
+  const data = entry.data;
+  for (let i = 2; i < length; i++) if (data[i] !== message[i]) return false;
   return true;
 }

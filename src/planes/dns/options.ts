@@ -1,6 +1,6 @@
 /** What the DNS plane can be tuned with, and the defaults it runs with when told nothing. */
 import type { Packet } from 'dns-packet';
-import type { Answered, QueryContext } from '../../domain/dns/serving/types.js';
+import type { Answered } from '../../domain/dns/serving/types.js';
 
 export interface DnsPlaneOptions {
   /**
@@ -39,9 +39,13 @@ export interface DnsPlaneOptions {
   logError?: (error: unknown) => void;
 }
 
-/** Counts one answer each time it is sent; `context`: who asked it this time. */
+/**
+ * Counts one answer each time it is sent, given who asked it this time. The rest of what the query
+ * said (its EDNS size, its DO bit) is the same at every sending of one answer, the cache's key
+ * included: a tally that needs it takes it when `tallyOf` makes it.
+ */
 export interface AnswerTally {
-  count(context: QueryContext): void;
+  count(address: string, transport: 'udp' | 'tcp'): void;
 }
 
 export type DnsPlaneSettings = Required<Omit<DnsPlaneOptions, 'tallyOf' | 'rateLimitBurst'>> & Pick<DnsPlaneOptions, 'tallyOf'> & { rateLimitBurst: number };

@@ -24,17 +24,17 @@ export async function startDnsPlane(services: Services, host: string, port: numb
       const rcode = (answered.response.flags ?? 0) & 0xf;
       const anonymization = zone.logAnonymization ?? { enabled: false, type: 0 };
       return {
-        count: (context) => {
+        count: (address, transport) => {
           counted.count();
           queryLog.add(
             zone.id,
             {
               Time: new Date().toISOString(),
-              ClientIp: context.address,
+              ClientIp: address,
               Name: question.name,
               Type: type,
               ResponseCode: RCODES[rcode] ?? String(rcode),
-              Transport: context.transport,
+              Transport: transport,
             },
             anonymization,
           );

@@ -33,13 +33,13 @@ export class Responder {
    * through `handle`. Apart from `handle` so that a hit, most of a busy server's queries, allocates
    * no closure.
    */
-  fromCache(message: Buffer, address: string): Buffer | undefined {
+  fromCache(message: Buffer, address: string, now: number): Buffer | undefined {
     const cache = this.cache;
     const key = cache?.keyOf(message);
     if (key === undefined) return undefined;
-    const hit = cache!.get(key, message, performance.now());
+    const hit = cache!.get(key, message, now);
     if (hit === undefined) return undefined;
-    if (hit.tally !== undefined) this.count(hit.tally, { address: plainAddress(address), transport: 'udp', maxSize: hit.maxSize, dnssecOk: hit.dnssecOk });
+    if (hit.tally !== undefined) this.count(hit.tally, plainAddress(address), 'udp');
     return AnswerCache.answerTo(message, hit);
   }
 
@@ -71,7 +71,7 @@ export class Responder {
     const tally = this.tallyOf(answered, incoming.query);
     const bytes = this.deliver(answered, incoming.query, tally, context, framing, message, send);
     if (key !== undefined && bytes !== null) {
-      const answer = { bytes, answered, maxSize, dnssecOk: incoming.dnssecOk, generation: this.authority.generation ?? 0, tally };
+      const answer = { bytes, answered, generation: this.authority.generation ?? 0, tally };
       this.cache!.offer(key, message, answer, performance.now());
     }
     return 'answered';
@@ -93,7 +93,7 @@ export class Responder {
       return null;
     }
     send(bytes);
-    if (tally !== undefined) this.count(tally, context);
+    if (tally !== undefined) this.count(tally, context.address, context.transport);
     return bytes;
   }
 
@@ -106,9 +106,9 @@ export class Responder {
     }
   }
 
-  private count(tally: AnswerTally, context: QueryContext): void {
+  private count(tally: AnswerTally, address: string, transport: 'udp' | 'tcp'): void {
     try {
-      tally.count(context);
+      tally.count(address, transport);
     } catch (error) {
       this.settings.logError(error);
     }

@@ -56,14 +56,15 @@ export class UdpServer {
 
   private receive(message: Buffer, remote: dgram.RemoteInfo): void {
     if (this.closing) return;
+    const now = performance.now();
     if (this.limiter !== undefined) {
-      const verdict = this.limiter.check(remote.address);
+      const verdict = this.limiter.check(remote.address, now);
       if (verdict !== 'pass') {
         if (verdict === 'slip' && isQuery(message)) this.sendTo(remote, headerReply(message, RCODE.NOERROR, { truncated: true }));
         return;
       }
     }
-    const cached = this.responder.fromCache(message, remote.address);
+    const cached = this.responder.fromCache(message, remote.address, now);
     if (cached !== undefined) {
       this.sendTo(remote, cached);
       return;

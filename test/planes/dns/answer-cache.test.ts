@@ -10,13 +10,13 @@ import { startPlane } from './start.js';
 
 describe('answer cache', () => {
   it('answers a repeated query from the cache, with its own ID, and still reports every answer', async () => {
-    const reported: number[] = [];
+    const reported: string[] = [];
     let tallies = 0;
     const { plane, authority } = await startPlane(
       {
         tallyOf: () => {
           tallies++;
-          return { count: (context) => reported.push(context.maxSize) };
+          return { count: (address, transport) => reported.push(`${transport} ${address}`) };
         },
       },
       '127.0.0.1',
@@ -26,7 +26,7 @@ describe('answer cache', () => {
     const second = await udpAsk(plane.port, query('example.test', { id: 2, udpPayloadSize: 1232 }));
     expect(second).toEqual({ ...first, id: 2 });
     expect(authority.seen).toHaveLength(1);
-    expect(reported).toEqual([1232, 1232]);
+    expect(reported).toEqual(['udp 127.0.0.1', 'udp 127.0.0.1']);
     // Asked once for the answer, counted at each sending of it.
     expect(tallies).toBe(1);
   });
@@ -83,16 +83,34 @@ describe('answer cache', () => {
     const answer = {
       bytes: Buffer.from('answer of a'),
       answered: { response: { type: 'response' as const }, cacheable: true },
-      maxSize: 512,
-      dnssecOk: false,
       generation: 0,
       tally: undefined,
     };
     cache.offer(key, a, answer, 0);
     expect(cache.get(key, b, 1)).toBeUndefined();
-    expect(cache.get(key, a, 1)?.bytes.toString()).toBe('answer of a');
+    const hit = cache.get(key, a, 1);
+    expect(hit).toBeDefined();
+    // The kept answer, under the ID of the query it now answers.
+    expect(AnswerCache.answerTo(query('a.example.test', { id: 0x4142 }), hit!).toString()).toBe('ABswer of a');
     expect(cache.get(key, query('a.example.test', { id: 3, type: 'AAAA' }), 1)).toBeUndefined();
     // Nothing is kept for a query too short to be one.
     expect(cache.keyOf(Buffer.alloc(11))).toBeUndefined();
+  });
+
+  it('drops an entry 20 s after it was kept, whatever the generation says', () => {
+    const cache = new AnswerCache({ generation: 0 }, 10);
+    const a = query('a.example.test', { id: 1 });
+    const key = cache.keyOf(a)!;
+    const answer = {
+      bytes: Buffer.from('answer of a'),
+      answered: { response: { type: 'response' as const }, cacheable: true },
+      generation: 0,
+      tally: undefined,
+    };
+    cache.offer(key, a, answer, 1_000);
+    expect(cache.get(key, a, 20_999)).toBeDefined();
+    expect(cache.get(key, a, 21_000)).toBeUndefined();
+    // Gone, not only stale: a later look finds nothing either.
+    expect(cache.get(key, a, 1_000)).toBeUndefined();
   });
 });

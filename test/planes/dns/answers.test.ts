@@ -74,7 +74,9 @@ describe('UDP', () => {
   it('counts each answer through the tally it gives for the answer and the query, with who asked', async () => {
     const calls: [string, string, string][] = [];
     const { plane } = await startPlane({
-      tallyOf: (answered, q) => ({ count: (context) => calls.push([answered.response.answers?.[0]?.type ?? '-', context.transport, q.questions![0]!.name]) }),
+      tallyOf: (answered, q) => ({
+        count: (_address, transport) => calls.push([answered.response.answers?.[0]?.type ?? '-', transport, q.questions![0]!.name]),
+      }),
     });
     await udpAsk(plane.port, query('example.test'));
     await udpAsk(plane.port, query('nowhere.test'));
