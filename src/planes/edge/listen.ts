@@ -6,6 +6,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Services } from '../../domain/services.js';
+import { TurnWrites } from '../common/turn-writes.js';
 import { httpUrl, listenError, type PlaneName, type RunningPlane } from '../plane.js';
 import { type EdgeCoreOptions, edgeCoreOf } from './core.js';
 import { edgeHandler } from './handler.js';
@@ -16,7 +17,11 @@ export type EdgePlaneOptions = EdgeCoreOptions;
 export async function listenEdge(services: Services, host: string, port: number, options: EdgePlaneOptions): Promise<RunningPlane> {
   const core = edgeCoreOf(services, options);
   const server = http.createServer({ insecureHTTPParser: false, keepAliveTimeout: 65_000 }, edgeHandler(core.pipeline, 'http', options.logError));
-  return start(server, 'edge', 'http', 'EDGEPLANE_EDGE_PORT', host, port);
+  // Answers leave at the end of the turn, as the API's do. Not over TLS: there the bytes reach the
+  // socket through the TLS layer's native stream, not through the socket's own write methods.
+  const turnWrites = new TurnWrites();
+  turnWrites.hold(server);
+  return start(server, 'edge', 'http', 'EDGEPLANE_EDGE_PORT', host, port, turnWrites);
 }
 
 /** The HTTPS listener: certificates chosen by SNI from the hostnames' own or the local authority's (tls.ts). */
@@ -38,7 +43,15 @@ export async function listenEdgeTls(services: Services, host: string, port: numb
   };
 }
 
-async function start(server: http.Server, name: PlaneName, scheme: 'http' | 'https', variable: string, host: string, port: number): Promise<RunningPlane> {
+async function start(
+  server: http.Server,
+  name: PlaneName,
+  scheme: 'http' | 'https',
+  variable: string,
+  host: string,
+  port: number,
+  turnWrites?: TurnWrites,
+): Promise<RunningPlane> {
   const bound = await new Promise<AddressInfo>((resolve, reject) => {
     server.once('error', (error) => reject(listenError(error, variable, host, port)));
     server.listen(port, host, () => resolve(server.address() as AddressInfo));
@@ -48,6 +61,8 @@ async function start(server: http.Server, name: PlaneName, scheme: 'http' | 'htt
     url: httpUrl(scheme, host, bound.port),
     close: () =>
       new Promise<void>((resolve) => {
+        // An answer held for the turn's end must be written before its idle connection is closed.
+        turnWrites?.release();
         // Connections kept alive end as soon as their request in flight is answered.
         const reaper = setInterval(() => server.closeIdleConnections(), 50);
         server.close(() => {
