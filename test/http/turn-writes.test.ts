@@ -46,6 +46,17 @@ describe('TurnWrites', () => {
     expect(buffered[1], 'written at once once released').toBe(0);
   });
 
+  it('sends what a socket wrote just before it was destroyed: the 400 of a request Node cannot parse', async () => {
+    const { port } = await serving((_req, res) => res.end('never'));
+    const socket = connect(port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk));
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n');
+    await closed;
+    expect(received).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+  });
+
   it('keeps the order of pipelined answers on one connection', async () => {
     const { port } = await serving((req, res) => res.end(`answer to ${req.url}`));
     const socket = connect(port, '127.0.0.1');

@@ -21,6 +21,7 @@ type WriteMany = (chunks: { chunk: unknown; encoding: BufferEncoding }[], done: 
 interface StreamSide {
   _write: WriteOne;
   _writev?: WriteMany;
+  _destroy: (error: Error | null, done: (error?: Error | null) => void) => void;
 }
 
 /** Work held until the end of the event loop's turn (its check phase), then run in the order it came. */
@@ -64,8 +65,15 @@ export class TurnWrites {
     const side = socket as unknown as StreamSide;
     const writeOne = side._write;
     const writeMany = side._writev;
+    const destroy = side._destroy;
     side._write = (chunk, encoding, done) => this.later(() => writeOne.call(socket, chunk, encoding, done));
     if (writeMany) side._writev = (chunks, done) => this.later(() => writeMany.call(socket, chunks, done));
+    // Node's http server answers a request it cannot parse with a write and an immediate destroy():
+    // what is held goes out first, while the socket's handle is still open, as it would have unheld.
+    side._destroy = (error, done) => {
+      this.turn.runNow();
+      destroy.call(socket, error, done);
+    };
   }
 
   private later(write: () => void): void {
