@@ -2,6 +2,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Services } from '../../domain/services.js';
+import { TurnWrites } from '../common/turn-writes.js';
 import { httpUrl, listenError, type RunningPlane } from '../plane.js';
 import { s3Handler } from './handler.js';
 
@@ -27,6 +28,9 @@ export async function listenS3(services: Services, host: string, port: number, o
     if (closing) res.setHeader('connection', 'close');
     handler(req, res);
   });
+  // Answers leave at the end of the event loop's turn, as the API's and the edge's do.
+  const turnWrites = new TurnWrites();
+  turnWrites.hold(server);
   let bound: AddressInfo;
   try {
     bound = await new Promise<AddressInfo>((resolve, reject) => {
@@ -45,6 +49,8 @@ export async function listenS3(services: Services, host: string, port: number, o
     close: () =>
       new Promise<void>((resolve) => {
         closing = true;
+        // An answer held for the turn's end must be written before its idle connection is closed.
+        turnWrites.release();
         // Keep-alive connections end as soon as they are idle; requests in flight finish first.
         const reaper = setInterval(() => server.closeIdleConnections(), 50);
         server.close(() => {

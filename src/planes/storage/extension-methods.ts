@@ -56,6 +56,7 @@ import http, { type IncomingMessage } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { Duplex } from 'node:stream';
 import { DESCRIBE, METHOD_MARKER_HEADER, RequestFramer, REWRITTEN_METHOD } from './request-framer.js';
+import { TurnWrites } from '../common/turn-writes.js';
 
 export { DESCRIBE, METHOD_MARKER_HEADER, REWRITTEN_METHOD } from './request-framer.js';
 
@@ -110,6 +111,10 @@ export function createExtensionMethodServer(handler: http.RequestListener, optio
       httpServer.emit('connection', framed);
     },
   );
+  // Answers leave at the end of the event loop's turn, as the API's do: held on the real sockets,
+  // which every byte the framed connections write passes through.
+  const turnWrites = new TurnWrites();
+  turnWrites.hold(server);
   // The http server starts tracking its connections (for headersTimeout, requestTimeout and
   // closeIdleConnections) when it hears it listens; it never does, the front does.
   server.on('listening', () => httpServer.emit('listening'));
@@ -128,6 +133,8 @@ export function createExtensionMethodServer(handler: http.RequestListener, optio
     close: () =>
       new Promise<void>((resolve) => {
         closing = true;
+        // An answer held for the turn's end must be written before its idle connection is closed.
+        turnWrites.release();
         const reaper = setInterval(() => httpServer.closeIdleConnections(), 50);
         server.close(() => {
           clearInterval(reaper);
