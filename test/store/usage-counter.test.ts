@@ -1,12 +1,15 @@
 /**
  * A usage counter (what the DNS plane counts every query with) adds exactly what `add` would: to
  * the pending sums, read at once; across flushes; into the hour it is given; and, when a flush
- * fails, into the counts kept for the next one. On both stores.
+ * fails, into the counts kept for the next one; and the DNS plane's tallies built on it. On both
+ * stores.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DnsStatistics } from '../../src/domain/dns/statistics.js';
+import type { DnsZoneService } from '../../src/domain/dns/service.js';
 import { hourOf, UsageRecorder } from '../../src/domain/usage/recorder.js';
 import type { Store } from '../../src/store/types.js';
 import { testStoreLocation, type TestStoreLocation } from '../helpers/store.js';
@@ -82,5 +85,47 @@ describe('UsageCounter', () => {
     counter.add(1, HOUR);
     await usage.flush();
     expect(await store.usage.series('dnsZone:1', ['queries'], HOUR, HOUR)).toMatchObject([{ hour: HOUR, value: 8 }]);
+  });
+});
+
+/** One second before HOUR ends. */
+const END_OF_HOUR = new Date('2026-03-01T10:59:59Z');
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * What the DNS plane counts each query with: one tally per zone, kind and type, shared by every
+ * answer that asks for it, counting into the hour the clock said at the start of the event loop's
+ * turn (read once a turn, not once a query).
+ */
+describe('DNS query tallies', () => {
+  it('are one per zone, kind and type', () => {
+    const statistics = new DnsStatistics(undefined as unknown as DnsZoneService, new UsageRecorder(store, () => END_OF_HOUR), () => END_OF_HOUR);
+    expect(statistics.tally(1, 'A', false)).toBe(statistics.tally(1, 'A', false));
+    expect(statistics.tally(1, 'A', false)).not.toBe(statistics.tally(1, 'AAAA', false));
+    expect(statistics.tally(1, 'A', false)).not.toBe(statistics.tally(1, 'A', true));
+    expect(statistics.tally(1, 'A', false)).not.toBe(statistics.tally(2, 'A', false));
+  });
+
+  it('count in the hour the clock said when the turn began, and read it again the next turn', async () => {
+    let now = END_OF_HOUR;
+    const clock = () => now;
+    const usage = new UsageRecorder(store, clock);
+    const statistics = new DnsStatistics(undefined as unknown as DnsZoneService, usage, clock);
+    const tally = statistics.tally(7, 'A', false);
+    await nextTurn();
+    tally.count();
+    now = new Date(END_OF_HOUR.getTime() + 2_000);
+    tally.count();
+    await nextTurn();
+    tally.count();
+    statistics.tally(7, 'MX', false).count();
+    const sums = await usage.series('dnsZone:7', ['queries.normal', 'queries.type.A', 'queries.type.MX'], END_OF_HOUR, now);
+    expect(sums.map((e) => [e.metric, e.hour - HOUR, e.value]).sort()).toEqual([
+      ['queries.normal', 0, 2],
+      ['queries.normal', 1, 2],
+      ['queries.type.A', 0, 2],
+      ['queries.type.A', 1, 1],
+      ['queries.type.MX', 1, 1],
+    ]);
   });
 });

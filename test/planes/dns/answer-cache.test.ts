@@ -80,13 +80,7 @@ describe('answer cache', () => {
     const b = query('b.example.test', { id: 2 });
     const key = cache.keyOf(a)!;
     expect(cache.keyOf(query('a.example.test', { id: 9 }))).toBe(key);
-    const answer = {
-      bytes: Buffer.from('answer of a'),
-      answered: { response: { type: 'response' as const }, cacheable: true },
-      generation: 0,
-      tally: undefined,
-    };
-    cache.offer(key, a, answer, 0);
+    cache.offer(key, a, cacheableAnswer('answer of a'), 0);
     expect(cache.get(key, b, 1)).toBeUndefined();
     const hit = cache.get(key, a, 1);
     expect(hit).toBeDefined();
@@ -101,16 +95,15 @@ describe('answer cache', () => {
     const cache = new AnswerCache({ generation: 0 }, 10);
     const a = query('a.example.test', { id: 1 });
     const key = cache.keyOf(a)!;
-    const answer = {
-      bytes: Buffer.from('answer of a'),
-      answered: { response: { type: 'response' as const }, cacheable: true },
-      generation: 0,
-      tally: undefined,
-    };
-    cache.offer(key, a, answer, 1_000);
+    cache.offer(key, a, cacheableAnswer('answer of a'), 1_000);
     expect(cache.get(key, a, 20_999)).toBeDefined();
     expect(cache.get(key, a, 21_000)).toBeUndefined();
     // Gone, not only stale: a later look finds nothing either.
     expect(cache.get(key, a, 1_000)).toBeUndefined();
   });
 });
+
+/** An answer the authority vouches for, made at generation 0, as the cache's own tests offer it. */
+function cacheableAnswer(text: string) {
+  return { bytes: Buffer.from(text), answered: { response: { type: 'response' as const }, cacheable: true }, generation: 0, tally: undefined };
+}
