@@ -3,12 +3,13 @@
  * health answer's `planes`, a port in use named by its variable, and a graceful stop on SIGTERM.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect, createServer, type Server } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readConfig } from '../../src/config.js';
 import { startServer } from '../helpers/server-process.js';
+import { exchange } from '../planes/storage/raw-http.js';
 
 let dir: string;
 beforeEach(() => {
@@ -19,17 +20,6 @@ afterEach(() => {
 });
 
 const KEY = 'bootstrap-key-0123456789';
-
-/** Sends `bytes` on a new connection and resolves with all that comes back until the server closes it. */
-function rawExchange(port: number, bytes: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
-    let received = '';
-    socket.on('data', (chunk) => (received += chunk));
-    socket.on('error', reject);
-    socket.on('close', () => resolve(received));
-  });
-}
 
 describe('planes: listeners', () => {
   it('prints one line per listening plane with the bound port, then the line scripts wait for', async () => {
@@ -54,8 +44,8 @@ describe('planes: listeners', () => {
       const urls = [...server.stdout().matchAll(/^edgeplane: (api|storage|edge|s3) listening on http:\/\/127\.0\.0\.1:(\d+)$/gm)];
       expect(urls.map((m) => m[1]).sort()).toEqual(['api', 'edge', 's3', 'storage']);
       for (const [, plane, port] of urls) {
-        const answer = await rawExchange(Number(port), 'GET / HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n');
-        expect(answer, plane).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+        const { responses } = await exchange(Number(port), 'GET / HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n');
+        expect(responses[0], plane).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
       }
     } finally {
       expect(await server.stop()).toBe(0);

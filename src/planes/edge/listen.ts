@@ -6,6 +6,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Services } from '../../domain/services.js';
+import { closeGracefully } from '../common/graceful-close.js';
 import { TurnWrites } from '../common/turn-writes.js';
 import { httpUrl, listenError, type PlaneName, type RunningPlane } from '../plane.js';
 import { type EdgeCoreOptions, edgeCoreOf } from './core.js';
@@ -59,18 +60,7 @@ async function start(
   return {
     name,
     url: httpUrl(scheme, host, bound.port),
-    close: () =>
-      new Promise<void>((resolve) => {
-        // An answer held for the turn's end must be written before its idle connection is closed.
-        turnWrites?.release();
-        // Connections kept alive end as soon as their request in flight is answered.
-        const reaper = setInterval(() => server.closeIdleConnections(), 50);
-        server.close(() => {
-          clearInterval(reaper);
-          resolve();
-        });
-        server.closeIdleConnections();
-      }),
+    close: () => closeGracefully(server, turnWrites),
     forceClose: () => server.closeAllConnections(),
   };
 }

@@ -2,6 +2,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Services } from '../../domain/services.js';
+import { closeGracefully } from '../common/graceful-close.js';
 import { TurnWrites } from '../common/turn-writes.js';
 import { httpUrl, listenError, type RunningPlane } from '../plane.js';
 import { s3Handler } from './handler.js';
@@ -46,19 +47,10 @@ export async function listenS3(services: Services, host: string, port: number, o
   return {
     name: 's3',
     url: httpUrl('http', host, bound.port),
-    close: () =>
-      new Promise<void>((resolve) => {
-        closing = true;
-        // An answer held for the turn's end must be written before its idle connection is closed.
-        turnWrites.release();
-        // Keep-alive connections end as soon as they are idle; requests in flight finish first.
-        const reaper = setInterval(() => server.closeIdleConnections(), 50);
-        server.close(() => {
-          clearInterval(reaper);
-          resolve();
-        });
-        server.closeIdleConnections();
-      }),
+    close: () => {
+      closing = true;
+      return closeGracefully(server, turnWrites);
+    },
     forceClose: () => server.closeAllConnections(),
   };
 }

@@ -56,6 +56,7 @@ import http, { type IncomingMessage } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { Duplex } from 'node:stream';
 import { DESCRIBE, METHOD_MARKER_HEADER, RequestFramer, REWRITTEN_METHOD } from './request-framer.js';
+import { closeGracefully } from '../common/graceful-close.js';
 import { TurnWrites } from '../common/turn-writes.js';
 
 export { DESCRIBE, METHOD_MARKER_HEADER, REWRITTEN_METHOD } from './request-framer.js';
@@ -130,20 +131,10 @@ export function createExtensionMethodServer(handler: http.RequestListener, optio
           resolve(server.address() as AddressInfo);
         });
       }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        closing = true;
-        // An answer held for the turn's end must be written before its idle connection is closed.
-        turnWrites.release();
-        const reaper = setInterval(() => httpServer.closeIdleConnections(), 50);
-        server.close(() => {
-          clearInterval(reaper);
-          // Stops the http server's timeout checker; its connections are all gone by now.
-          httpServer.close();
-          resolve();
-        });
-        httpServer.closeIdleConnections();
-      }),
+    close: () => {
+      closing = true;
+      return closeGracefully(server, turnWrites, httpServer);
+    },
     forceClose: () => {
       httpServer.closeAllConnections();
       for (const framed of connections) framed.destroy();
