@@ -80,6 +80,11 @@ export const ConfigSchema = Type.Object({
     description:
       'UDP queries per second the DNS plane takes from one client (an IPv4 address, an IPv6 /64); beyond it queries are dropped, every second one answered truncated so real clients retry over TCP. 0 turns it off.',
   }),
+  dnsUdpBatching: Type.Union([Type.Literal('on'), Type.Literal('off')], {
+    default: 'on',
+    description:
+      '`on`: the DNS plane reads and answers up to 64 UDP queries per system call (`recvmmsg`/`sendmmsg`, a native addon `npm ci` builds on Linux; where it is not built, a warning at start and `node:dgram`). `off`: `node:dgram`, one system call per datagram.',
+  }),
   dnsUpstream: Type.Optional(
     Type.String({
       pattern: '^[^\\s]+$',
@@ -178,6 +183,7 @@ export const ENV_VARS: Record<keyof Config, string> = {
   nameservers: 'EDGEPLANE_NAMESERVERS',
   edgeAddresses: 'EDGEPLANE_EDGE_ADDRESSES',
   dnsRateLimitPerSecond: 'EDGEPLANE_DNS_RATE_LIMIT_PER_SECOND',
+  dnsUdpBatching: 'EDGEPLANE_DNS_UDP_BATCHING',
   dnsUpstream: 'EDGEPLANE_DNS_UPSTREAM',
   containerDomain: 'EDGEPLANE_CONTAINER_DOMAIN',
   jobDelayMs: 'EDGEPLANE_JOB_DELAY_MS',

@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import { openFilesBackend } from './files/location.js';
 import { buildApp } from './planes/api/app.js';
 import { listenApi } from './planes/api/listen.js';
+import { udpBatching } from './planes/dns/datagrams/batched.js';
 import { startDnsPlane } from './planes/dns/plane.js';
 import { listenEdge, listenEdgeTls } from './planes/edge/listen.js';
 import { listenS3 } from './planes/s3/listen.js';
@@ -135,13 +136,17 @@ export async function serve(config: Config): Promise<void> {
         certificates.edgeUrl = edge.url;
       }
     }
-    if (config.dnsPort !== 'off')
+    if (config.dnsPort !== 'off') {
+      const batching = config.dnsUdpBatching === 'on' ? udpBatching() : undefined;
+      if (batching instanceof Error) app.log.warn({ plane: 'dns' }, `UDP batching is not available, node:dgram answers instead: ${batching.message}`);
       running.push(
         await startDnsPlane(app.services, config.host, config.dnsPort, {
           rateLimitPerSecond: config.dnsRateLimitPerSecond,
+          udpBatching: config.dnsUdpBatching === 'on',
           logError: logPlaneError('dns'),
         }),
       );
+    }
     if (config.s3Port !== 'off')
       running.push(await listenS3(app.services, config.host, config.s3Port, { storageDomain: config.storageDomain, logError: logPlaneError('s3') }));
   } catch (error) {

@@ -11,8 +11,8 @@ import { type DnsPlaneOptions, settingsOf } from './options.js';
 import { SourceRateLimit } from './rate-limit.js';
 import { Responder } from './respond.js';
 import { TcpConnections } from './tcp.js';
-import { createUdpSocket, UdpServer } from './udp.js';
-import type dgram from 'node:dgram';
+import { UdpServer } from './udp.js';
+import { bindDatagrams, type Datagrams } from './datagrams/bind.js';
 
 export type { DnsPlaneOptions } from './options.js';
 
@@ -20,6 +20,8 @@ export interface RunningDnsPlane extends Omit<RunningPlane, 'name'> {
   readonly name: 'dns';
   /** The port both transports listen on. */
   readonly port: number;
+  /** Which UDP socket answers (datagrams/): `batched` unless the addon is missing or turned off. */
+  readonly udpSocket: Datagrams['kind'];
 }
 
 const VARIABLE = 'EDGEPLANE_DNS_PORT';
@@ -28,13 +30,13 @@ const FREE_PORT_ATTEMPTS = 5;
 
 export async function listenDns(authority: Authority, host: string, port: number, options: DnsPlaneOptions = {}): Promise<RunningDnsPlane> {
   const settings = settingsOf(options);
-  const { udp, tcp, boundPort } = await bindBoth(host, port);
+  const { udp, tcp, boundPort } = await bindBoth(host, port, { batching: settings.udpBatching, logError: settings.logError });
   const responder = new Responder(authority, settings);
   const limiter =
     settings.rateLimitPerSecond > 0
       ? new SourceRateLimit(settings.rateLimitPerSecond, settings.rateLimitBurst, settings.rateLimitSlip, settings.rateLimitClients)
       : undefined;
-  const udpServer = new UdpServer(udp, responder, limiter, settings.logError);
+  const udpServer = new UdpServer(udp, responder, limiter);
   const connections = new TcpConnections(responder, settings);
   tcp.maxConnections = settings.maxTcpConnections;
   tcp.on('connection', (socket) => connections.accept(socket));
@@ -42,6 +44,7 @@ export async function listenDns(authority: Authority, host: string, port: number
     name: 'dns',
     url: `dns://${host.includes(':') ? `[${host}]` : host}:${boundPort}`,
     port: boundPort,
+    udpSocket: udp.kind,
     close: async () => {
       const tcpClosed = new Promise<void>((resolve) => tcp.close(() => resolve()));
       connections.finishAll();
@@ -54,8 +57,14 @@ export async function listenDns(authority: Authority, host: string, port: number
   };
 }
 
+export interface UdpBinding {
+  /** Many datagrams per system call where the addon is built (datagrams/batched.ts); else node:dgram. */
+  batching: boolean;
+  logError: (error: unknown) => void;
+}
+
 /** UDP and TCP on one port of `host` (a name is resolved first); port 0: a free one for both. */
-export async function bindBoth(host: string, port: number): Promise<{ udp: dgram.Socket; tcp: net.Server; boundPort: number }> {
+export async function bindBoth(host: string, port: number, binding: UdpBinding): Promise<{ udp: Datagrams; tcp: net.Server; boundPort: number }> {
   // One address for both: left to each, `localhost` may give UDP 127.0.0.1 and TCP ::1.
   let address = host;
   try {
@@ -64,20 +73,13 @@ export async function bindBoth(host: string, port: number): Promise<{ udp: dgram
     throw listenError(error, VARIABLE, host, port);
   }
   for (let attempt = 1; ; attempt++) {
-    const udp = createUdpSocket(address);
+    let udp: Datagrams;
     try {
-      await new Promise<void>((resolve, reject) => {
-        udp.once('error', reject);
-        udp.bind(port, address, () => {
-          udp.off('error', reject);
-          resolve();
-        });
-      });
+      udp = await bindDatagrams(address, port, binding.batching, binding.logError);
     } catch (error) {
-      closeQuietly(udp);
       throw listenError(error, VARIABLE, host, port);
     }
-    const boundPort = udp.address().port;
+    const boundPort = udp.port;
     const tcp = net.createServer();
     try {
       await new Promise<void>((resolve, reject) => {
@@ -89,18 +91,10 @@ export async function bindBoth(host: string, port: number): Promise<{ udp: dgram
       });
       return { udp, tcp, boundPort };
     } catch (error) {
-      closeQuietly(udp);
+      await udp.close(false);
       const taken = (error as { code?: string }).code === 'EADDRINUSE';
       if (port === 0 && taken && attempt < FREE_PORT_ATTEMPTS) continue;
       throw listenError(error, VARIABLE, host, boundPort);
     }
-  }
-}
-
-function closeQuietly(socket: dgram.Socket): void {
-  try {
-    socket.close();
-  } catch {
-    // Never bound: nothing to close.
   }
 }

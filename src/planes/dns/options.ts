@@ -17,6 +17,11 @@ export interface DnsPlaneOptions {
   rateLimitClients?: number;
   /** Largest UDP answer sent, whatever size the client advertises (512..4096). */
   maxUdpSize?: number;
+  /**
+   * Many UDP queries per system call (datagrams/batched.ts) where the native addon is built; else,
+   * and when false, node:dgram. Default true.
+   */
+  udpBatching?: boolean;
   /** A TCP connection with no query for this long is closed. */
   tcpIdleTimeoutMs?: number;
   /** Open TCP connections at most; more are refused at accept. */
@@ -65,6 +70,7 @@ export function settingsOf(options: DnsPlaneOptions): DnsPlaneSettings {
     rateLimitSlip: options.rateLimitSlip ?? 2,
     rateLimitClients: options.rateLimitClients ?? 100_000,
     maxUdpSize: Math.min(4096, Math.max(512, options.maxUdpSize ?? DEFAULT_MAX_UDP_SIZE)),
+    udpBatching: options.udpBatching ?? true,
     tcpIdleTimeoutMs: options.tcpIdleTimeoutMs ?? 10_000,
     maxTcpConnections: options.maxTcpConnections ?? 1000,
     maxTcpQueriesInFlight: options.maxTcpQueriesInFlight ?? 64,

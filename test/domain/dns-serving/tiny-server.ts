@@ -30,11 +30,12 @@ async function respond(authority: Authority, message: Buffer, transport: 'udp' |
 
 export async function startTinyServer(authority: Authority): Promise<TinyServer> {
   // The plane's binding: one port for both, tried again when TCP finds UDP's free port taken.
-  const { udp, tcp, boundPort: port } = await bindBoth('127.0.0.1', 0);
+  const { udp, tcp, boundPort: port } = await bindBoth('127.0.0.1', 0, { batching: true, logError: () => undefined });
   tcp.on('connection', (socket) => serveConnection(authority, socket));
-  udp.on('message', (message, peer) => {
-    respond(authority, message, 'udp').then(
-      (bytes) => udp.send(bytes, peer.port, peer.address),
+  udp.start((message, source) => {
+    const peer = udp.keep(source);
+    respond(authority, udp.keepMessage(message), 'udp').then(
+      (bytes) => udp.reply(peer, bytes),
       () => undefined,
     );
   });
@@ -42,7 +43,7 @@ export async function startTinyServer(authority: Authority): Promise<TinyServer>
     port,
     close: () =>
       new Promise<void>((resolve) => {
-        udp.close();
+        void udp.close(false);
         tcp.close(() => resolve());
       }),
   };

@@ -6,11 +6,11 @@ import { lookup } from 'node:dns/promises';
 import net from 'node:net';
 import { decode } from 'dns-packet';
 import { describe, expect, it } from 'vitest';
-import { listenDns } from '../../../src/planes/dns/listen.js';
+import { type DnsPlaneOptions, listenDns } from '../../../src/planes/dns/listen.js';
 import { PlaneListenError } from '../../../src/planes/plane.js';
 import { FakeAuthority } from './fake-authority.js';
 import { frame, query, TcpClient, UdpClient, udpAsk } from './clients.js';
-import { startPlane } from './start.js';
+import { startPlane, UDP_SOCKETS } from './start.js';
 
 /** Sends `count` queries at once from `from` and sorts what comes back within `waitMs`. */
 async function flood(port: number, from: string, count: number, waitMs = 500): Promise<{ answered: number; truncated: number }> {
@@ -25,34 +25,38 @@ async function flood(port: number, from: string, count: number, waitMs = 500): P
   }
 }
 
-describe('rate limit per source (UDP)', () => {
-  it('answers a burst, then drops, answering every 2nd dropped query empty with TC set so a real client retries over TCP', async () => {
-    const { plane } = await startPlane({ rateLimitPerSecond: 20, rateLimitBurst: 20 });
-    const { answered, truncated } = await flood(plane.port, '127.0.0.1', 60, 300);
-    // 20 from the burst, plus what refills while the flood arrives (20/s: a few at most).
-    expect(answered).toBeGreaterThanOrEqual(20);
-    expect(answered).toBeLessThanOrEqual(27);
-    expect(truncated).toBe(Math.floor((60 - answered) / 2));
-    const client = await TcpClient.connect(plane.port);
-    await client.write(frame(query('example.test', { id: 99 })));
-    expect(await client.next()).toMatchObject({ id: 99, rcode: 'NOERROR', flag_tc: false });
-    client.destroy();
-  });
+describe.each(UDP_SOCKETS)('over the %s UDP socket', (_kind, socket) => {
+  const start = (options: DnsPlaneOptions = {}) => startPlane({ ...socket, ...options });
 
-  it('limits each source on its own: another address is answered while the first is limited', async () => {
-    const { plane } = await startPlane({ rateLimitPerSecond: 10, rateLimitBurst: 10, rateLimitSlip: 0 });
-    const first = await flood(plane.port, '127.0.0.1', 40, 200);
-    expect(first.answered).toBeLessThanOrEqual(14);
-    expect(first.truncated).toBe(0);
-    const second = await flood(plane.port, '127.0.0.2', 5, 200);
-    expect(second.answered).toBe(5);
-  });
+  describe('rate limit per source (UDP)', () => {
+    it('answers a burst, then drops, answering every 2nd dropped query empty with TC set so a real client retries over TCP', async () => {
+      const { plane } = await start({ rateLimitPerSecond: 20, rateLimitBurst: 20 });
+      const { answered, truncated } = await flood(plane.port, '127.0.0.1', 60, 300);
+      // 20 from the burst, plus what refills while the flood arrives (20/s: a few at most).
+      expect(answered).toBeGreaterThanOrEqual(20);
+      expect(answered).toBeLessThanOrEqual(27);
+      expect(truncated).toBe(Math.floor((60 - answered) / 2));
+      const client = await TcpClient.connect(plane.port);
+      await client.write(frame(query('example.test', { id: 99 })));
+      expect(await client.next()).toMatchObject({ id: 99, rcode: 'NOERROR', flag_tc: false });
+      client.destroy();
+    });
 
-  it('refills: a limited source is answered again a moment later', async () => {
-    const { plane } = await startPlane({ rateLimitPerSecond: 50, rateLimitBurst: 5, rateLimitSlip: 0 });
-    await flood(plane.port, '127.0.0.1', 20, 100);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(await udpAsk(plane.port, query('example.test'))).toMatchObject({ rcode: 'NOERROR' });
+    it('limits each source on its own: another address is answered while the first is limited', async () => {
+      const { plane } = await start({ rateLimitPerSecond: 10, rateLimitBurst: 10, rateLimitSlip: 0 });
+      const first = await flood(plane.port, '127.0.0.1', 40, 200);
+      expect(first.answered).toBeLessThanOrEqual(14);
+      expect(first.truncated).toBe(0);
+      const second = await flood(plane.port, '127.0.0.2', 5, 200);
+      expect(second.answered).toBe(5);
+    });
+
+    it('refills: a limited source is answered again a moment later', async () => {
+      const { plane } = await start({ rateLimitPerSecond: 50, rateLimitBurst: 5, rateLimitSlip: 0 });
+      await flood(plane.port, '127.0.0.1', 20, 100);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await udpAsk(plane.port, query('example.test'))).toMatchObject({ rcode: 'NOERROR' });
+    });
   });
 });
 
@@ -103,34 +107,38 @@ describe('TCP limits', () => {
   });
 });
 
-describe('stopping', () => {
-  it('close() answers the queries in flight over both transports, then stops listening', async () => {
-    const { plane } = await startPlane();
-    const tcp = await TcpClient.connect(plane.port);
-    await tcp.write(frame(query('slow.example.test', { id: 1 })));
-    const udp = new UdpClient(plane.port);
-    udp.send(query('slow.example.test', { id: 2 }));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    let closed = false;
-    const closing = plane.close().then(() => (closed = true));
-    expect(await tcp.next()).toMatchObject({ id: 1, rcode: 'NOERROR' });
-    expect(decode((await udp.next())!)).toMatchObject({ id: 2, rcode: 'NOERROR' });
-    await closing;
-    expect(closed).toBe(true);
-    udp.close();
-    await expect(TcpClient.connect(plane.port)).rejects.toThrow(/ECONNREFUSED/);
-  });
+describe.each(UDP_SOCKETS)('over the %s UDP socket', (_kind, socket) => {
+  const start = (options: DnsPlaneOptions = {}) => startPlane({ ...socket, ...options });
 
-  it('forceClose() cuts connections whose answers are not ready, and close() then resolves', async () => {
-    const { plane, authority } = await startPlane();
-    authority.slowMs = 5000;
-    const tcp = await TcpClient.connect(plane.port);
-    await tcp.write(frame(query('slow.example.test')));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const closing = plane.close();
-    plane.forceClose();
-    await closing;
-    expect(await tcp.closesWithin(1000)).toBe(true);
+  describe('stopping', () => {
+    it('close() answers the queries in flight over both transports, then stops listening', async () => {
+      const { plane } = await start();
+      const tcp = await TcpClient.connect(plane.port);
+      await tcp.write(frame(query('slow.example.test', { id: 1 })));
+      const udp = new UdpClient(plane.port);
+      udp.send(query('slow.example.test', { id: 2 }));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      let closed = false;
+      const closing = plane.close().then(() => (closed = true));
+      expect(await tcp.next()).toMatchObject({ id: 1, rcode: 'NOERROR' });
+      expect(decode((await udp.next())!)).toMatchObject({ id: 2, rcode: 'NOERROR' });
+      await closing;
+      expect(closed).toBe(true);
+      udp.close();
+      await expect(TcpClient.connect(plane.port)).rejects.toThrow(/ECONNREFUSED/);
+    });
+
+    it('forceClose() cuts connections whose answers are not ready, and close() then resolves', async () => {
+      const { plane, authority } = await start();
+      authority.slowMs = 5000;
+      const tcp = await TcpClient.connect(plane.port);
+      await tcp.write(frame(query('slow.example.test')));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const closing = plane.close();
+      plane.forceClose();
+      await closing;
+      expect(await tcp.closesWithin(1000)).toBe(true);
+    });
   });
 });
 

@@ -22,3 +22,13 @@ export async function startPlane(
   started.push(plane);
   return { plane, authority };
 }
+
+/**
+ * The plane's two UDP sockets (src/planes/dns/datagrams/), for the tests every one must pass: the
+ * batched one where the addon is built (Linux; CI fails in datagrams.test.ts if it is not), and
+ * node:dgram, which answers elsewhere.
+ */
+export const UDP_SOCKETS = [
+  ['batched', { udpBatching: true }],
+  ['node:dgram', { udpBatching: false }],
+] as const;

@@ -1,0 +1,15 @@
+/** The DNS plane's UDP socket: batched where the addon is built (and not turned off), node:dgram otherwise. */
+import { isIP } from 'node:net';
+import { BatchedDatagrams, udpBatching } from './batched.js';
+import type { Datagrams } from './datagrams.js';
+import { bindNodeDatagrams } from './node-dgram.js';
+
+export type { Datagrams } from './datagrams.js';
+
+/** `address`: an IP literal. Rejects as a socket's bind does (`code`: EADDRINUSE, …). */
+export async function bindDatagrams(address: string, port: number, batching: boolean, logError: (error: unknown) => void): Promise<Datagrams> {
+  const family = isIP(address) === 6 ? 6 : 4;
+  const addon = batching ? udpBatching() : undefined;
+  if (addon !== undefined && !(addon instanceof Error)) return new BatchedDatagrams(addon, address, family, port) as Datagrams;
+  return (await bindNodeDatagrams(address, family, port, logError)) as Datagrams;
+}
