@@ -6,7 +6,7 @@
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { answerData, DnsProbe } from './dns-probe.js';
-import { startNodeFloor, startNsd, startPowerDns, type DnsServer } from './dns-servers.js';
+import { startBatchedFloor, startNodeFloor, startNsd, startPowerDns, type DnsServer } from './dns-servers.js';
 import { type BenchRecord, DNS_ZONE, writeQueryFile, writeZoneFile, ZONE_RECORDS, zoneRecords } from './dns-zone.js';
 import { type DnsperfResult, runDnsperf } from './dnsperf.js';
 import { measureWrites } from './dns-writes.js';
@@ -57,11 +57,11 @@ export async function measureDns(server: Child, client: Client, workDir: string,
     if (result.lost > 0) log(`dns: ${name}: ${result.lost} queries lost`);
   };
   await measure('edgeplane', server.pid, port);
-  for (const start of [() => startNsd(join(dir, 'nsd'), zoneFile), () => startPowerDns(join(dir, 'pdns'), zoneFile), startNodeFloor]) {
+  for (const start of [() => startNsd(join(dir, 'nsd'), zoneFile), () => startPowerDns(join(dir, 'pdns'), zoneFile), startNodeFloor, startBatchedFloor]) {
     let other: DnsServer | undefined;
     try {
       other = await start();
-      await measure(other.name, other.pid, other.port);
+      if (other) await measure(other.name, other.pid, other.port);
     } finally {
       await other?.stop();
     }

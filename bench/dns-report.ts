@@ -43,13 +43,15 @@ interface Table {
 }
 
 const P99_TARGET_MS = 5;
-/** The server name of the bare node:dgram responder (bench/dns-servers.ts). */
+/** The server names of the bare responders (bench/dns-servers.ts): over node:dgram, and over the plane's batched socket. */
 const NODE_FLOOR = 'bare node:dgram';
+const BATCHED_FLOOR = 'bare batched (addon)';
 
 export function dnsTables(dns: DnsReport): Table[] {
   const nsd = dns.runs.find((r) => r.server === 'NSD');
   const pdns = dns.runs.find((r) => r.server === 'PowerDNS');
   const floor = dns.runs.find((r) => r.server === NODE_FLOOR);
+  const batchedFloor = dns.runs.find((r) => r.server === BATCHED_FLOOR);
   const w = dns.writes;
   return [
     {
@@ -60,6 +62,7 @@ export function dnsTables(dns: DnsReport): Table[] {
         'x NSD',
         'x PowerDNS',
         'x Node floor',
+        'x batched floor',
         'p50 ms',
         'p99 ms',
         'max ms',
@@ -75,6 +78,7 @@ export function dnsTables(dns: DnsReport): Table[] {
         nsd ? ratio(r.result.qps / nsd.result.qps) : '-',
         pdns ? ratio(r.result.qps / pdns.result.qps) : '-',
         floor ? ratio(r.result.qps / floor.result.qps) : '-',
+        batchedFloor ? ratio(r.result.qps / batchedFloor.result.qps) : '-',
         ms(r.result.latencyMs.p50),
         ms(r.result.latencyMs.p99),
         ms(r.result.latencyMs.max),

@@ -14,7 +14,7 @@ import Database from 'better-sqlite3';
 import { ensureDebianPackage } from '../test/helpers/debian-package.js';
 import { type DnsServer, freePort, startNameServer, startNsd as startNsdServing } from '../test/helpers/nsd.js';
 import { DNS_ZONE } from './dns-zone.js';
-import { startChild } from './server.js';
+import { ROOT, startChild } from './server.js';
 
 export type { DnsServer };
 
@@ -67,6 +67,24 @@ export async function startPowerDns(dir: string, zoneFile: string): Promise<DnsS
 const NODE_FLOOR = `const s=require('node:dgram').createSocket({type:'udp4',recvBufferSize:4<<20,lookup:(h,o,cb)=>cb(null,h,4)});
 s.on('message',(m,r)=>{const a=Buffer.allocUnsafe(m.length);m.copy(a);a[2]|=0x84;s.send(a,r.port,r.address)});
 s.bind(0,'127.0.0.1',()=>process.stdout.write('floor: listening on dns://127.0.0.1:'+s.address().port+'\\n'));process.once('SIGTERM',()=>process.exit(0));`;
+
+/**
+ * The same responder over the DNS plane's batched UDP socket (native/udp-batch): datagrams read
+ * with one `recvmmsg` up to 64 at a time, answered with one `sendmmsg`. The most the plane could
+ * reach with it here; absent (no row) when the addon is not built.
+ */
+const BATCHED_FLOOR = `const b=require(process.argv[1]),S=b.SLOTS,B=b.SLOT_BYTES,M=b.META_INTS;
+const i=Buffer.alloc(S*B),im=Buffer.alloc(S*M*4),o=Buffer.alloc(S*B),om=Buffer.alloc(S*12);
+const m=new Int32Array(im.buffer,im.byteOffset,S*M),a=new Int32Array(om.buffer,om.byteOffset,S*3);
+const r=b.open('127.0.0.1',0,4,4<<20,i,im,o,om,(n)=>{let k=0;for(let s=0;s<n;s++){const l=m[s*M];if(l<12)continue;const f=s*B;i.copy(o,f,f,f+l);o[f+2]|=0x84;a[k*3]=s;a[k*3+1]=f;a[k*3+2]=l;k++}return k});
+process.stdout.write('floor: listening on dns://127.0.0.1:'+r.port+'\\n');process.once('SIGTERM',()=>process.exit(0));`;
+
+export async function startBatchedFloor(): Promise<DnsServer | undefined> {
+  const addon = join(ROOT, 'native', 'udp-batch', 'build', 'Release', 'udp_batch.node');
+  if (!existsSync(addon)) return undefined;
+  const child = await startChild('bare batched (addon)', ['-e', BATCHED_FLOOR, addon], /floor: listening on (dns:\/\/127\.0\.0\.1:\d+)/, process.env);
+  return { name: child.name, pid: child.pid, port: Number(new URL(child.url).port), stop: child.stop };
+}
 
 export async function startNodeFloor(): Promise<DnsServer> {
   const child = await startChild('bare node:dgram', ['-e', NODE_FLOOR], /floor: listening on (dns:\/\/127\.0\.0\.1:\d+)/, process.env);
