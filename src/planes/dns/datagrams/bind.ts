@@ -9,7 +9,8 @@ export type { Datagrams } from './datagrams.js';
 /** `address`: an IP literal. Rejects as a socket's bind does (`code`: EADDRINUSE, …). */
 export async function bindDatagrams(address: string, port: number, batching: boolean, logError: (error: unknown) => void): Promise<Datagrams> {
   const family = isIP(address) === 6 ? 6 : 4;
-  const addon = batching ? udpBatching() : undefined;
+  // A scoped IPv6 address (`fe80::1%eth0`) is left to node:dgram, which resolves the interface.
+  const addon = batching && !address.includes('%') ? udpBatching() : undefined;
   if (addon !== undefined && !(addon instanceof Error)) return new BatchedDatagrams(addon, address, family, port) as Datagrams;
   return (await bindNodeDatagrams(address, family, port, logError)) as Datagrams;
 }
