@@ -6,6 +6,7 @@
 import { lookup } from 'node:dns/promises';
 import net from 'node:net';
 import type { Authority } from '../../domain/dns/serving/types.js';
+import { TurnWrites } from '../common/turn-writes.js';
 import { listenError, type RunningPlane } from '../plane.js';
 import { type DnsPlaneOptions, settingsOf } from './options.js';
 import { SourceRateLimit } from './rate-limit.js';
@@ -39,6 +40,9 @@ export async function listenDns(authority: Authority, host: string, port: number
   const udpServer = new UdpServer(udp, responder, limiter);
   const connections = new TcpConnections(responder, settings);
   tcp.maxConnections = settings.maxTcpConnections;
+  // A connection's answers of one turn leave in one write, as the HTTP planes' (common/turn-writes.ts).
+  const turnWrites = new TurnWrites();
+  turnWrites.hold(tcp);
   tcp.on('connection', (socket) => connections.accept(socket));
   return {
     name: 'dns',
@@ -46,11 +50,13 @@ export async function listenDns(authority: Authority, host: string, port: number
     port: boundPort,
     udpSocket: udp.kind,
     close: async () => {
+      turnWrites.release();
       const tcpClosed = new Promise<void>((resolve) => tcp.close(() => resolve()));
       connections.finishAll();
       await Promise.all([udpServer.close(), tcpClosed]);
     },
     forceClose: () => {
+      turnWrites.release();
       connections.destroyAll();
       udpServer.closeNow();
     },
