@@ -1,6 +1,8 @@
 /**
  * Builds the DNS plane's UDP batching addon (native/udp-batch) at `npm ci` / `npm install`, with
- * the node-gyp npm ships and the Node headers npm points it at (no download). Linux only. A
+ * the node-gyp npm ships. Node's headers: those installed with Node where npm is configured for
+ * them (Debian's `nodedir=/usr`: nothing downloaded); elsewhere node-gyp fetches them once, as for
+ * any native module. Linux only. A
  * failed build does not fail the install: the plane then answers through node:dgram, and says so
  * when it starts (EDGEPLANE_DNS_UDP_BATCHING in the README).
  */
@@ -15,7 +17,7 @@ if (process.platform !== 'linux') {
 }
 const gyp = process.env.npm_config_node_gyp;
 if (!gyp) {
-  warn('not run by npm, which tells where its node-gyp is: run `npm rebuild edgeplane` or `npm ci`');
+  warn('not run by npm, which tells where its node-gyp is: run `npm run install` or `npm ci`');
   process.exit(0);
 }
 const started = performance.now();
