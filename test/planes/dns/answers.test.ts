@@ -1,6 +1,7 @@
 /**
  * The DNS plane's transports over real sockets: answers over UDP and TCP, EDNS sizes and
- * truncation, pipelined TCP queries however they are split, and the errors a bad query gets.
+ * truncation, pipelined TCP queries however they are split, and the errors a bad query gets. The
+ * UDP tests run over both of the plane's UDP sockets (batched and node:dgram).
  */
 import { encode, type StringAnswer } from 'dns-packet';
 import { describe, expect, it } from 'vitest';

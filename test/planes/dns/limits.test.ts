@@ -1,6 +1,7 @@
 /**
  * What bounds the DNS plane: the rate limit per source, TCP's idle timeout and caps, and how it
- * stops: gracefully (answers in flight still sent) or at once.
+ * stops: gracefully (answers in flight still sent) or at once; the rate limit and stopping over
+ * both of the plane's UDP sockets.
  */
 import { lookup } from 'node:dns/promises';
 import net from 'node:net';
