@@ -20,6 +20,7 @@ import { abortUpload, completeUpload, createUpload, listParts, listUploads, uplo
 import { copyObject, deleteObject, deleteObjects, getObject, putObject } from './objects.js';
 import { answerPreflight, applyCors } from './settings/cors.js';
 import { queryPairs } from './sigv4.js';
+import { closeLingering } from '../common/lingering-close.js';
 
 export interface S3HandlerDeps extends S3Deps {
   credentials: S3Credentials;
@@ -139,8 +140,9 @@ export function s3Handler(deps: S3HandlerDeps): RequestListener {
       const s3 = asS3Error(error);
       if (!s3) deps.logError(error);
       const answer = s3 ?? new S3Error('InternalError', 'We encountered an internal error. Please try again.', 500);
-      // A body left unread would be taken for the next request: close the connection instead.
-      if (!req.readableEnded) res.setHeader('connection', 'close');
+      // A body left unread would be taken for the next request: close the connection instead,
+      // lingering so that a client still sending it reads this answer (common/lingering-close.ts).
+      if (!req.readableEnded) closeLingering(req, res);
       sendError(req, res, answer, requestId, (req.url ?? '/').split('?')[0]!);
     });
   };

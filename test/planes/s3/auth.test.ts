@@ -150,12 +150,11 @@ describe('S3 authentication', () => {
     expect(tampered.stdout).toBe('403');
     expect(codeOf(readFileSync(join(dir, 'tampered.xml'), 'utf8'))).toBe('SignatureDoesNotMatch');
 
-    // A presigned PUT with the read-only password is a read-only credential all the same. A small
-    // body: refused before its body is read, the upload's connection is closed after the answer, and
-    // a client still sending a large body then may fail on a broken pipe before it reads the 403.
-    writeFileSync(join(dir, 'small.bin'), 'a small body');
+    // A presigned PUT with the read-only password is a read-only credential all the same. Refused
+    // before its 300 KB body is read: the plane lingers while curl still sends it, so curl reads the
+    // 403 rather than failing on a broken pipe (lingering-close.test.ts).
     const roUrl = await presignedUrl(plane.url, 'PUT', `/${zone.Name}/ro.bin`, { ...creds, secretAccessKey: zone.ReadOnlyPassword }, { expiresIn: 300 });
-    const ro = await run('curl', ['-sS', '-o', join(dir, 'ro.xml'), '-w', '%{http_code}', '-T', join(dir, 'small.bin'), roUrl]);
+    const ro = await run('curl', ['-sS', '-o', join(dir, 'ro.xml'), '-w', '%{http_code}', '-T', join(dir, 'up.bin'), roUrl]);
     expect(ro.stdout).toBe('403');
   });
 
