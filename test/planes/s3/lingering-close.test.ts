@@ -52,3 +52,22 @@ it('refuses an unsigned upload before its body, and lets the client send the res
   await closed;
   expect(failure).toBeUndefined();
 });
+
+it('lingers for a bounded time: a client that keeps sending slowly and never ends is cut off about 2 s after the answer', async () => {
+  const socket = net.connect({ port: plane.port, host: '127.0.0.1', allowHalfOpen: true });
+  let received = '';
+  socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+  socket.on('error', () => undefined);
+  const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now())));
+  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+  socket.write(`PUT /${zone.Name}/big.bin HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ${BODY_BYTES}\r\n\r\n`);
+  for (let waited = 0; !received.includes('</Error>') && waited < 5000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+  const answered = Date.now();
+  expect(received).toMatch(/^HTTP\/1\.1 403 /);
+  // A trickle of the body: read and discarded while the plane lingers, reset once it has closed.
+  const trickle = setInterval(() => socket.write(Buffer.alloc(1024, 0x61)), 100);
+  const lingered = (await closed) - answered;
+  clearInterval(trickle);
+  expect(lingered).toBeGreaterThanOrEqual(1500);
+  expect(lingered).toBeLessThan(5000);
+});
