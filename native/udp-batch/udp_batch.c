@@ -289,9 +289,12 @@ static napi_value open_socket(napi_env env, napi_callback_info info) {
   return result;
 }
 
-static batch_socket *socket_of(napi_env env, napi_value handle) {
+/* The open socket a call names in its first of `count` arguments (read into argv), or NULL. */
+static batch_socket *socket_argument(napi_env env, napi_callback_info info, size_t count, napi_value *argv) {
+  size_t argc = count;
   void *s = NULL;
-  if (napi_unwrap(env, handle, &s) != napi_ok) return NULL;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != count) return NULL;
+  if (napi_unwrap(env, argv[0], &s) != napi_ok || s == NULL || ((batch_socket *)s)->closing) return NULL;
   return s;
 }
 
@@ -315,11 +318,9 @@ static int source_of(const int32_t *meta, struct sockaddr_storage *name) {
 
 /* sendTo(handle, bytes, source): `source`, a copy of a slot's META_INTS, names the receiver. An answer made after its batch. */
 static napi_value send_to(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
   napi_value argv[3];
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  batch_socket *s = argc == 3 ? socket_of(env, argv[0]) : NULL;
-  if (s == NULL || s->closing) return NULL;
+  batch_socket *s = socket_argument(env, info, 3, argv);
+  if (s == NULL) return NULL;
   void *data = NULL;
   size_t length = 0;
   const int32_t *meta = buffer_of(env, argv[2], META_INTS * sizeof(int32_t));
@@ -348,11 +349,9 @@ static napi_value address_of(napi_env env, napi_callback_info info) {
 }
 
 static napi_value close_socket(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
   napi_value argv[1];
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  batch_socket *s = argc == 1 ? socket_of(env, argv[0]) : NULL;
-  if (s == NULL || s->closing) return NULL;
+  batch_socket *s = socket_argument(env, info, 1, argv);
+  if (s == NULL) return NULL;
   s->closing = 1;
   void *unused;
   napi_remove_wrap(env, argv[0], &unused);

@@ -10,8 +10,6 @@ import type { Responder } from './respond.js';
 export class UdpServer<Source> {
   private inFlight = 0;
   private closing = false;
-  private closed: Promise<void> | undefined;
-  private readonly waiting: (() => void)[] = [];
 
   constructor(
     private readonly datagrams: Datagrams<Source>,
@@ -46,29 +44,21 @@ export class UdpServer<Source> {
     to = datagrams.keep(source);
     this.inFlight++;
     void handled.finally(() => {
-      if (--this.inFlight === 0 && this.closing) this.finish(true);
+      if (--this.inFlight === 0 && this.closing) void this.datagrams.close(true);
     });
   }
 
   /** Stops taking queries, waits for the answers still being worked out, then closes the socket. */
   close(): Promise<void> {
     this.closing = true;
-    const closed = new Promise<void>((resolve) => this.waiting.push(resolve));
-    if (this.inFlight === 0 || this.closed !== undefined) this.finish(true);
-    return closed;
+    if (this.inFlight === 0) void this.datagrams.close(true);
+    return this.datagrams.closed;
   }
 
   /** Closes at once: answers still being worked out are not sent. */
   closeNow(): void {
     this.closing = true;
-    this.finish(false);
-  }
-
-  private finish(flush: boolean): void {
-    this.closed ??= this.datagrams.close(flush);
-    void this.closed.then(() => {
-      for (const resolve of this.waiting.splice(0)) resolve();
-    });
+    void this.datagrams.close(false);
   }
 }
 

@@ -79,8 +79,10 @@ export class BatchedDatagrams implements Datagrams<Source> {
   private receive: ((message: Buffer, source: Source, now: number) => void) | undefined;
   /** Answers given to `reply` during the current batch; -1 outside a batch. */
   private answers = -1;
-  private closed = false;
-  private readonly closing: { promise: Promise<void>; resolve: () => void };
+  readonly closed: Promise<void>;
+  private resolveClosed!: () => void;
+  /** No datagram is handed on nor answer sent any more. */
+  private stopped = false;
   private readonly addressTexts = new Map<number, string>();
 
   /** Binds at once; throws as a socket's bind does (`code`: EADDRINUSE, …). */
@@ -97,8 +99,7 @@ export class BatchedDatagrams implements Datagrams<Source> {
     this.outData = Buffer.alloc(SLOTS * SLOT_BYTES);
     const outMeta = Buffer.alloc(SLOTS * 3 * 4);
     this.outMeta = new Int32Array(outMeta.buffer, outMeta.byteOffset, SLOTS * 3);
-    let resolve!: () => void;
-    this.closing = { promise: new Promise<void>((done) => (resolve = done)), resolve };
+    this.closed = new Promise<void>((resolve) => (this.resolveClosed = resolve));
     const opened = addon.open(address, port, family, RECEIVE_BUFFER_BYTES, this.inData, this.inMeta, this.outData, outMeta, (count) => this.onBatch(count));
     this.handle = opened.handle;
     this.port = opened.port;
@@ -111,7 +112,7 @@ export class BatchedDatagrams implements Datagrams<Source> {
   /** The addon's call: `count` datagrams are in their slots; returns how many answers it is to send. */
   private onBatch(count: number): number {
     const receive = this.receive;
-    if (receive === undefined || this.closed) return 0;
+    if (receive === undefined || this.stopped) return 0;
     const { SLOT_BYTES, META_INTS } = this.addon;
     const now = performance.now();
     this.answers = 0;
@@ -123,14 +124,14 @@ export class BatchedDatagrams implements Datagrams<Source> {
         const offset = slot * SLOT_BYTES;
         receive(this.inData.subarray(offset, offset + length), slot, now);
       }
-      return this.closed ? 0 : this.answers;
+      return this.stopped ? 0 : this.answers;
     } finally {
       this.answers = -1;
     }
   }
 
   reply(source: Source, bytes: Buffer): void {
-    if (this.closed) return;
+    if (this.stopped) return;
     const { SLOTS, SLOT_BYTES } = this.addon;
     const n = this.answers;
     if (typeof source === 'number' && n >= 0 && n < SLOTS && bytes.length <= SLOT_BYTES) {
@@ -171,15 +172,15 @@ export class BatchedDatagrams implements Datagrams<Source> {
 
   /** Answers wait only inside a batch (sent at its end): a close during one sends those made so far when `flush`. */
   close(flush: boolean): Promise<void> {
-    if (!this.closed) {
+    if (!this.stopped) {
       if (flush) this.sendAnswersNow();
-      this.closed = true;
+      this.stopped = true;
       this.addon.close(this.handle);
       // libuv closes the descriptor in the loop's close phase, which follows the check phase of
       // setImmediate: the second one runs after it, whichever phase this was called in.
-      setImmediate(() => setImmediate(this.closing.resolve));
+      setImmediate(() => setImmediate(this.resolveClosed));
     }
-    return this.closing.promise;
+    return this.closed;
   }
 
   private sendAnswersNow(): void {

@@ -23,7 +23,9 @@ export interface Datagrams<Source = unknown> {
   addressOf(source: Source): string;
   /**
    * Stops receiving and closes the socket; answers already given to `reply` are sent first when
-   * `flush`, else dropped. Resolves when the socket is closed; a second call changes nothing.
+   * `flush`, else dropped. A second call changes nothing. Returns `closed`.
    */
   close(flush: boolean): Promise<void>;
+  /** Resolves once the socket is closed, by whichever call of `close`. */
+  readonly closed: Promise<void>;
 }

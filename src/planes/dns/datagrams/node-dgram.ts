@@ -48,14 +48,16 @@ const literal =
 export class NodeDatagrams implements Datagrams<dgram.RemoteInfo> {
   readonly kind = 'node:dgram';
   readonly port: number;
+  readonly closed: Promise<void>;
+  private resolveClosed!: () => void;
   /** No answer is sent any more. */
-  private closed = false;
-  private closing: Promise<void> | undefined;
+  private stopped = false;
   /** Answers made this turn, sent together at its end (see `reply`). */
   private readonly turn = new EndOfTurn();
 
   constructor(private readonly socket: dgram.Socket) {
     this.port = socket.address().port;
+    this.closed = new Promise<void>((resolve) => (this.resolveClosed = resolve));
   }
 
   start(receive: (message: Buffer, source: dgram.RemoteInfo, now: number) => void): void {
@@ -69,9 +71,9 @@ export class NodeDatagrams implements Datagrams<dgram.RemoteInfo> {
    * (BENCHMARKS.md); a quiet server's answer leaves as soon as the turn's I/O has been read.
    */
   reply(remote: dgram.RemoteInfo, bytes: Buffer): void {
-    if (this.closed) return;
+    if (this.stopped) return;
     this.turn.defer(() => {
-      if (!this.closed) this.socket.send(bytes, remote.port, remote.address);
+      if (!this.stopped) this.socket.send(bytes, remote.port, remote.address);
     });
   }
 
@@ -88,9 +90,11 @@ export class NodeDatagrams implements Datagrams<dgram.RemoteInfo> {
   }
 
   close(flush: boolean): Promise<void> {
-    if (flush && !this.closed) this.turn.runNow();
-    this.closed = true;
-    this.closing ??= new Promise<void>((resolve) => this.socket.close(() => resolve()));
-    return this.closing;
+    if (!this.stopped) {
+      if (flush) this.turn.runNow();
+      this.stopped = true;
+      this.socket.close(this.resolveClosed);
+    }
+    return this.closed;
   }
 }
