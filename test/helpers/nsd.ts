@@ -35,11 +35,14 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-/** NSD serving `zones` from `dir`, one server process, on a free loopback port (UDP and TCP). */
-export async function startNsd(dir: string, zones: ServedZoneFile[]): Promise<DnsServer> {
+/**
+ * NSD serving `zones` from `dir`, one server process, on loopback (UDP and TCP): on `port` when
+ * given (to restart a server where its clients already look), else on a free one.
+ */
+export async function startNsd(dir: string, zones: ServedZoneFile[], port?: number): Promise<DnsServer> {
   await ensureDebianPackage('nsd', 'nsd');
   mkdirSync(dir, { recursive: true });
-  const port = await freePort();
+  port ??= await freePort();
   const config = join(dir, 'nsd.conf');
   writeFileSync(
     config,
