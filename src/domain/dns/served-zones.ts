@@ -5,8 +5,8 @@
  * - a write through this process is applied when its transaction commits, before the write is
  *   acknowledged, so the very next query sees it. Only what the write changed is applied: the
  *   zone's settings and the records it added, changed or removed, so a write to a zone of 10,000
- *   records costs what it costs in a small one (the authority indexes the zone again when a query
- *   first needs it, once for any number of writes in between);
+ *   records costs what it costs in a small one (the authority edits the zone's index by the same
+ *   changes when a query first needs it, once for any number of writes in between);
  * - a write by another process or instance arrives through the change feed and the zone is read
  *   again (on PostgreSQL within a round trip); a change of everything (a reset, an import, a lost
  *   feed connection) reloads every zone.
@@ -19,8 +19,8 @@
 import type { DnsRecordT } from '../../schemas/dns.js';
 import type { Store } from '../../store/types.js';
 import type { DocumentRepo } from '../documents.js';
-import type { Authority, ServedZone } from './serving/types.js';
-import type { RecordChanges, StoredDnsZone } from './zone-writer.js';
+import type { Authority, RecordChanges, ServedZone } from './serving/types.js';
+import type { StoredDnsZone } from './zone-writer.js';
 
 const PAGE = 500;
 
@@ -99,7 +99,7 @@ export class ServedZones {
     for (const r of changes.removed) held.records.delete(r.Id);
     for (const { after } of changes.changed) held.records.set(after.Id, after);
     for (const r of changes.added) held.records.set(r.Id, r);
-    this.hold(id, { ...held, version, accountId, zone });
+    this.hold(id, { ...held, version, accountId, zone }, changes);
   }
 
   /** A zone deleted by this process (on commit). */
@@ -109,10 +109,14 @@ export class ServedZones {
     this.authority.removeZone(id);
   }
 
-  private hold(id: number, held: Held): void {
+  /** `changes`: all that changed in the records since the version held before. */
+  private hold(id: number, held: Held, changes?: RecordChanges): void {
     this.held.set(id, held);
     const records = held.records;
-    this.authority.setZone(servedZoneOf(id, held.accountId, held.zone, this.settings, () => [...records.values()]));
+    this.authority.setZone(
+      servedZoneOf(id, held.accountId, held.zone, this.settings, () => [...records.values()]),
+      changes,
+    );
   }
 
   /** Takes a version read from the store unless a newer one is held (or the zone was deleted here since). */

@@ -19,7 +19,7 @@ import type { DocumentRepo } from '../documents.js';
 import { AppError } from '../errors.js';
 import type { WriteOwner } from '../principal.js';
 import { linkedId } from './record-model.js';
-import type { ZoneSigningKey } from './serving/types.js';
+import type { RecordChanges, ZoneSigningKey } from './serving/types.js';
 
 /**
  * A zone's document as stored: what the API shows but its records (rows of their own, see
@@ -44,14 +44,6 @@ export function nextSerial(previous: number | undefined, now: Date): number {
 export const ZONE_WRITE_ATTEMPTS = 4;
 
 /** What one write did to a zone's records. */
-export interface RecordChanges {
-  /** Added after the zone's last record, in this order. */
-  added: DnsRecordT[];
-  /** Rewritten in place. */
-  changed: { before: DnsRecordT; after: DnsRecordT }[];
-  removed: DnsRecordT[];
-}
-
 export interface ZoneEdit<T> {
   /** The zone's document to write; left out when it did not change (the serial still grows if records did). */
   zone?: StoredDnsZone;

@@ -24,9 +24,10 @@ import { bareName, hostName, lowerName, parentName } from './names.js';
 import { Reply } from './reply.js';
 import { badVersion, errorResponse, queryOpt, RCODE, response, responseOpt } from './response.js';
 import { APEX_TTL, NEGATIVE_TTL } from './soa.js';
-import type { Answered, Authority, AuthorityOptions, QueryContext, ServedZone } from './types.js';
+import type { Answered, Authority, AuthorityOptions, QueryContext, RecordChanges, ServedZone } from './types.js';
 import { type Resolved, UpstreamAddresses } from './upstream.js';
 import type { RR, Selection } from './weighted.js';
+import { changedRecords, editZoneIndex } from './zone-edit.js';
 import { buildZoneIndex, edgeAddresses, type IndexOptions, type NameNode, type ZoneIndex } from './zone-index.js';
 
 /** Links of a CNAME chain followed before handing the rest to the resolver (BIND and Knot stop near here too). */
@@ -37,7 +38,8 @@ const REFUSED_TYPES = new Set(['AXFR', 'IXFR']);
 
 /**
  * A zone as set, and its index once built. Building is left to the first query that needs it: a
- * zone written many times between two queries (records added one by one) is indexed once.
+ * zone written many times between two queries (records added one by one) is indexed once. When
+ * every change since the index before is known, that index is edited instead (zone-edit.ts).
  */
 interface ZoneEntry {
   zone: ServedZone;
@@ -45,9 +47,17 @@ interface ZoneEntry {
   /** Moves with every version of the zone set here. */
   generation: number;
   index?: ZoneIndex;
-  /** The index the zone had before this version, whose signatures the new one may keep. */
+  /** The index the zone had before this version: its signatures may be kept, and with `edits` it is edited into this version's. */
   previous?: ZoneIndex;
+  /** Every change of the records from `previous` to this version, in order; undefined when not all are known. */
+  edits?: RecordChanges[];
 }
+
+/**
+ * Edits worth applying rather than building afresh: up to a quarter of the zone's records (and
+ * always a few, for small zones). Also bounds what a zone written without being queried keeps.
+ */
+const editsWorthIt = (edits: readonly RecordChanges[], index: ZoneIndex) => changedRecords(edits) <= 16 + index.records.size / 4;
 
 export class ServingAuthority implements Authority {
   private readonly byId = new Map<number, ZoneEntry>();
@@ -70,9 +80,20 @@ export class ServingAuthority implements Authority {
     this.upstream = new UpstreamAddresses(options.resolveUpstream, clock);
   }
 
-  setZone(zone: ServedZone): void {
+  setZone(zone: ServedZone, changes?: RecordChanges): void {
     const old = this.byId.get(zone.id);
-    const entry: ZoneEntry = { zone, apex: hostName(zone.domain), generation: ++this.zoneGenerations, previous: old?.index ?? old?.previous };
+    const previous = old?.index ?? old?.previous;
+    let edits: RecordChanges[] | undefined;
+    if (changes && old && previous) {
+      if (old.index) edits = [changes];
+      else if (old.edits) {
+        // The old entry is dropped here: its list grows in place.
+        edits = old.edits;
+        edits.push(changes);
+      }
+      if (edits && !editsWorthIt(edits, previous)) edits = undefined;
+    }
+    const entry: ZoneEntry = { zone, apex: hostName(zone.domain), generation: ++this.zoneGenerations, previous, edits };
     if (old && this.byApex.get(old.apex) === old) this.byApex.delete(old.apex);
     this.byId.set(zone.id, entry);
     this.byApex.set(entry.apex, entry);
@@ -94,13 +115,18 @@ export class ServingAuthority implements Authority {
 
   private indexOf(entry: ZoneEntry): ZoneIndex {
     if (entry.index) return entry.index;
-    const index = buildZoneIndex(entry.zone, this.indexOptions);
     const old = entry.previous;
+    if (old && entry.edits && editZoneIndex(old, entry.zone, entry.edits, this.indexOptions)) {
+      entry.index = old;
+      entry.previous = entry.edits = undefined;
+      return old;
+    }
+    const index = buildZoneIndex(entry.zone, this.indexOptions);
     // Signatures stay valid across edits of other records: keep them while the key is the same.
     const sameKey = old?.zone.dnssec?.privateKeyPem === entry.zone.dnssec?.privateKeyPem && old?.zone.dnssec?.flags === entry.zone.dnssec?.flags;
     if (old?.signer && index.signer && old.apex === index.apex && sameKey) index.signer = old.signer;
     entry.index = index;
-    entry.previous = undefined;
+    entry.previous = entry.edits = undefined;
     return index;
   }
 

@@ -29,6 +29,15 @@ export interface ServedZone {
   logAnonymization?: { enabled: boolean; type: number };
 }
 
+/** What one write changed in a zone's records. */
+export interface RecordChanges {
+  /** Added after the zone's last record, in this order. */
+  added: DnsRecordT[];
+  /** Rewritten in place (the zone's order kept). */
+  changed: { before: DnsRecordT; after: DnsRecordT }[];
+  removed: DnsRecordT[];
+}
+
 /** The zone's DNSSEC key: ECDSA P-256 with SHA-256 (algorithm 13), one key for zone and keys (CSK). */
 export interface ZoneSigningKey {
   /** PKCS#8 PEM of the private key: a credential, sealed at rest. */
@@ -84,7 +93,12 @@ export interface Authority {
   readonly generation?: number;
   /** Moves with every version of one zone; undefined once it is removed. */
   zoneGeneration?(id: number): number | undefined;
-  setZone(zone: ServedZone): void;
+  /**
+   * Serves this version of the zone. `changes`, when given, are all that changed in its records
+   * since the version set before (the authority may then edit what it built rather than build
+   * again); without them the records may have changed in any way.
+   */
+  setZone(zone: ServedZone, changes?: RecordChanges): void;
   removeZone(id: number): void;
   /** Answers one query (its question and flags decoded); resolves at once unless it must ask upstream (Flatten to a name outside the store). */
   answer(query: Packet, context: QueryContext): Answered | Promise<Answered>;

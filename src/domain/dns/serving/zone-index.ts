@@ -24,13 +24,19 @@ import { hostName, isWithin, labelCount, ownerName, parentName } from './names.j
 import { recordAnswer } from './rdata.js';
 import { ZoneSigner } from './signer.js';
 import { APEX_TTL, NEGATIVE_TTL, soaAnswer, zoneNameservers } from './soa.js';
-import type { ServedZone } from './types.js';
+import type { ServedZone, ZoneSigningKey } from './types.js';
 import { answerIdentity, buildRRset, type Candidate, type RR, type RRset } from './weighted.js';
 
 export interface Delegation {
   ns: RRset;
   /** Addresses of the name servers that sit inside the zone, for the additional section. */
   glue: RR[];
+}
+
+/** A served record at its name, with its place in the zone's order (which the answers keep). */
+export interface PlacedRecord {
+  ordinal: number;
+  record: DnsRecordT;
 }
 
 export interface NameNode {
@@ -42,6 +48,10 @@ export interface NameNode {
   cut?: Delegation;
   /** The types that exist at the name, for NSEC type bitmaps. */
   types: string[];
+  /** The enabled records owned by this name, in the zone's order: what `rrsets` is made of. */
+  records: PlacedRecord[];
+  /** Names directly below that exist: a name with neither records nor children does not exist. */
+  children: number;
 }
 
 export interface ZoneIndex {
@@ -49,12 +59,17 @@ export interface ZoneIndex {
   apex: string;
   nodes: Map<string, NameNode>;
   hasCuts: boolean;
+  /** The names with NS below the apex (`hasCuts` while there is one): their glue follows the zone's addresses. */
+  cuts: Set<NameNode>;
   /** The SOA at its own TTL, and at the negative TTL for the authority section of negative answers. */
   soa: RR;
   negativeSoa: RR;
   /** Names the SOA's content (serial included) for the signature cache, which outlives the index. */
   soaKey: string;
   signer?: ZoneSigner;
+  /** Every record by id, disabled ones included: its place in the zone's order (an edit keeps it) and the name it is served at. */
+  records: Map<number, { ordinal: number; owner: string | undefined }>;
+  nextOrdinal: number;
 }
 
 export interface IndexOptions {
@@ -63,89 +78,128 @@ export interface IndexOptions {
   clock: Clock;
 }
 
-type Buckets = Map<string, Map<string, Candidate[]>>;
-
 export function buildZoneIndex(zone: ServedZone, options: IndexOptions): ZoneIndex {
   const apex = hostName(zone.domain);
-  const nodes = new Map<string, NameNode>();
-  const ensure = (name: string): NameNode => {
-    let node = nodes.get(name);
-    if (node) return node;
-    node = { name, rrsets: new Map(), types: [] };
-    nodes.set(name, node);
-    if (name !== apex) ensure(parentName(name)!);
-    return node;
+  const index: ZoneIndex = {
+    zone,
+    apex,
+    nodes: new Map(),
+    hasCuts: false,
+    cuts: new Set(),
+    // Set with the apex below.
+    soa: undefined as unknown as RR,
+    negativeSoa: undefined as unknown as RR,
+    soaKey: '',
+    records: new Map(),
+    nextOrdinal: 0,
   };
-  ensure(apex);
+  ensureNode(index, apex);
+  for (const record of zone.records) placeRecord(index, record, index.nextOrdinal++);
+  for (const node of index.nodes.values()) renderNode(index, node, options);
+  renderGlue(index);
+  const signingKey = signingKeyOf(zone);
+  if (signingKey) index.signer = new ZoneSigner(apex, signingKey, options.clock);
+  return index;
+}
 
-  const buckets: Buckets = new Map();
-  const apexNs = zoneNameservers(zone);
-  for (const record of zone.records) {
-    if (record.Disabled) continue;
-    const owner = ownerName(record.Name, apex);
-    if (!isValidOwner(owner) || !isWithin(owner, apex)) continue;
-    ensure(owner);
-    if (record.Type === 12 && owner === apex) {
+/** A key stored without flags is the platform's combined signing key; DNSKEY and signatures must agree on it. */
+export function signingKeyOf(zone: ServedZone): ZoneSigningKey | undefined {
+  return zone.dnssec && { ...zone.dnssec, flags: zone.dnssec.flags || CSK_FLAGS };
+}
+
+/** The node of `name`, made (with the names above it, up to the apex) when it does not exist yet. */
+export function ensureNode(index: ZoneIndex, name: string): NameNode {
+  let node = index.nodes.get(name);
+  if (node) return node;
+  node = { name, rrsets: new Map(), types: [], records: [], children: 0 };
+  index.nodes.set(name, node);
+  if (name !== index.apex) ensureNode(index, parentName(name)!).children++;
+  return node;
+}
+
+/**
+ * Puts a record at its name (made if needed) when it is served at all: enabled, and owned by a
+ * valid name inside the zone. Returns the name, or undefined for a record not served. Records of a
+ * name stay in the zone's order.
+ */
+export function placeRecord(index: ZoneIndex, record: DnsRecordT, ordinal: number): string | undefined {
+  const owner = servedOwner(index, record);
+  index.records.set(record.Id, { ordinal, owner });
+  if (owner === undefined) return undefined;
+  const records = ensureNode(index, owner).records;
+  let at = records.length;
+  while (at > 0 && records[at - 1]!.ordinal > ordinal) at--;
+  records.splice(at, 0, { ordinal, record });
+  return owner;
+}
+
+/** The name a record is served at, or undefined when it is not served. */
+function servedOwner(index: ZoneIndex, record: DnsRecordT): string | undefined {
+  if (record.Disabled) return undefined;
+  const owner = ownerName(record.Name, index.apex);
+  return isValidOwner(owner) && isWithin(owner, index.apex) ? owner : undefined;
+}
+
+/** Makes a node's RRsets (and at the apex the zone's SOA, NS and DNSKEY) from its records. */
+export function renderNode(index: ZoneIndex, node: NameNode, options: IndexOptions): void {
+  const atApex = node.name === index.apex;
+  const zone = index.zone;
+  const buckets = new Map<string, Candidate[]>();
+  const apexNs = atApex ? zoneNameservers(zone) : [];
+  for (const { record } of node.records) {
+    if (record.Type === 12 && atApex) {
       const ns = hostName(record.Value ?? '');
       if (ns !== '.' && ns !== '' && !apexNs.includes(ns)) apexNs.push(ns);
       continue;
     }
-    for (const [type, candidate] of candidatesOf(record, owner, owner === apex, options)) {
-      let types = buckets.get(owner);
-      if (!types) buckets.set(owner, (types = new Map()));
-      const list = types.get(type);
+    for (const [type, candidate] of candidatesOf(record, node.name, atApex, options)) {
+      const list = buckets.get(type);
       if (list) list.push(candidate);
-      else types.set(type, [candidate]);
+      else buckets.set(type, [candidate]);
     }
   }
 
-  const soa = soaAnswer(zone, apex, APEX_TTL);
-  const apexNode = nodes.get(apex)!;
-  apexNode.rrsets.set('SOA', fixed('SOA', [soa]));
-  if (apexNs.length > 0)
-    apexNode.rrsets.set(
-      'NS',
-      fixed(
+  const rrsets = new Map<string, RRset>();
+  node.cname = undefined;
+  if (node.cut) index.cuts.delete(node);
+  node.cut = undefined;
+  if (atApex) {
+    const soa = soaAnswer(zone, index.apex, APEX_TTL);
+    index.soa = soa;
+    index.negativeSoa = { ...soa, ttl: NEGATIVE_TTL };
+    index.soaKey = answerIdentity(soa);
+    rrsets.set('SOA', fixed('SOA', [soa]));
+    if (apexNs.length > 0)
+      rrsets.set(
         'NS',
-        apexNs.map((ns) => ({ name: apex, type: 'NS', class: 'IN', ttl: APEX_TTL, data: ns })),
-      ),
-    );
-  // A key stored without flags is the platform's combined signing key; DNSKEY and signatures must agree on it.
-  const signingKey = zone.dnssec && { ...zone.dnssec, flags: zone.dnssec.flags || CSK_FLAGS };
-  if (signingKey) {
-    const key = { flags: signingKey.flags, algorithm: ALGORITHM, key: Buffer.from(signingKey.publicKey, 'base64') };
-    apexNode.rrsets.set('DNSKEY', fixed('DNSKEY', [{ name: apex, type: 'DNSKEY', class: 'IN', ttl: APEX_TTL, data: key }]));
-  }
-
-  let hasCuts = false;
-  for (const [owner, types] of buckets) {
-    const node = nodes.get(owner)!;
-    const ns = types.get('NS');
-    const cname = types.get('CNAME');
-    for (const [type, candidates] of types) if (type !== 'NS') node.rrsets.set(type, buildRRset(type, candidates));
-    if (ns) {
-      node.cut = { ns: buildRRset('NS', ns), glue: [] };
-      hasCuts = true;
-    } else if (cname) {
-      node.cname = node.rrsets.get('CNAME')!;
-      node.rrsets = new Map([['CNAME', node.cname]]);
+        fixed(
+          'NS',
+          apexNs.map((ns) => ({ name: index.apex, type: 'NS', class: 'IN', ttl: APEX_TTL, data: ns })),
+        ),
+      );
+    const signingKey = signingKeyOf(zone);
+    if (signingKey) {
+      const key = { flags: signingKey.flags, algorithm: ALGORITHM, key: Buffer.from(signingKey.publicKey, 'base64') };
+      rrsets.set('DNSKEY', fixed('DNSKEY', [{ name: index.apex, type: 'DNSKEY', class: 'IN', ttl: APEX_TTL, data: key }]));
     }
   }
-  for (const node of nodes.values()) {
-    node.types = node.cut ? ['NS'] : [...node.rrsets.keys()];
-    if (node.cut) node.cut.glue = glueOf(node.cut.ns, apex, nodes);
+  for (const [type, candidates] of buckets) if (type !== 'NS') rrsets.set(type, buildRRset(type, candidates));
+  const ns = buckets.get('NS');
+  node.rrsets = rrsets;
+  if (ns) {
+    node.cut = { ns: buildRRset('NS', ns), glue: [] };
+    index.cuts.add(node);
+  } else if (buckets.has('CNAME')) {
+    node.cname = rrsets.get('CNAME')!;
+    node.rrsets = new Map([['CNAME', node.cname]]);
   }
+  node.types = node.cut ? ['NS'] : [...node.rrsets.keys()];
+  index.hasCuts = index.cuts.size > 0;
+}
 
-  return {
-    zone,
-    apex,
-    nodes,
-    hasCuts,
-    soa,
-    negativeSoa: { ...soa, ttl: NEGATIVE_TTL },
-    soaKey: answerIdentity(soa),
-    ...(signingKey ? { signer: new ZoneSigner(apex, signingKey, options.clock) } : {}),
-  };
+/** Every delegation's glue, from the addresses its name servers have in the zone now. */
+export function renderGlue(index: ZoneIndex): void {
+  for (const node of index.cuts) node.cut!.glue = glueOf(node.cut!.ns, index.apex, index.nodes);
 }
 
 /** What a record contributes, per type it answers. */
