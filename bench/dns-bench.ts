@@ -1,7 +1,8 @@
 /**
  * The `dns` workload: the DNS plane of the running server against NSD and PowerDNS, same zone,
- * same queries, same run; then the DNS plane again while records are written through the API at
- * 500 per second, checking that answers stay right and new records become visible.
+ * same queries, same run; then the DNS plane again, twice, while records are written through the
+ * API at 500 per second (to zones of their own, then into the queried zone), checking that answers
+ * stay right and new records become visible.
  */
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -36,7 +37,7 @@ export async function measureDns(server: Child, client: Client, workDir: string,
   writeQueryFile(queryFile);
 
   log(`dns: creating ${DNS_ZONE} with ${ZONE_RECORDS.toLocaleString('en-US')} records through the API`);
-  await createZone(client, zoneFile);
+  const zoneId = await createZone(client, zoneFile);
   const probe = new DnsProbe(port);
   try {
     await untilServed(probe);
@@ -67,15 +68,20 @@ export async function measureDns(server: Child, client: Client, workDir: string,
     }
   }
 
-  log(`dns: edgeplane again, ${timing.seconds} s, while records are written through the API at 500/s`);
-  const writes = await measureWrites({
-    client,
-    dnsPort: port,
-    seconds: timing.seconds,
-    expected: sampleOfZone(),
-    underLoad: () => dnsLoad(port, queryFile, timing.seconds),
-  });
-  return { zoneRecords: ZONE_RECORDS, outstanding: OUTSTANDING, seconds: timing.seconds, runs, writes };
+  const underWrites = (into?: { id: number; domain: string }) => {
+    log(`dns: edgeplane again, ${timing.seconds} s, while records are written through the API at 500/s into ${into ? 'the queried zone' : 'zones of their own'}`);
+    return measureWrites({
+      client,
+      dnsPort: port,
+      seconds: timing.seconds,
+      expected: sampleOfZone(),
+      underLoad: () => dnsLoad(port, queryFile, timing.seconds),
+      into,
+    });
+  };
+  const writes = await underWrites();
+  const writesIntoQueried = await underWrites({ id: zoneId, domain: DNS_ZONE });
+  return { zoneRecords: ZONE_RECORDS, outstanding: OUTSTANDING, seconds: timing.seconds, runs, writes, writesIntoQueried };
 }
 
 function dnsLoad(port: number, queryFile: string, seconds: number): Promise<DnsperfResult> {

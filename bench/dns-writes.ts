@@ -1,12 +1,13 @@
 /**
  * The DNS plane under writes: while dnsperf queries the 10,000-record zone, a writer adds A
- * records through the API at 500 per second (spread over zones of their own, as the add-dns-record
- * workload does: a zone is one stored document, and one that grew by 500 records a second would
- * measure that growth), and two checkers ask the plane as a client would:
+ * records through the API at 500 per second, and two checkers ask the plane as a client would:
  * - every 10th record written must be answered, with its address, soon after its 201; how soon
  *   is measured, and one not answered within VISIBLE_WITHIN_MS counts as not visible;
  * - a record of the big zone, picked every 10 ms, must get its stored answer: one that does not
  *   (wrong data, an error, no answer within a second) counts as wrong.
+ * The records go either to zones of their own (as the add-dns-record workload does), or into the
+ * queried zone itself: each write then changes the zone dnsperf asks, whose answers the plane
+ * must make again (it grows by 500 records a second: what a write costs must not follow its size).
  */
 import type { RecordType } from 'dns-packet';
 import { answerData, DnsProbe } from './dns-probe.js';
@@ -24,6 +25,8 @@ const CHECK_EVERY_MS = 10;
 
 export interface WritesOptions {
   client: Client;
+  /** The zone to write into (the queried one); without it, WRITE_ZONES zones of their own. */
+  into?: { id: number; domain: string };
   dnsPort: number;
   seconds: number;
   /** Records of the big zone and the answer each must get. */
@@ -35,8 +38,8 @@ export interface WritesOptions {
 export async function measureWrites(options: WritesOptions): Promise<DnsWritesRun> {
   const { client, dnsPort, seconds } = options;
   const tag = `w${Date.now().toString(36)}`;
-  const zones: { id: number; domain: string }[] = [];
-  for (let i = 0; i < WRITE_ZONES; i++) {
+  const zones: { id: number; domain: string }[] = options.into ? [options.into] : [];
+  for (let i = 0; zones.length < WRITE_ZONES && !options.into; i++) {
     const domain = `${tag}-${i}.bench-writes.test`;
     zones.push({ id: (await client.call<{ Id: number }>('POST', '/dnszone', 201, { Domain: domain })).Id, domain });
   }
@@ -64,11 +67,12 @@ export async function measureWrites(options: WritesOptions): Promise<DnsWritesRu
   };
 
   const write = async (n: number) => {
-    const zone = zones[n % WRITE_ZONES]!;
+    const zone = zones[n % zones.length]!;
     const address = ipv4(n);
+    const name = `${tag}-r${n}`;
     inFlight++;
     try {
-      await client.call('PUT', `/dnszone/${zone.id}/records`, 201, { Type: 0, Name: `r${n}`, Value: address, Ttl: 60 });
+      await client.call('PUT', `/dnszone/${zone.id}/records`, 201, { Type: 0, Name: name, Value: address, Ttl: 60 });
       written++;
     } catch {
       writeErrors++;
@@ -76,7 +80,7 @@ export async function measureWrites(options: WritesOptions): Promise<DnsWritesRu
     } finally {
       inFlight--;
     }
-    if (n % 10 === 0) await waitVisible(`r${n}.${zone.domain}`, address);
+    if (n % 10 === 0) await waitVisible(`${name}.${zone.domain}`, address);
   };
 
   const check = async () => {
@@ -113,6 +117,7 @@ export async function measureWrites(options: WritesOptions): Promise<DnsWritesRu
   visibleMs.sort((a, b) => a - b);
   const at = (q: number) => visibleMs[Math.min(visibleMs.length - 1, Math.ceil(q * visibleMs.length) - 1)] ?? 0;
   return {
+    into: options.into ? 'the queried zone' : `${WRITE_ZONES} zones of their own`,
     targetWritesPerSecond: WRITES_PER_SECOND,
     writesPerSecond: written / writeSeconds,
     writeErrors,
