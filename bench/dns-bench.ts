@@ -69,7 +69,9 @@ export async function measureDns(server: Child, client: Client, workDir: string,
   }
 
   const underWrites = (into?: { id: number; domain: string }) => {
-    log(`dns: edgeplane again, ${timing.seconds} s, while records are written through the API at 500/s into ${into ? 'the queried zone' : 'zones of their own'}`);
+    log(
+      `dns: edgeplane again, ${timing.seconds} s, while records are written through the API at 500/s into ${into ? 'the queried zone' : 'zones of their own'}`,
+    );
     return measureWrites({
       client,
       dnsPort: port,

@@ -5,7 +5,7 @@
  * a changed record are made again, with the apex (its SOA serial moves with every write); a name
  * left with neither records nor names below it is removed, with the empty names above it; every
  * delegation's glue is taken again (it follows addresses anywhere in the zone). The index ends as
- * a build of the new version would make it (test/domain/dns/zone-edit.test.ts compares the two
+ * a build of the new version would make it (test/domain/dns-serving/zone-edit.test.ts compares the two
  * over random zones and edits).
  *
  * The index is edited in place: the authority keeps one index per zone and hands out no other
