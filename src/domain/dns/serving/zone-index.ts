@@ -33,10 +33,11 @@ export interface Delegation {
   glue: RR[];
 }
 
-/** A served record at its name, with its place in the zone's order (which the answers keep). */
+/** A record with its place in the zone's order (which the answers keep) and the name it is served at, if any. */
 export interface PlacedRecord {
   ordinal: number;
   record: DnsRecordT;
+  owner: string | undefined;
 }
 
 export interface NameNode {
@@ -67,8 +68,8 @@ export interface ZoneIndex {
   /** Names the SOA's content (serial included) for the signature cache, which outlives the index. */
   soaKey: string;
   signer?: ZoneSigner;
-  /** Every record by id, disabled ones included: its place in the zone's order (an edit keeps it) and the name it is served at. */
-  records: Map<number, { ordinal: number; owner: string | undefined }>;
+  /** Every record by id, disabled ones included (an edit keeps a changed record's place in the zone's order). */
+  records: Map<number, PlacedRecord>;
   nextOrdinal: number;
 }
 
@@ -124,12 +125,19 @@ export function ensureNode(index: ZoneIndex, name: string): NameNode {
  */
 export function placeRecord(index: ZoneIndex, record: DnsRecordT, ordinal: number): string | undefined {
   const owner = servedOwner(index, record);
-  index.records.set(record.Id, { ordinal, owner });
+  const placed: PlacedRecord = { ordinal, record, owner };
+  index.records.set(record.Id, placed);
   if (owner === undefined) return undefined;
-  const records = ensureNode(index, owner).records;
+  const node = ensureNode(index, owner);
+  const records = node.records;
+  // Most names own one record: an array of exactly one, not one grown by push (room for 17).
+  if (records.length === 0) {
+    node.records = [placed];
+    return owner;
+  }
   let at = records.length;
   while (at > 0 && records[at - 1]!.ordinal > ordinal) at--;
-  records.splice(at, 0, { ordinal, record });
+  records.splice(at, 0, placed);
   return owner;
 }
 
