@@ -7,8 +7,11 @@
  * Same bytes in, same bytes out, holds only for what the authority vouches for:
  * - it exposes a `generation` that changes whenever an answer may come from another zone (a zone
  *   added or removed), and `zoneGeneration(id)` that moves with every version of one zone: an entry
- *   is used only while both are as they were when it was made. Without `generation`, nothing is
- *   cached; without `zoneGeneration`, `generation` must move on every change.
+ *   is used only while both are as they were when it was made, or, once the zone's moved, while
+ *   `unchangedSince` vouches that no version since touched what the answer was made from (its
+ *   `depends`: while records are written into a zone, the rest of it stays cached). Without
+ *   `generation`, nothing is cached; without `zoneGeneration`, `generation` must move on every
+ *   change.
  * - it marks an answer `cacheable` when the same query would get the same answer until then: not
  *   one chosen by chance (weights), by who asks (geolocation, latency), or learnt upstream.
  * Entries also expire after MAX_AGE_MS whatever the generation, so nothing missed above lives long.
@@ -17,7 +20,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { BoundedMap } from '../../domain/bounded-map.js';
-import type { Answered } from '../../domain/dns/serving/types.js';
+import type { AnswerDependencies, Answered } from '../../domain/dns/serving/types.js';
 import type { AnswerTally } from './options.js';
 
 /** What an authority adds to have its answers cached (see above); optional members of its own. */
@@ -25,6 +28,8 @@ export interface CacheableAuthority {
   readonly generation?: number;
   /** A zone's own generation: an answer of that zone stays good while it does not move (and `generation` neither). */
   zoneGeneration?(id: number): number | undefined;
+  /** When the zone's generation moved: whether an answer made from `depends` at `since` still stands. */
+  unchangedSince?(id: number, since: number, depends: AnswerDependencies): boolean;
 }
 export interface CacheableAnswered extends Answered {
   cacheable?: boolean;
@@ -46,9 +51,11 @@ export class CachedAnswer {
     readonly data: Buffer,
     readonly queryLength: number,
     readonly generation: number,
-    /** The zone that answered, -1 for none; and its generation then, -1 when the authority does not tell. */
+    /** The zone that answered, -1 for none; and its generation then (or since which it is known to stand), -1 when the authority does not tell. */
     readonly zoneId: number,
-    readonly zoneGeneration: number,
+    public zoneGeneration: number,
+    /** What of the zone the answer was made from; undefined: all of it. */
+    readonly depends: AnswerDependencies | undefined,
     /** Whole seconds of `performance.now()` (see `secondsOf`). */
     readonly expires: number,
     /** What counting a sending of this answer takes (see DnsPlaneOptions.tallyOf). */
@@ -116,7 +123,14 @@ export class AnswerCache {
   }
 
   private zoneCurrent(entry: CachedAnswer): boolean {
-    return entry.zoneId < 0 || this.authority.zoneGeneration === undefined || this.authority.zoneGeneration(entry.zoneId) === entry.zoneGeneration;
+    const authority = this.authority;
+    if (entry.zoneId < 0 || authority.zoneGeneration === undefined) return true;
+    const now = authority.zoneGeneration(entry.zoneId);
+    if (now === entry.zoneGeneration) return true;
+    // The zone changed: the answer stands if nothing it was made from did, and then until `now`.
+    if (now === undefined || entry.depends === undefined || authority.unchangedSince?.(entry.zoneId, entry.zoneGeneration, entry.depends) !== true) return false;
+    entry.zoneGeneration = now;
+    return true;
   }
 
   /** Keeps `bytes` (copied: the caller sends its own) for `message` when the authority vouches for the answer. */
@@ -128,7 +142,7 @@ export class AnswerCache {
     const data = Buffer.allocUnsafe(message.length + answer.bytes.length);
     message.copy(data);
     answer.bytes.copy(data, message.length);
-    const entry = new CachedAnswer(data, message.length, answer.generation, zoneId, zoneGeneration, secondsOf(now) + MAX_AGE_S, answer.tally);
+    const entry = new CachedAnswer(data, message.length, answer.generation, zoneId, zoneGeneration, answer.answered.depends, secondsOf(now) + MAX_AGE_S, answer.tally);
     this.entries.set(key, entry);
   }
 

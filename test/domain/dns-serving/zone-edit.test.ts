@@ -6,92 +6,15 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { DnsRecordRequestT, DnsRecordT } from '../../../src/schemas/dns.js';
-import { generateZoneSigningKey } from '../../../src/domain/dns/serving/dnssec.js';
-import type { RecordChanges, ServedZone } from '../../../src/domain/dns/serving/types.js';
 import type { RRset } from '../../../src/domain/dns/serving/weighted.js';
+import { generateZoneSigningKey } from '../../../src/domain/dns/serving/dnssec.js';
 import { editZoneIndex } from '../../../src/domain/dns/serving/zone-edit.js';
 import { buildZoneIndex, edgeAddresses, type ZoneIndex } from '../../../src/domain/dns/serving/zone-index.js';
 import { systemClock } from '../../../src/domain/principal.js';
-import { ask, authority, type Decoded, EDGE, rec, zone } from './helpers.js';
+import { ask, authority, EDGE, rec, zone } from './helpers.js';
+import { DOMAIN, DRAW, HeldZone, KEY, NAMES, request, unsigned, write } from './random-zones.js';
 
 const OPTIONS = { ...edgeAddresses(EDGE), clock: systemClock };
-const DOMAIN = 'example.com';
-const NAMES = ['', 'www', 'mail', 'a.b', 'b', 'x.a.b', 'sub', 'ns.sub', 'deep.in.sub', '*', '*.w', 'q.w', 'ns1', 'c'];
-const KEY = generateZoneSigningKey();
-
-/** A record request of any served kind, valid for its type. */
-const request = fc.record({
-  Name: fc.constantFrom(...NAMES),
-  kind: fc.constantFrom('A', 'AAAA', 'CNAME', 'TXT', 'MX', 'NS', 'Redirect', 'Flatten', 'PullZone', 'Script'),
-  n: fc.integer({ min: 1, max: 4 }),
-  Weight: fc.constantFrom(0, 0, 1, 5),
-  Disabled: fc.integer({ min: 0, max: 4 }).map((n) => n === 0),
-  offline: fc.integer({ min: 0, max: 3 }).map((n) => n === 0),
-});
-type Request = typeof request extends fc.Arbitrary<infer T> ? T : never;
-
-function recordOf(r: Request, id?: number): DnsRecordT {
-  const values: Record<Request['kind'], DnsRecordRequestT> = {
-    A: { Type: 0, Value: `192.0.2.${r.n}` },
-    AAAA: { Type: 1, Value: `2001:db8::${r.n}` },
-    CNAME: { Type: 2, Value: ['www.example.com', 'c.example.com', 'elsewhere.net', 'b.example.com'][r.n - 1] },
-    TXT: { Type: 3, Value: `text ${r.n}` },
-    MX: { Type: 4, Value: `mx${r.n}.example.com`, Priority: r.n },
-    NS: { Type: 12, Value: ['ns.sub.example.com', 'ns1.example.com', 'ns.elsewhere.net', 'deep.in.sub.example.com'][r.n - 1] },
-    Redirect: { Type: 5, Value: 'https://example.net/' },
-    Flatten: { Type: 6, Value: 'www.example.com' },
-    PullZone: { Type: 7, Value: 'zone' },
-    Script: { Type: 11, Value: '' },
-  };
-  const value = values[r.kind];
-  const made = rec({ ...value, Name: r.Name, Weight: r.Weight, Disabled: r.Disabled }, r.offline ? { MonitorStatus: 2 } : {});
-  return id === undefined ? made : { ...made, Id: id };
-}
-
-/** One write: records added, changed (by position among those held), removed; maybe new settings. */
-const write = fc.record({
-  added: fc.array(request, { maxLength: 3 }),
-  changed: fc.array(fc.tuple(fc.nat(), request), { maxLength: 2 }),
-  removed: fc.array(fc.nat(), { maxLength: 2 }),
-  settings: fc.option(fc.record({ customNs: fc.boolean(), signed: fc.boolean() }), { freq: 4 }),
-});
-type Write = typeof write extends fc.Arbitrary<infer T> ? T : never;
-
-/** The zone as ServedZones holds it: records by id in the zone's order, a serial moving per write. */
-class HeldZone {
-  readonly records = new Map<number, DnsRecordT>();
-  settings: Partial<ServedZone> = {};
-  serial = 1;
-  constructor(readonly id: number) {}
-
-  served(): ServedZone {
-    return { ...zone(DOMAIN, [...this.records.values()], { serial: this.serial, ...this.settings }), id: this.id };
-  }
-
-  apply(w: Write): RecordChanges {
-    const ids = [...this.records.keys()];
-    const removed = [...new Set(w.removed.filter(() => ids.length > 0).map((i) => ids[i % ids.length]!))].map((id) => this.records.get(id)!);
-    for (const r of removed) this.records.delete(r.Id);
-    const left = [...this.records.keys()];
-    const changed = [...new Map(w.changed.filter(() => left.length > 0).map(([i, r]) => [left[i % left.length]!, r])).entries()].map(([id, r]) => ({
-      before: this.records.get(id)!,
-      after: recordOf(r, id),
-    }));
-    for (const { after } of changed) this.records.set(after.Id, after);
-    const added = w.added.map((r) => recordOf(r));
-    for (const r of added) this.records.set(r.Id, r);
-    if (w.settings) {
-      this.settings = {
-        ...(w.settings.customNs ? { nameservers: ['ns1.example.com', 'ns.other.net'] } : {}),
-        ...(w.settings.signed ? { dnssec: KEY } : {}),
-      };
-    }
-    this.serial++;
-    return { added, changed, removed };
-  }
-}
-
 /** Everything an index answers from, in a form two indexes can be compared by. */
 function comparable(index: ZoneIndex) {
   const set = (rrset: RRset | undefined) =>
@@ -169,13 +92,6 @@ describe('editing a zone index', () => {
     expect(index.signer).toBeUndefined();
   });
 });
-
-/** An answer with its signatures' random and timed parts left out (ECDSA signs differently each time). */
-const unsigned = (answer: Decoded) =>
-  JSON.parse(JSON.stringify(answer, (key, value: unknown) => (['signature', 'inception', 'expiration'].includes(key) ? 'signed' : value))) as unknown;
-
-/** Weighted sets draw the same record in both authorities. */
-const DRAW = () => 0.37;
 
 describe('an authority told what each write changed', () => {
   const QUESTIONS = NAMES.flatMap((name) =>

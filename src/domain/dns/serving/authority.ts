@@ -24,9 +24,10 @@ import { bareName, hostName, lowerName, parentName } from './names.js';
 import { Reply } from './reply.js';
 import { badVersion, errorResponse, queryOpt, RCODE, response, responseOpt } from './response.js';
 import { APEX_TTL, NEGATIVE_TTL } from './soa.js';
-import type { Answered, Authority, AuthorityOptions, QueryContext, RecordChanges, ServedZone } from './types.js';
+import type { AnswerDependencies, Answered, Authority, AuthorityOptions, QueryContext, RecordChanges, ServedZone } from './types.js';
 import { type Resolved, UpstreamAddresses } from './upstream.js';
 import type { RR, Selection } from './weighted.js';
+import { changedNames, ZoneChanges } from './zone-changes.js';
 import { changedRecords, editZoneIndex } from './zone-edit.js';
 import { buildZoneIndex, edgeAddresses, type IndexOptions, type NameNode, type ZoneIndex } from './zone-index.js';
 
@@ -51,6 +52,8 @@ interface ZoneEntry {
   previous?: ZoneIndex;
   /** Every change of the records from `previous` to this version, in order; undefined when not all are known. */
   edits?: RecordChanges[];
+  /** The names each recent version changed, for the packet cache (kept across versions of one domain). */
+  changes: ZoneChanges;
 }
 
 /**
@@ -93,7 +96,11 @@ export class ServingAuthority implements Authority {
       }
       if (edits && !editsWorthIt(edits, previous)) edits = undefined;
     }
-    const entry: ZoneEntry = { zone, apex: hostName(zone.domain), generation: ++this.zoneGenerations, previous, edits };
+    const apex = hostName(zone.domain);
+    const generation = ++this.zoneGenerations;
+    const log = old?.apex === apex ? old.changes : new ZoneChanges();
+    log.add(generation, old?.apex === apex ? changedNames(old.zone, zone, changes, apex) : undefined);
+    const entry: ZoneEntry = { zone, apex, generation, previous, edits, changes: log };
     if (old && this.byApex.get(old.apex) === old) this.byApex.delete(old.apex);
     this.byId.set(zone.id, entry);
     this.byApex.set(entry.apex, entry);
@@ -103,6 +110,11 @@ export class ServingAuthority implements Authority {
   /** Moves with every version of the zone; undefined once it is removed. */
   zoneGeneration(id: number): number | undefined {
     return this.byId.get(id)?.generation;
+  }
+
+  /** Whether an answer of the zone made at its generation `since`, from `depends`, is still the answer now. */
+  unchangedSince(id: number, since: number, depends: AnswerDependencies): boolean {
+    return this.byId.get(id)?.changes.unchangedSince(since, depends) ?? false;
   }
 
   removeZone(id: number): void {
@@ -154,6 +166,7 @@ export class ServingAuthority implements Authority {
       response: response(query, reply.rcode, reply.authoritative, reply, opt && responseOpt(opt, compactOk ? EDNS_COMPACT_OK : 0)),
       zone: index.zone,
       cacheable: reply.cacheable,
+      depends: { names: reply.names, serial: reply.serial },
     });
     return done instanceof Promise ? done.then(finish) : finish();
   }
@@ -181,6 +194,7 @@ export class ServingAuthority implements Authority {
     let name = lower;
     for (let link = 0; ; link++) {
       visited.add(name);
+      reply.names.push(name);
       const found = lookup(index, name, qtype);
       if (found.kind === 'referral') {
         // Later in a chain, the resolver follows the delegation from the CNAME's target itself.
@@ -208,6 +222,7 @@ export class ServingAuthority implements Authority {
       if (!rrset || type === undefined) return this.deny(reply, index, owner, name, node, compactOk);
 
       if (rrset.drawn) reply.cacheable = false;
+      if (type === 'SOA') reply.serial = true;
       const selection = rrset.select(this.random);
       if (selection.flatten.length === 0) return reply.add(reply.answers, index, owner, type, selection.answers, selection.key);
       // Flattened addresses may come from upstream, and live only as long as it says.
@@ -231,11 +246,13 @@ export class ServingAuthority implements Authority {
       reply.add(reply.authorities, index, cutOwner, 'NSEC', [nsec], cut.types.join());
     }
     for (const glue of cut.cut!.glue) reply.additionals.push(glue);
+    for (const ns of cut.cut!.ns.all.answers) reply.names.push((ns as { data: string }).data);
   }
 
   /** NXDOMAIN (`node` undefined) or NODATA at `name`: the SOA, and compact denial when signed. */
   private deny(reply: Reply, index: ZoneIndex, owner: string, name: string, node: NameNode | undefined, compactOk: boolean): void {
     reply.rcode = node ? RCODE.NOERROR : RCODE.NXDOMAIN;
+    reply.serial = true;
     reply.add(reply.authorities, index, index.apex, 'SOA', [index.negativeSoa], index.soaKey, APEX_TTL);
     if (!reply.dnssec || !index.signer) return;
     if (!node && !compactOk) reply.rcode = RCODE.NOERROR;

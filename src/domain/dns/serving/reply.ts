@@ -15,6 +15,9 @@ export class Reply {
   authoritative = true;
   /** False once the answer depends on chance or on an upstream lookup: the same query may get another. */
   cacheable = true;
+  /** The names of its zone the answer was made from, and whether it carries the SOA (see AnswerDependencies). */
+  readonly names: string[] = [];
+  serial = false;
 
   constructor(readonly dnssec: boolean) {}
 

@@ -68,6 +68,19 @@ export interface Answered {
   zone?: ServedZone;
   /** The same query would get the same answer until the authority's `generation` moves (no chance, no upstream). */
   cacheable?: boolean;
+  /** What in its zone a cacheable answer was made from (see AnswerDependencies); undefined: all of the zone. */
+  depends?: AnswerDependencies;
+}
+
+/**
+ * What an answer read of its zone: the names it looked up (the one asked, each link of a CNAME
+ * chain, the targets whose addresses a referral gives as glue), and whether it carries the SOA,
+ * whose serial every write moves (negative answers, SOA itself). A change of the zone's records
+ * that touches no name related to these leaves the answer as it was.
+ */
+export interface AnswerDependencies {
+  names: readonly string[];
+  serial: boolean;
 }
 
 /**
@@ -93,6 +106,8 @@ export interface Authority {
   readonly generation?: number;
   /** Moves with every version of one zone; undefined once it is removed. */
   zoneGeneration?(id: number): number | undefined;
+  /** Whether an answer of zone `id` made at its generation `since`, from `depends`, still stands (zone-changes.ts). */
+  unchangedSince?(id: number, since: number, depends: AnswerDependencies): boolean;
   /**
    * Serves this version of the zone. `changes`, when given, are all that changed in its records
    * since the version set before (the authority may then edit what it built rather than build
