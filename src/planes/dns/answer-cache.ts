@@ -128,7 +128,8 @@ export class AnswerCache {
     const now = authority.zoneGeneration(entry.zoneId);
     if (now === entry.zoneGeneration) return true;
     // The zone changed: the answer stands if nothing it was made from did, and then until `now`.
-    if (now === undefined || entry.depends === undefined || authority.unchangedSince?.(entry.zoneId, entry.zoneGeneration, entry.depends) !== true) return false;
+    const depends = entry.depends;
+    if (now === undefined || depends === undefined || authority.unchangedSince?.(entry.zoneId, entry.zoneGeneration, depends) !== true) return false;
     entry.zoneGeneration = now;
     return true;
   }
@@ -142,7 +143,16 @@ export class AnswerCache {
     const data = Buffer.allocUnsafe(message.length + answer.bytes.length);
     message.copy(data);
     answer.bytes.copy(data, message.length);
-    const entry = new CachedAnswer(data, message.length, answer.generation, zoneId, zoneGeneration, answer.answered.depends, secondsOf(now) + MAX_AGE_S, answer.tally);
+    const entry = new CachedAnswer(
+      data,
+      message.length,
+      answer.generation,
+      zoneId,
+      zoneGeneration,
+      answer.answered.depends,
+      secondsOf(now) + MAX_AGE_S,
+      answer.tally,
+    );
     this.entries.set(key, entry);
   }
 

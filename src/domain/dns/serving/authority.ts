@@ -62,6 +62,17 @@ interface ZoneEntry {
  */
 const editsWorthIt = (edits: readonly RecordChanges[], index: ZoneIndex) => changedRecords(edits) <= 16 + index.records.size / 4;
 
+/** The edits that carry the index before `old`'s version to the new one, when all are known and worth it. */
+function pendingEdits(old: ZoneEntry | undefined, changes: RecordChanges | undefined): RecordChanges[] | undefined {
+  const previous = old?.index ?? old?.previous;
+  if (!changes || !old || !previous) return undefined;
+  // The old entry is being replaced: its list can grow in place.
+  const edits = old.index ? [changes] : old.edits;
+  if (!edits) return undefined;
+  if (!old.index) edits.push(changes);
+  return editsWorthIt(edits, previous) ? edits : undefined;
+}
+
 export class ServingAuthority implements Authority {
   private readonly byId = new Map<number, ZoneEntry>();
   private readonly byApex = new Map<string, ZoneEntry>();
@@ -85,22 +96,12 @@ export class ServingAuthority implements Authority {
 
   setZone(zone: ServedZone, changes?: RecordChanges): void {
     const old = this.byId.get(zone.id);
-    const previous = old?.index ?? old?.previous;
-    let edits: RecordChanges[] | undefined;
-    if (changes && old && previous) {
-      if (old.index) edits = [changes];
-      else if (old.edits) {
-        // The old entry is dropped here: its list grows in place.
-        edits = old.edits;
-        edits.push(changes);
-      }
-      if (edits && !editsWorthIt(edits, previous)) edits = undefined;
-    }
     const apex = hostName(zone.domain);
     const generation = ++this.zoneGenerations;
-    const log = old?.apex === apex ? old.changes : new ZoneChanges();
-    log.add(generation, old?.apex === apex ? changedNames(old.zone, zone, changes, apex) : undefined);
-    const entry: ZoneEntry = { zone, apex, generation, previous, edits, changes: log };
+    const sameApex = old !== undefined && old.apex === apex;
+    const log = sameApex ? old.changes : new ZoneChanges();
+    log.add(generation, sameApex ? changedNames(old.zone, zone, changes, apex) : undefined);
+    const entry: ZoneEntry = { zone, apex, generation, previous: old?.index ?? old?.previous, edits: pendingEdits(old, changes), changes: log };
     if (old && this.byApex.get(old.apex) === old) this.byApex.delete(old.apex);
     this.byId.set(zone.id, entry);
     this.byApex.set(entry.apex, entry);
