@@ -1,6 +1,7 @@
 /**
  * A second instance's DNS plane sees a change made through the first instance within a second
- * (the PostgreSQL change feed), including a new zone, a changed record and a deleted zone.
+ * (the PostgreSQL change feed), including a new zone, a changed record and a deleted zone; a zone
+ * written many times while it is being read is read again once, not once per write.
  */
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -43,5 +44,25 @@ describe("another instance's DNS plane", () => {
     await within(1000, async () => (await dig(plane, 'www.feed.test', 'A')).answer[0]?.[4] === '192.0.2.8');
     expect((await a.del(`/dnszone/${zone.body.Id}`)).status).toBe(204);
     await within(1000, async () => (await dig(plane, 'www.feed.test', 'A')).status === 'REFUSED');
+  });
+
+  it('reads a zone written many times meanwhile once per read, not once per write, and ends at the last write', async () => {
+    const plane = { port, close: async () => {} };
+    const zone = await a.post('/dnszone', { Domain: 'busy.test' });
+    await within(1000, async () => (await dig(plane, 'busy.test', 'SOA')).status === 'NOERROR');
+    // Each read of the zone's records on the second instance takes 50 ms, as a large zone's would.
+    let reads = 0;
+    const read = storeB.dnsRecords.ofZones.bind(storeB.dnsRecords);
+    storeB.dnsRecords.ofZones = async <T>(ids: readonly number[]) => {
+      reads++;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return read<T>(ids);
+    };
+    const WRITES = 40;
+    for (let i = 0; i < WRITES; i++) expect((await a.put(`/dnszone/${zone.body.Id}/records`, { Type: 0, Name: `w${i}`, Value: '192.0.2.9' })).status).toBe(201);
+    await within(3000, async () => (await dig(plane, `w${WRITES - 1}.busy.test`, 'A')).answer[0]?.[4] === '192.0.2.9');
+    expect((await dig(plane, 'w0.busy.test', 'A')).answer[0]?.[4]).toBe('192.0.2.9');
+    expect(reads).toBeGreaterThan(0);
+    expect(reads).toBeLessThan(WRITES / 2);
   });
 });

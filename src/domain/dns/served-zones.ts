@@ -64,6 +64,8 @@ export class ServedZones {
   /** Zones deleted by this process: a read that started before the delete must not bring them back. */
   private readonly deletedHere = new Set<number>();
   private reloadingAll: Promise<void> | undefined;
+  /** Zones being read again, and whether an announcement arrived meanwhile (see reload). */
+  private readonly reloading = new Map<number, { again: boolean; done: Promise<void> }>();
 
   constructor(
     private readonly store: Store,
@@ -127,7 +129,39 @@ export class ServedZones {
     this.hold(id, { version, accountId, zone, records: byId(records) });
   }
 
-  private async reload(id: number): Promise<void> {
+  /**
+   * Reads the zone again, once at a time: announcements that arrive while it is being read make one
+   * more read when it ends, however many they are. Another instance writing a large zone many
+   * times a second then costs this one a read per read's duration, not one per write.
+   */
+  private reload(id: number): Promise<void> {
+    const running = this.reloading.get(id);
+    if (running) {
+      running.again = true;
+      return running.done;
+    }
+    const state = { again: false, done: Promise.resolve() };
+    state.done = (async () => {
+      try {
+        do {
+          state.again = false;
+          try {
+            await this.readZone(id);
+          } catch (error) {
+            // A failed read still leaves the announcements that came meanwhile to be read.
+            if (!state.again) throw error;
+            this.onError(error);
+          }
+        } while (state.again);
+      } finally {
+        this.reloading.delete(id);
+      }
+    })();
+    this.reloading.set(id, state);
+    return state.done;
+  }
+
+  private async readZone(id: number): Promise<void> {
     const found = await this.zones.findAnyAccount(this.store, id);
     if (!found) {
       this.held.delete(id);
