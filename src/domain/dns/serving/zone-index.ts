@@ -81,19 +81,7 @@ export interface IndexOptions {
 
 export function buildZoneIndex(zone: ServedZone, options: IndexOptions): ZoneIndex {
   const apex = hostName(zone.domain);
-  const index: ZoneIndex = {
-    zone,
-    apex,
-    nodes: new Map(),
-    hasCuts: false,
-    cuts: new Set(),
-    // Set with the apex below.
-    soa: undefined as unknown as RR,
-    negativeSoa: undefined as unknown as RR,
-    soaKey: '',
-    records: new Map(),
-    nextOrdinal: 0,
-  };
+  const index: ZoneIndex = { zone, apex, nodes: new Map(), hasCuts: false, cuts: new Set(), ...soaOf(zone, apex), records: new Map(), nextOrdinal: 0 };
   ensureNode(index, apex);
   for (const record of zone.records) placeRecord(index, record, index.nextOrdinal++);
   for (const node of index.nodes.values()) renderNode(index, node, options);
@@ -109,7 +97,7 @@ export function signingKeyOf(zone: ServedZone): ZoneSigningKey | undefined {
 }
 
 /** The node of `name`, made (with the names above it, up to the apex) when it does not exist yet. */
-export function ensureNode(index: ZoneIndex, name: string): NameNode {
+function ensureNode(index: ZoneIndex, name: string): NameNode {
   let node = index.nodes.get(name);
   if (node) return node;
   node = { name, rrsets: new Map(), types: [], records: [], children: 0 };
@@ -148,6 +136,12 @@ function servedOwner(index: ZoneIndex, record: DnsRecordT): string | undefined {
   return isValidOwner(owner) && isWithin(owner, index.apex) ? owner : undefined;
 }
 
+/** The zone's SOA as the index keeps it (its serial moves with every write). */
+function soaOf(zone: ServedZone, apex: string): Pick<ZoneIndex, 'soa' | 'negativeSoa' | 'soaKey'> {
+  const soa = soaAnswer(zone, apex, APEX_TTL);
+  return { soa, negativeSoa: { ...soa, ttl: NEGATIVE_TTL }, soaKey: answerIdentity(soa) };
+}
+
 /** Makes a node's RRsets (and at the apex the zone's SOA, NS and DNSKEY) from its records. */
 export function renderNode(index: ZoneIndex, node: NameNode, options: IndexOptions): void {
   const atApex = node.name === index.apex;
@@ -172,11 +166,8 @@ export function renderNode(index: ZoneIndex, node: NameNode, options: IndexOptio
   if (node.cut) index.cuts.delete(node);
   node.cut = undefined;
   if (atApex) {
-    const soa = soaAnswer(zone, index.apex, APEX_TTL);
-    index.soa = soa;
-    index.negativeSoa = { ...soa, ttl: NEGATIVE_TTL };
-    index.soaKey = answerIdentity(soa);
-    rrsets.set('SOA', fixed('SOA', [soa]));
+    Object.assign(index, soaOf(zone, index.apex));
+    rrsets.set('SOA', fixed('SOA', [index.soa]));
     if (apexNs.length > 0)
       rrsets.set(
         'NS',
