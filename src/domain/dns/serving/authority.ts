@@ -99,9 +99,11 @@ export class ServingAuthority implements Authority {
     const apex = hostName(zone.domain);
     const generation = ++this.zoneGenerations;
     const sameApex = old !== undefined && old.apex === apex;
+    const previous = old?.index ?? old?.previous;
     const log = sameApex ? old.changes : new ZoneChanges();
-    log.add(generation, sameApex ? changedNames(old.zone, zone, changes, apex) : undefined);
-    const entry: ZoneEntry = { zone, apex, generation, previous: old?.index ?? old?.previous, edits: pendingEdits(old, changes), changes: log };
+    // A zone never indexed has answered nothing, so nothing of it is cached: no names to work out.
+    log.add(generation, sameApex && previous ? changedNames(old.zone, zone, changes, apex) : undefined);
+    const entry: ZoneEntry = { zone, apex, generation, previous, edits: pendingEdits(old, changes), changes: log };
     if (old && this.byApex.get(old.apex) === old) this.byApex.delete(old.apex);
     this.byId.set(zone.id, entry);
     this.byApex.set(entry.apex, entry);

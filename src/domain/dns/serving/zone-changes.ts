@@ -83,12 +83,23 @@ export function changedNames(before: ServedZone, after: ServedZone, changes: Rec
  * field compared, so a setting added to ServedZone later is not missed.
  */
 function sameSettings(before: ServedZone, after: ServedZone): boolean {
-  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
-  for (const key of keys) {
-    if (key === 'records' || key === 'serial') continue;
-    const a = before[key as keyof ServedZone];
-    const b = after[key as keyof ServedZone];
-    if (a !== b && JSON.stringify(a) !== JSON.stringify(b)) return false;
-  }
+  for (const key in before)
+    if (key !== 'records' && key !== 'serial' && !sameValue(before[key as keyof ServedZone], after[key as keyof ServedZone])) return false;
+  for (const key in after) if (!(key in before)) return false;
   return true;
+}
+
+/** Equal values, arrays and plain objects compared item by item (settings are small: no stringifying on every write). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let count = 0;
+  for (const key in x) {
+    count++;
+    if (!(key in y) || !sameValue(x[key], y[key])) return false;
+  }
+  for (const _ in y) count--;
+  return count === 0;
 }
