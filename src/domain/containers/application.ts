@@ -11,46 +11,12 @@ import type {
   ContainerTemplateT,
   RegionSettingsRequestT,
   RegionSettingsT,
-  RepositorySettingsT,
 } from '../../schemas/containers.js';
 import { containerRegion } from '../reference-data/container-regions.js';
 import { newContainerId } from './ids.js';
 import type { AppState, Lifecycle } from './lifecycle.js';
-import { DEFAULT_REGION, nodeAddress } from './network.js';
-import type { TimelineEntry } from './timeline.js';
-
-export interface Pod {
-  id: string;
-  nodeIpAddress: string;
-}
-
-/** A persistent volume; the id is generated once and kept while a volume of that name exists. */
-export interface StoredVolume {
-  id: string;
-  name: string;
-  size: number;
-  /**
-   * The instance of each pod position (`"0"`, `"1"`, …) that differs from the first one it gets,
-   * `<volume id>-<position>`: null once deleted, a fresh id once provisioned again (volumes.ts).
-   */
-  instances?: Record<string, string | null>;
-}
-
-export interface ContainerAppDoc {
-  name: string;
-  runtimeType: ApplicationT['runtimeType'];
-  autoScaling: ApplicationT['autoScaling'];
-  regionSettings: RegionSettingsT;
-  terminationGracePeriodSeconds: number | null;
-  repositorySettings: RepositorySettingsT | null;
-  volumes: StoredVolume[];
-  containerTemplates: ContainerTemplateT[];
-  /** Groups of containers, one per instance of the application (`autoScaling.min`). */
-  pods: Pod[];
-  lifecycle: Lifecycle;
-  /** What the application's charts need from its past (timeline.ts); absent in documents written before it. */
-  timeline?: TimelineEntry[];
-}
+import { nodeAddress } from './network.js';
+import type { ContainerAppDoc, Pod, StoredVolume } from './types.js';
 
 /** The application's settings as sent (create or replace), before its containers. */
 export type ApplicationSettingsInput = Omit<ApplicationCreateRequestT, 'containerTemplates'>;
@@ -77,22 +43,8 @@ export function regionSettingsOf(input: RegionSettingsRequestT): RegionSettingsT
   };
 }
 
-/** The regions the application is placed in: the required ones, then allowed ones up to the limit. */
-export function regionsOf(settings: RegionSettingsT): string[] {
-  const all = unique([...settings.requiredRegionIds, ...settings.allowedRegionIds]);
-  const limit = Math.max(settings.maxAllowedRegions ?? all.length, settings.requiredRegionIds.length);
-  const placed = all.slice(0, limit);
-  return placed.length > 0 ? placed : [DEFAULT_REGION];
-}
-
 /** A pod placed on a node: new id, new node. */
 export const newPod = (): Pod => ({ id: newContainerId(), nodeIpAddress: nodeAddress() });
-
-/** The region each pod runs in: pods are spread over the application's regions in turn. */
-export function podRegions(doc: Pick<ContainerAppDoc, 'pods' | 'regionSettings'>): string[] {
-  const regions = regionsOf(doc.regionSettings);
-  return doc.pods.map((_pod, i) => regions[i % regions.length] ?? DEFAULT_REGION);
-}
 
 function podsFor(count: number, previous: readonly Pod[]): Pod[] {
   const pods = previous.slice(0, count);

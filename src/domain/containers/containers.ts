@@ -5,7 +5,8 @@
 import type { ContainerPatchRequestT, ContainerTemplateRequestT, ContainerTemplateT } from '../../schemas/containers.js';
 import { errors } from '../errors.js';
 import type { Principal } from '../principal.js';
-import { withPods, type ContainerAppDoc } from './application.js';
+import { withPods } from './application.js';
+import type { ContainerAppDoc } from './types.js';
 import type { AppEditor } from './editor.js';
 import { patchedTemplate, withEnvironment } from './patches.js';
 import { pullZoneRefs, zoneLinks } from './pull-zone-links.js';

@@ -12,7 +12,7 @@ import type {
 } from '../../schemas/containers.js';
 import { errors } from '../errors.js';
 import type { Principal } from '../principal.js';
-import type { ContainerAppDoc } from './application.js';
+import type { ContainerAppDoc } from './types.js';
 import { templateOf, withTemplate } from './containers.js';
 import type { AppEditor } from './editor.js';
 import { zoneLinks } from './pull-zone-links.js';

@@ -23,7 +23,8 @@ import type {
 import type { ApplicationStatus } from '../../schemas/containers.js';
 import { errors } from '../errors.js';
 import type { Principal } from '../principal.js';
-import { podRegions, regionsOf, type ContainerAppDoc } from './application.js';
+import { podRegions, regionsOf } from './placement.js';
+import type { ContainerAppDoc } from './types.js';
 import type { AppEditor } from './editor.js';
 import type { AppState } from './lifecycle.js';
 import { changesOf, momentAt, timelineOf, type Moment } from './timeline.js';

@@ -17,7 +17,7 @@ import type { Store, StoreTx } from '../../store/types.js';
 import { DocumentRepo } from '../documents.js';
 import { errors } from '../errors.js';
 import type { Principal } from '../principal.js';
-import type { ContainerAppDoc } from './application.js';
+import type { ContainerAppDoc } from './types.js';
 import { newContainerId } from './ids.js';
 
 export interface LogForwardingDoc {

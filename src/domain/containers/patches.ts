@@ -6,7 +6,8 @@
  */
 import type { ApplicationPatchRequestT, ContainerPatchRequestT, ContainerTemplateRequestT, ContainerTemplateT } from '../../schemas/containers.js';
 import { errors } from '../errors.js';
-import type { ApplicationSettingsInput, ContainerAppDoc } from './application.js';
+import type { ApplicationSettingsInput } from './application.js';
+import type { ContainerAppDoc } from './types.js';
 import { buildTemplate, type EndpointContext } from './templates.js';
 
 /** The application's settings after the patch; containers are merged separately. */

@@ -5,7 +5,7 @@
 import type { ListNodesResponseT, ListRegionsResponseT, RegionT, UserLimitsT } from '../../schemas/container-platform.js';
 import type { Principal } from '../principal.js';
 import { CONTAINER_REGIONS, DEFAULT_CONTAINER_REGION, containerRegion, type ContainerRegion } from '../reference-data/container-regions.js';
-import type { ContainerAppDoc } from './application.js';
+import type { ContainerAppDoc } from './types.js';
 import { cursorPage } from './cursor.js';
 import type { AppEditor } from './editor.js';
 import { CONTAINER_LIMITS } from './limits.js';

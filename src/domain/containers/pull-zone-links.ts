@@ -9,7 +9,7 @@ import type { PullZoneT } from '../../schemas/pull-zone.js';
 import type { StoreTx } from '../../store/types.js';
 import type { DocumentRepo } from '../documents.js';
 import { errors } from '../errors.js';
-import type { ContainerAppDoc } from './application.js';
+import type { ContainerAppDoc } from './types.js';
 
 /** A pull zone id sent in a request, with the field that carries it. */
 export interface PullZoneRef {

@@ -19,16 +19,8 @@ import type { Secrets } from '../../security/secrets.js';
 import type { Store, StoreTx } from '../../store/types.js';
 import { errors } from '../errors.js';
 import type { Clock, Principal } from '../principal.js';
-import {
-  applicationDoc,
-  applicationListItem,
-  applicationView,
-  newPod,
-  regionSettingsOf,
-  withPods,
-  type ApplicationSettingsInput,
-  type ContainerAppDoc,
-} from './application.js';
+import { applicationDoc, applicationListItem, applicationView, newPod, regionSettingsOf, withPods, type ApplicationSettingsInput } from './application.js';
+import type { ContainerAppDoc } from './types.js';
 import { AppSettingsService } from './app-settings.js';
 import { ContainerTemplateService } from './containers.js';
 import { decodeCursor, encodeCursor } from './cursor.js';

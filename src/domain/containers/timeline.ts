@@ -5,20 +5,10 @@
  * read computes it now (lifecycle.ts), so a chart and a read never disagree. Kept for
  * `TIMELINE_RETENTION_MS` and at most `TIMELINE_MAX_ENTRIES` entries; older moments have no record.
  */
-import { podRegions, type ContainerAppDoc } from './application.js';
-import { stateOf, type Lifecycle } from './lifecycle.js';
+import { podRegions } from './placement.js';
+import type { ContainerAppDoc, TimelineEntry } from './types.js';
+import { stateOf } from './lifecycle.js';
 import { reservedPerVolume } from './volumes.js';
-
-export interface TimelineEntry {
-  /** When the application began to look like this (epoch ms). */
-  at: number;
-  lifecycle: Lifecycle;
-  containers: number;
-  /** Pods per region (at most one entry per region, however many pods). */
-  pods: Record<string, number>;
-  /** GB reserved per volume name. */
-  volumes: Record<string, number>;
-}
 
 export const TIMELINE_RETENTION_MS = 32 * 24 * 3600 * 1000;
 export const TIMELINE_MAX_ENTRIES = 500;

@@ -6,7 +6,7 @@ import type { PatchVolumeRequestT, UpdateVolumeResponseT } from '../../schemas/c
 import type { StoreTx } from '../../store/types.js';
 import { errors } from '../errors.js';
 import type { Principal } from '../principal.js';
-import type { ContainerAppDoc, StoredVolume } from './application.js';
+import type { ContainerAppDoc, StoredVolume } from './types.js';
 import type { AppEditor } from './editor.js';
 import { inUse, liveInstances, volumeOf, withoutInstances } from './volumes.js';
 

@@ -11,7 +11,8 @@
 import type { ListVolumesResponseT, VolumeInListT } from '../../schemas/containers.js';
 import { errors } from '../errors.js';
 import { newContainerId } from './ids.js';
-import { podRegions, type ContainerAppDoc, type StoredVolume } from './application.js';
+import { podRegions } from './placement.js';
+import type { ContainerAppDoc, StoredVolume } from './types.js';
 import type { AppState } from './lifecycle.js';
 
 /** The instance at a pod position, or null when it was deleted. */

@@ -28,7 +28,7 @@ import type { Store, StoreTx } from '../../../store/types.js';
 import { DocumentRepo } from '../../documents.js';
 import { AppError, errors } from '../../errors.js';
 import { userIdOf, type Principal } from '../../principal.js';
-import type { ContainerAppDoc } from '../application.js';
+import type { ContainerAppDoc } from '../types.js';
 import { baseUrlOf, normalHostName, PUBLIC_REGISTRIES, TYPE_HOSTS } from './address.js';
 import { OciClient, RegistryError, type RegistryCredentials, type RegistryLocation } from './oci-client.js';
 import { containerSuggestions, imageConfigSuggestions } from './suggestions.js';
