@@ -4,21 +4,10 @@
  * request costs one hash and no store read.
  */
 import { timingSafeEqual } from 'node:crypto';
+import type { ZoneAccess } from './types.js';
 import { passwordDigest, type ZonesByName } from './zones-by-name.js';
 
-/** What a request may do in a zone once its key is known. */
-export interface ZoneAccess {
-  /** The zone's id as the store knows it (its numeric id as text). */
-  zoneId: string;
-  accountId: number;
-  zoneName: string;
-  canWrite: boolean;
-  userId: string;
-  /** `StorageZoneType` 1: the zone speaks S3 too. */
-  s3: boolean;
-  region: string;
-  replicationRegions: string[];
-}
+export type { ZoneAccess } from './types.js';
 
 export class ZoneKeys {
   constructor(private readonly zones: ZonesByName) {}

@@ -12,7 +12,7 @@ import { BoundedMap } from '../bounded-map.js';
 import type { DocumentRepo } from '../documents.js';
 import { type BucketSettings, NO_SETTINGS } from '../s3/bucket-settings.js';
 import type { StoredStorageZone } from '../storage-zones/service.js';
-import type { ZoneAccess } from './zone-keys.js';
+import type { ZoneAccess } from './types.js';
 
 export interface KnownZone {
   zone: Omit<ZoneAccess, 'canWrite'>;
