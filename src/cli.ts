@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { buildApp } from './planes/api/app.js';
 import { ConfigError, ENV_VARS, readConfig, type Config } from './config.js';
-import { AppError, errors } from './domain/errors.js';
+import { appErrorOf, errors } from './domain/errors.js';
 import { ROLES } from './domain/principal.js';
 import { buildServices } from './domain/services.js';
 import { openFilesBackendLazily } from './files/location.js';
@@ -267,7 +267,7 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     error instanceof ConfigError ||
     error instanceof SeedError ||
     error instanceof PlaneListenError ||
-    error instanceof AppError ||
+    appErrorOf(error) !== undefined ||
     (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
   ) {
     process.stderr.write(`edgeplane: ${(error as Error).message}\n\n${error instanceof UsageError ? USAGE : ''}\n`);

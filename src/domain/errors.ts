@@ -16,6 +16,7 @@ export type ErrorCode =
 
 export type { FieldProblem } from '../schemas/error.js';
 import type { FieldProblem } from '../schemas/error.js';
+import { StoreUnavailableError } from '../store/errors.js';
 
 export class AppError extends Error {
   constructor(
@@ -47,3 +48,10 @@ export const errors = {
   payloadTooLarge: (message: string, key = 'payload_too_large') => new AppError('payload_too_large', message, key),
   unavailable: (message = 'The store is unavailable; retry shortly.') => new AppError('unavailable', message, 'unavailable'),
 };
+
+/** The domain's error for what went wrong, when it has one: its own, or the store's "unavailable" in its words. */
+export function appErrorOf(error: unknown): AppError | undefined {
+  if (error instanceof AppError) return error;
+  if (error instanceof StoreUnavailableError) return errors.unavailable();
+  return undefined;
+}

@@ -4,7 +4,7 @@
  * knowledge of S3's vocabulary beyond the multipart rules it enforces (S3DomainError).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppError } from '../../domain/errors.js';
+import { type AppError, appErrorOf } from '../../domain/errors.js';
 import { S3DomainError } from '../../domain/s3/multipart.js';
 import { element, xmlDocument } from './xml.js';
 
@@ -72,9 +72,10 @@ const BY_CODE: Record<AppError['code'], [string, number]> = {
 export function asS3Error(error: unknown): S3Error | undefined {
   if (error instanceof S3Error) return error;
   if (error instanceof S3DomainError) return new S3Error(error.s3Code, error.message, error.status);
-  if (error instanceof AppError) {
-    const [code, status] = BY_KEY[error.key] ?? BY_CODE[error.code];
-    return new S3Error(code, error.message, status, {}, status === 400 && code === 'EntityTooLarge' ? { connection: 'close' } : {});
+  const appError = appErrorOf(error);
+  if (appError) {
+    const [code, status] = BY_KEY[appError.key] ?? BY_CODE[appError.code];
+    return new S3Error(code, appError.message, status, {}, status === 400 && code === 'EntityTooLarge' ? { connection: 'close' } : {});
   }
   return undefined;
 }

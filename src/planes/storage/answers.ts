@@ -1,6 +1,6 @@
 /** The file API's answers: JSON `{HttpCode, Message}` bodies for outcomes, as the platform's storage servers send them. */
 import type { ServerResponse } from 'node:http';
-import { AppError, type ErrorCode } from '../../domain/errors.js';
+import { appErrorOf, type ErrorCode } from '../../domain/errors.js';
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, extraHeaders: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
@@ -33,11 +33,12 @@ export function sendFailure(res: ServerResponse, error: unknown, log: (error: un
     res.destroy();
     return;
   }
-  if (error instanceof AppError) {
-    const status = STATUS[error.code];
+  const appError = appErrorOf(error);
+  if (appError) {
+    const status = STATUS[appError.code];
     // The client may still be sending a body the server will not read: close rather than drain it.
     const close: Record<string, string> = status === 413 ? { connection: 'close' } : {};
-    sendMessage(res, status, FIXED_MESSAGES[status] ?? error.message, close);
+    sendMessage(res, status, FIXED_MESSAGES[status] ?? appError.message, close);
     return;
   }
   log(error);

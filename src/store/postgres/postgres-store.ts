@@ -5,7 +5,7 @@
  * reconnects by itself when the database is back.
  */
 import pg from 'pg';
-import { errors } from '../../domain/errors.js';
+import { StoreUnavailableError } from '../errors.js';
 import { loadMigrations } from '../migrations.js';
 import type {
   Accounts,
@@ -93,7 +93,7 @@ function guard<T extends object>(repo: T): T {
       try {
         return await (fn as (...a: unknown[]) => Promise<unknown>).apply(repo, args);
       } catch (error) {
-        throw isUnavailable(error) ? errors.unavailable() : error;
+        throw isUnavailable(error) ? new StoreUnavailableError(error) : error;
       }
     };
   }
@@ -205,7 +205,7 @@ export class PostgresStore implements Store {
     try {
       return await this.sequences.next(this.pool as Queryable, sequence);
     } catch (error) {
-      throw isUnavailable(error) ? errors.unavailable() : error;
+      throw isUnavailable(error) ? new StoreUnavailableError(error) : error;
     }
   }
 
@@ -213,7 +213,7 @@ export class PostgresStore implements Store {
     try {
       return await this.sequences.nextMany(this.pool as Queryable, sequence, count);
     } catch (error) {
-      throw isUnavailable(error) ? errors.unavailable() : error;
+      throw isUnavailable(error) ? new StoreUnavailableError(error) : error;
     }
   }
 
@@ -223,7 +223,7 @@ export class PostgresStore implements Store {
       try {
         client = await this.pool.connect();
       } catch (error) {
-        throw isUnavailable(error) ? errors.unavailable() : error;
+        throw isUnavailable(error) ? new StoreUnavailableError(error) : error;
       }
       let broken = false;
       try {
@@ -261,7 +261,7 @@ export class PostgresStore implements Store {
         if (code && RETRYABLE_CODES.has(code) && attempt < 5) continue;
         if (isUnavailable(error)) {
           broken = true;
-          throw errors.unavailable();
+          throw new StoreUnavailableError(error);
         }
         throw error;
       } finally {

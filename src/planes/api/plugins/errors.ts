@@ -4,7 +4,7 @@
  * which are logged with their cause and answered with a generic 500 that leaks nothing.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, type ErrorCode, type FieldProblem } from '../../../domain/errors.js';
+import { appErrorOf, type ErrorCode, type FieldProblem } from '../../../domain/errors.js';
 import type { ErrorBodyT } from '../../../schemas/error.js';
 import { fieldProblems } from '../../../schemas/field-problems.js';
 
@@ -82,10 +82,11 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, status: 
 const ABSENT_BODY = 'A non-empty request body is required.';
 
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    if (error instanceof AppError) {
-      const status = statusOf(error.code);
-      return sendError(request, reply, status, error.message, error.key, error.fields);
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const appError = appErrorOf(error);
+    if (appError) {
+      const status = statusOf(appError.code);
+      return sendError(request, reply, status, appError.message, appError.key, appError.fields);
     }
     if (error.validation && error.validationContext === 'body' && request.body === undefined) {
       return sendError(request, reply, 400, ABSENT_BODY, 'validation_error', [{ field: 'body', message: ABSENT_BODY }]);
