@@ -4,8 +4,7 @@
  */
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
-import { ruleProblem } from './domain/faults/injector.js';
-import { FaultRules } from './schemas/faults.js';
+import { FaultRules, ruleProblem } from './schemas/faults.js';
 
 /** A plane's port: a number (0 lets the system pick a free one) or `off`, which turns the plane off. */
 function Port(defaultPort: number, description: string) {

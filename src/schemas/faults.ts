@@ -1,6 +1,7 @@
 /** Fault injection rules (an edgeplane operator extension): the body of `PUT /_edgeplane/faults` and of `EDGEPLANE_FAULTS`. */
 import { Type, type Static } from 'typebox';
 import { IntEnum } from './common.js';
+import type { FieldProblem } from './error.js';
 
 export const FAULT_STATUSES = [429, 500, 503] as const;
 export type FaultStatus = (typeof FAULT_STATUSES)[number];
@@ -41,3 +42,14 @@ export const FaultRules = Type.Object({
   }),
 });
 export type FaultRulesT = Static<typeof FaultRules>;
+
+/** A rule the schema accepts but that makes no sense; `field` is relative to the rule (`''` for itself). */
+export function ruleProblem(rule: FaultRuleT): FieldProblem | undefined {
+  if (rule.status === undefined && rule.latencyMs === undefined) {
+    return { field: '', message: 'A rule needs a status, a latencyMs, or both.' };
+  }
+  if (rule.retryAfterSeconds !== undefined && rule.status === undefined) {
+    return { field: '.retryAfterSeconds', message: 'retryAfterSeconds goes with a status; this rule only adds latency.' };
+  }
+  return undefined;
+}

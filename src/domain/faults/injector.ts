@@ -2,8 +2,8 @@
  * Fault injection: the operator's rules make chosen requests slow, or fail with 429/500/503, so
  * clients can rehearse retries and timeouts against edgeplane. Rules live in memory, per instance.
  */
-import type { FaultRuleT, FaultStatus } from '../../schemas/faults.js';
-import { errors, type FieldProblem } from '../errors.js';
+import { type FaultRuleT, type FaultStatus, ruleProblem } from '../../schemas/faults.js';
+import { errors } from '../errors.js';
 import { compilePathPattern, type PathMatcher } from './path-pattern.js';
 
 /** What happens to one request: a delay, then (when `status` is set) a failure. */
@@ -17,17 +17,6 @@ export interface Fault {
 
 /** Rate-limited clients are told when to come back; a 429 without the header would leave them guessing. */
 const DEFAULT_RETRY_AFTER_SECONDS = 1;
-
-/** A rule the schema accepts but that makes no sense; `field` is relative to the rule (`''` for itself). */
-export function ruleProblem(rule: FaultRuleT): FieldProblem | undefined {
-  if (rule.status === undefined && rule.latencyMs === undefined) {
-    return { field: '', message: 'A rule needs a status, a latencyMs, or both.' };
-  }
-  if (rule.retryAfterSeconds !== undefined && rule.status === undefined) {
-    return { field: '.retryAfterSeconds', message: 'retryAfterSeconds goes with a status; this rule only adds latency.' };
-  }
-  return undefined;
-}
 
 interface CompiledRule {
   rule: FaultRuleT;
