@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { Secrets } from '../security/secrets.js';
 import type { Store } from '../store/types.js';
 import { AccountClosure } from './accounts/closure.js';
+import { dnsZoneCascade, pullZoneCascade, storageZoneCascade, videoLibraryCascade } from './cascades.js';
 import { AccountService } from './accounts/service.js';
 import { UserService } from './accounts/users.js';
 import { ApiKeyService } from './api-keys/service.js';
@@ -62,17 +63,16 @@ export interface ServiceContext {
 
 export function buildServices(ctx: ServiceContext) {
   const apiKeys = new ApiKeyService(ctx.store, ctx.secrets, ctx.clock);
-  const pullZones = new PullZoneService(ctx.store, ctx.secrets, ctx.config.cdnDomain);
+  // What an account can still spend is billing's to say; billing is built below (it prices the zones).
+  const pullZones = new PullZoneService(ctx.store, ctx.secrets, ctx.config.cdnDomain, (accountId): Promise<number> => billing.availableFunds(accountId));
   const storageZones = new StorageZoneService(ctx.store, ctx.secrets, ctx.clock, ctx.config.storageDomain, pullZones);
   registerReplicationJob(storageZones, ctx.jobs, ctx.store, ctx.clock, ctx.config.jobDelayMs);
   // One cache of zones by name for the planes that take a zone's passwords: the file API and S3.
   const zonesByName = new ZonesByName(ctx.store, storageZones.zones);
   const files = new FileService(ctx.store, ctx.blobs, new ZoneKeys(zonesByName), ctx.clock, ctx.config.maxFileBytes);
-  storageZones.onDelete.push((tx, accountId, id) => files.removeZone(tx, String(id), accountId));
   const usage = new UsageRecorder(ctx.store, ctx.clock);
   const accounts = new AccountService(ctx.store, apiKeys, ctx.clock);
   const containerApps = new ContainerAppService(ctx.store, ctx.secrets, ctx.clock, ctx.config);
-  pullZones.onDelete.push((tx, accountId, id) => containerApps.unlinkPullZone(tx, accountId, id));
   const dnsZones = new DnsZoneService(ctx.store, ctx.secrets, ctx.clock, ctx.config);
   const dnsAuthority = new ServingAuthority({
     edgeAddresses: ctx.config.edgeAddresses.split(','),
@@ -82,17 +82,6 @@ export function buildServices(ctx: ServiceContext) {
   const servedZones = new ServedZones(ctx.store, dnsZones.zones, dnsAuthority, { nameservers: configuredNameservers(ctx.config) });
   dnsZones.writer.onCommitted.push((id, accountId, zone, version, records) => servedZones.committed(id, accountId, zone, version, records));
   dnsZones.writer.onDeleted.push((id) => servedZones.deleted(id));
-  // The DNS plane and the certificate checks both need the zones loaded: whichever comes first loads
-  // them, once, so the change feed is followed once (a failed load is tried again next time).
-  const startServedZones = servedZones.start.bind(servedZones);
-  let servedZonesStarted: Promise<void> | undefined;
-  servedZones.start = () => {
-    const started = (servedZonesStarted ??= startServedZones());
-    started.catch(() => {
-      if (servedZonesStarted === started) servedZonesStarted = undefined;
-    });
-    return started;
-  };
   const certificates = new CertificateService({
     store: ctx.store,
     secrets: ctx.secrets,
@@ -103,9 +92,6 @@ export function buildServices(ctx: ServiceContext) {
     dnsAuthority,
     ensureDnsZonesLoaded: () => servedZones.start(),
   });
-  pullZones.onDelete.push((tx, accountId, id) => certificates.forgetPullZone(tx, accountId, id));
-  dnsZones.writer.onDelete.push((tx, accountId, id) => certificates.forgetDnsZone(tx, accountId, id));
-  pullZones.onDelete.push((tx, accountId, id) => dnsZones.unlinkPullZone(tx, accountId, id));
   registerDnsBackground(dnsZones, {
     store: ctx.store,
     jobs: ctx.jobs,
@@ -120,15 +106,15 @@ export function buildServices(ctx: ServiceContext) {
   fileSweeper.claim((zoneId, guid) => videoLibraryImages.claims(zoneId, guid));
   // Parts of S3 multipart uploads in progress are blobs no file points at yet.
   fileSweeper.claim((zoneId, guid) => ctx.store.s3Uploads.exists(zoneId, guid));
-  storageZones.onDelete.push((tx, _accountId, id) => tx.s3Uploads.removeZone(String(id)));
   const s3Buckets = new BucketSettingsService(ctx.store, storageZones.zones);
   const multipartUploads = new MultipartUploads(ctx.store, files, ctx.clock);
   const charges = new ChargeCalculator(ctx.store, usage, files);
   const billing = new BillingService(ctx.store, charges, ctx.clock, ctx.config.cdnDomain);
-  pullZones.fundsOf = (accountId) => billing.availableFunds(accountId);
   const edgeAccessLog = new EdgeAccessLog(ctx.store);
-  // A deleted zone's access log goes with it, in the same transaction.
-  pullZones.onDelete.push((tx, _accountId, id) => tx.accessLog.trim([id], 0).then(() => undefined));
+  pullZones.onDelete.push(pullZoneCascade({ containerApps, certificates, dnsZones }));
+  storageZones.onDelete.push(storageZoneCascade({ files }));
+  dnsZones.writer.onDelete.push(dnsZoneCascade({ certificates }));
+  videoLibraries.onDelete.push(videoLibraryCascade({ videoLibraryImages }));
   const bandwidthLimits = new BandwidthLimits(ctx.store, pullZones.zones, usage, billing, ctx.clock);
   return {
     apiKeys,

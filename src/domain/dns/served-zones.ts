@@ -66,6 +66,8 @@ export class ServedZones {
   private reloadingAll: Promise<void> | undefined;
   /** Zones being read again, and whether an announcement arrived meanwhile (see reload). */
   private readonly reloading = new Map<number, { again: boolean; done: Promise<void> }>();
+  private started: Promise<void> | undefined;
+  private following = false;
 
   constructor(
     private readonly store: Store,
@@ -75,12 +77,27 @@ export class ServedZones {
     private readonly onError: (error: unknown) => void = () => {},
   ) {}
 
-  /** Loads every zone and follows the change feed from then on. */
-  async start(): Promise<void> {
-    this.store.changes.subscribe((change) => {
-      if (change.type === 'all') void this.reloadAll().catch(this.onError);
-      else if (change.type === 'doc' && change.kind === 'dnsZone') void this.reload(Number(change.id)).catch(this.onError);
+  /**
+   * Loads every zone and follows the change feed from then on. The DNS plane and the certificate
+   * checks both call it: whichever comes first loads the zones, once, so the feed is followed once;
+   * a load that failed is tried again by the next call.
+   */
+  start(): Promise<void> {
+    const started = (this.started ??= this.load());
+    started.catch(() => {
+      if (this.started === started) this.started = undefined;
     });
+    return started;
+  }
+
+  private async load(): Promise<void> {
+    if (!this.following) {
+      this.following = true;
+      this.store.changes.subscribe((change) => {
+        if (change.type === 'all') void this.reloadAll().catch(this.onError);
+        else if (change.type === 'doc' && change.kind === 'dnsZone') void this.reload(Number(change.id)).catch(this.onError);
+      });
+    }
     await this.reloadAll();
   }
 

@@ -54,16 +54,12 @@ export class PullZoneService {
   readonly edgeRules: PullZoneEdgeRules;
   private readonly editor: ZoneEditor;
 
-  /**
-   * What the account can still spend (state.ts): the balance less what it owes. Billing knows that
-   * and is built after this service (it prices the zones), so services.ts sets it once both exist.
-   */
-  fundsOf: (accountId: number) => Promise<number> = async (accountId) => (await this.store.accounts.get(accountId))?.balance ?? 0;
-
   constructor(
     private readonly store: Store,
     secrets: Secrets,
     private readonly cdnDomain: string,
+    /** What the account can still spend (state.ts): the balance less what it owes, as billing says. */
+    private readonly fundsOf: (accountId: number) => Promise<number>,
   ) {
     this.zones = pullZoneRepo(secrets);
     this.editor = new ZoneEditor(store, this.zones);

@@ -60,7 +60,6 @@ export class VideoLibraryImages {
     private readonly libraries: VideoLibraryService,
   ) {
     this.images = new DocumentRepo<ImageDoc>('videoLibraryImage', 'image', secrets, [], (doc) => ({ parentId: String(doc.LibraryId) }));
-    libraries.onDelete.push((tx, accountId, id) => this.removeAll(tx, accountId, id));
   }
 
   async put(principal: Principal, libraryId: number, slot: ImageSlot, body: Buffer | undefined): Promise<void> {
@@ -142,7 +141,8 @@ export class VideoLibraryImages {
   }
 
   /** The library is being deleted: its images go with it. */
-  private async removeAll(tx: StoreTx, accountId: number, libraryId: number): Promise<void> {
+  /** Every image of a deleted library (cascades.ts). */
+  async removeAll(tx: StoreTx, accountId: number, libraryId: number): Promise<void> {
     for (const slot of IMAGE_SLOTS) {
       const image = await this.images.find(tx, accountId, imageId(libraryId, slot));
       if (image) await this.images.delete(tx, accountId, image.id);

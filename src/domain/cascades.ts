@@ -1,0 +1,42 @@
+/**
+ * What each deletion takes with it, in the deleting transaction, in this order: one function per
+ * kind of resource, wired once by buildServices. A resource's own parts (a pull zone's hostnames,
+ * a DNS zone's records) are its service's business; what is listed here is what other services
+ * hold about it. A step that fails fails the deletion: nothing is deleted.
+ */
+import type { StoreTx } from '../store/types.js';
+import type { CertificateService } from './certificates/service.js';
+import type { ContainerAppService } from './containers/service.js';
+import type { DnsZoneService } from './dns/service.js';
+import type { FileService } from './files/service.js';
+import type { VideoLibraryImages } from './video-libraries/images.js';
+
+export type DeletionCascade = (tx: StoreTx, accountId: number, id: number) => Promise<void>;
+
+/** A pull zone: container endpoints linked to it, its certificates, DNS records pointing at it, its access log. */
+export function pullZoneCascade(s: { containerApps: ContainerAppService; certificates: CertificateService; dnsZones: DnsZoneService }): DeletionCascade {
+  return async (tx, accountId, id) => {
+    await s.containerApps.unlinkPullZone(tx, accountId, id);
+    await s.certificates.forgetPullZone(tx, accountId, id);
+    await s.dnsZones.unlinkPullZone(tx, accountId, id);
+    await tx.accessLog.trim([id], 0);
+  };
+}
+
+/** A storage zone: its files, and the S3 multipart uploads in progress in it. */
+export function storageZoneCascade(s: { files: FileService }): DeletionCascade {
+  return async (tx, accountId, id) => {
+    await s.files.removeZone(tx, String(id), accountId);
+    await tx.s3Uploads.removeZone(String(id));
+  };
+}
+
+/** A DNS zone: the certificates issued for its names. */
+export function dnsZoneCascade(s: { certificates: CertificateService }): DeletionCascade {
+  return (tx, accountId, id) => s.certificates.forgetDnsZone(tx, accountId, id);
+}
+
+/** A video library: its images (the player's logo, thumbnails). */
+export function videoLibraryCascade(s: { videoLibraryImages: VideoLibraryImages }): DeletionCascade {
+  return (tx, accountId, id) => s.videoLibraryImages.removeAll(tx, accountId, id);
+}
