@@ -11,6 +11,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { pipeline } from 'node:stream';
 import { normalisedPath } from '../../domain/edge/request-path.js';
 import type { EdgeRequest } from '../../domain/edge/types.js';
+import { guardedListener } from '../common/last-resort.js';
 import type { Delivery } from './delivery.js';
 import type { EdgePipeline } from './pipeline.js';
 
@@ -18,7 +19,7 @@ const NO_REQUEST = 'A request to the edge needs a Host header and a path.';
 const CLIMBING_PATH = 'The path holds an escaped "/" or "\\" next to a "." or ".." segment.';
 
 export function edgeHandler(edge: Pick<EdgePipeline, 'serve'>, scheme: 'http' | 'https', logError: (error: unknown) => void): RequestListener {
-  return (req, res) => {
+  return guardedListener((req, res) => {
     let delivery: Delivery | Promise<Delivery>;
     try {
       const request = edgeRequestOf(req, scheme);
@@ -28,13 +29,12 @@ export function edgeHandler(edge: Pick<EdgePipeline, 'serve'>, scheme: 'http' | 
     } catch (error) {
       return failed(res, error, logError);
     }
-    if (delivery instanceof Promise)
-      delivery.then(
-        (d) => write(res, d, logError),
-        (error: unknown) => failed(res, error, logError),
-      );
-    else write(res, delivery, logError);
-  };
+    if (!(delivery instanceof Promise)) return write(res, delivery, logError);
+    return delivery.then(
+      (d) => write(res, d, logError),
+      (error: unknown) => failed(res, error, logError),
+    );
+  }, logError);
 }
 
 /** Writes the answer; should node:http refuse it (a header value it will not send), the request ends in a 500. */
