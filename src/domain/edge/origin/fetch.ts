@@ -95,7 +95,7 @@ async function followed(zone: EdgeZone, call: OriginCall): Promise<Attempt> {
     if (!follow || !(current.method === 'GET' || current.method === 'HEAD')) return attempt;
     let next: URL;
     try {
-      // The origin's own Location is resolved as a browser would, against the URL it answered (joined, not resolved).
+      // Resolved as a browser would, against the URL that answered: the origin and the target as sent, joined as text.
       next = new URL(location, `${current.url.origin}${current.target}`);
     } catch {
       return attempt;
