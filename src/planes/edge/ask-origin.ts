@@ -52,8 +52,8 @@ export async function askOrigin(files: FileService, ask: OriginAsk): Promise<Ori
     delete headers['content-length'];
     delete headers['transfer-encoding'];
   }
-  const url = new URL(originTarget(choice.url, ask.path, ask.query), choice.url);
-  const result = await fetchOrigin(routed.zone, { url, method, headers, body: withBody ? ask.clientBody : undefined });
+  const target = originTarget(choice.url, ask.path, ask.query);
+  const result = await fetchOrigin(routed.zone, { url: choice.url, target, method, headers, body: withBody ? ask.clientBody : undefined });
   if (!result.ok) {
     const what = result.failure === 'timeout' ? 504 : 502;
     return { ok: false, status: what, message: `The origin could not be reached: ${result.message}.`, report: result.report };

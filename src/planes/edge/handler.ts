@@ -2,38 +2,55 @@
  * The edge's HTTP layer: turns a node:http request into an EdgeRequest, lets the pipeline decide,
  * and writes the answer (paced by the zone's throttle when it has one). Counts the body bytes that
  * reached the socket, for usage and statistics.
+ *
+ * Nothing a request causes escapes this layer: an error thrown while deciding or writing (in the
+ * pipeline, or by node:http refusing a header) is logged and answered 500, or ends the connection
+ * when the answer's head was already sent.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream';
+import { normalisedPath } from '../../domain/edge/request-path.js';
 import type { EdgeRequest } from '../../domain/edge/types.js';
+import { guardedListener } from '../common/last-resort.js';
 import type { Delivery } from './delivery.js';
 import type { EdgePipeline } from './pipeline.js';
 
-export function edgeHandler(edge: EdgePipeline, scheme: 'http' | 'https', logError: (error: unknown) => void): RequestListener {
-  return (req, res) => {
-    const request = edgeRequestOf(req, scheme);
-    if (request === undefined) {
-      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8', server: 'edgeplane' });
-      res.end('A request to the edge needs a Host header and a path.');
-      return;
-    }
-    const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+const NO_REQUEST = 'A request to the edge needs a Host header and a path.';
+const CLIMBING_PATH = 'The path holds an escaped "/" or "\\" next to a "." or ".." segment.';
+
+export function edgeHandler(edge: Pick<EdgePipeline, 'serve'>, scheme: 'http' | 'https', logError: (error: unknown) => void): RequestListener {
+  return guardedListener((req, res) => {
     let delivery: Delivery | Promise<Delivery>;
     try {
+      const request = edgeRequestOf(req, scheme);
+      if (typeof request === 'string') return plainAnswer(res, 400, request);
+      const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
       delivery = edge.serve(request, hasBody ? req : undefined);
     } catch (error) {
       return failed(res, error, logError);
     }
-    if (delivery instanceof Promise)
-      delivery.then(
-        (d) => write(res, d, logError),
-        (error: unknown) => failed(res, error, logError),
-      );
-    else write(res, delivery, logError);
-  };
+    if (!(delivery instanceof Promise)) return write(res, delivery, logError);
+    return delivery.then(
+      (d) => write(res, d, logError),
+      (error: unknown) => failed(res, error, logError),
+    );
+  }, logError);
 }
 
+/** Writes the answer; should node:http refuse it (a header value it will not send), the request ends in a 500. */
 function write(res: ServerResponse, delivery: Delivery, logError: (error: unknown) => void): void {
+  try {
+    send(res, delivery, logError);
+  } catch (error) {
+    const { body } = delivery;
+    if (body && !Buffer.isBuffer(body)) body.destroy();
+    delivery.throttle?.destroy();
+    delivery.done(0);
+    failed(res, error, logError);
+  }
+}
+
+function send(res: ServerResponse, delivery: Delivery, logError: (error: unknown) => void): void {
   const { body, throttle } = delivery;
   if (res.destroyed) {
     if (body && !Buffer.isBuffer(body)) body.destroy();
@@ -72,16 +89,29 @@ const ignoreClosed = (logError: (error: unknown) => void) => (error: NodeJS.Errn
 
 function failed(res: ServerResponse, error: unknown, logError: (error: unknown) => void): void {
   logError(error);
+  plainAnswer(res, 500, 'The edge failed to answer this request.');
+}
+
+/** A short text answer of the edge's own; the connection is ended instead when the head went already. */
+function plainAnswer(res: ServerResponse, status: number, text: string): void {
   if (res.headersSent || res.destroyed) {
     res.destroy();
     return;
   }
-  res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', server: 'edgeplane' });
-  res.end('The edge failed to answer this request.');
+  try {
+    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text), server: 'edgeplane' });
+    res.end(text);
+  } catch {
+    res.destroy();
+  }
 }
 
-/** Undefined when the request names no host (HTTP/1.0 without Host) or no origin-form path. */
-export function edgeRequestOf(req: IncomingMessage, scheme: 'http' | 'https'): EdgeRequest | undefined {
+/**
+ * The request as the edge's phases see it, its path in the one spelling they all use
+ * (request-path.ts); or why it is refused (400): no host (HTTP/1.0 without Host), no origin-form
+ * path, or a path that climbs out through an escaped separator.
+ */
+export function edgeRequestOf(req: IncomingMessage, scheme: 'http' | 'https'): EdgeRequest | string {
   let target = req.url ?? '';
   let host = req.headers.host;
   if (!target.startsWith('/')) {
@@ -91,11 +121,13 @@ export function edgeRequestOf(req: IncomingMessage, scheme: 'http' | 'https'): E
       host = url.host;
       target = `${url.pathname}${url.search}`;
     } catch {
-      return undefined;
+      return NO_REQUEST;
     }
   }
-  if (!host) return undefined;
+  if (!host) return NO_REQUEST;
   const mark = target.indexOf('?');
+  const path = normalisedPath(mark < 0 ? target : target.slice(0, mark));
+  if (path === undefined) return CLIMBING_PATH;
   // Node joins repeated request headers itself; only Set-Cookie stays a list, which no request should send.
   const raw = req.headers;
   const headers = (raw['set-cookie'] === undefined ? raw : { ...raw, 'set-cookie': raw['set-cookie'].join(', ') }) as Record<string, string>;
@@ -103,7 +135,7 @@ export function edgeRequestOf(req: IncomingMessage, scheme: 'http' | 'https'): E
     method: req.method ?? 'GET',
     scheme,
     host: hostOnly(host),
-    path: mark < 0 ? target : target.slice(0, mark),
+    path,
     query: mark < 0 ? '' : target.slice(mark + 1),
     headers,
     clientIp: clientIpOf(req.socket.remoteAddress),

@@ -20,6 +20,7 @@ import { abortUpload, completeUpload, createUpload, listParts, listUploads, uplo
 import { copyObject, deleteObject, deleteObjects, getObject, putObject } from './objects.js';
 import { answerPreflight, applyCors } from './settings/cors.js';
 import { queryPairs } from './sigv4.js';
+import { guardedListener } from '../common/last-resort.js';
 import { closeLingering } from '../common/lingering-close.js';
 
 export interface S3HandlerDeps extends S3Deps {
@@ -123,12 +124,13 @@ export function s3Handler(deps: S3HandlerDeps): RequestListener {
     return entry;
   }
 
-  return (req, res) => {
+  // Should answering the failure throw too, common/last-resort.ts has the last word.
+  return guardedListener((req, res) => {
     const requestId = randomBytes(8).toString('hex').toUpperCase();
     res.setHeader('x-amz-request-id', requestId);
     res.setHeader('x-amz-id-2', requestId);
     res.setHeader('server', 'edgeplane');
-    handle(req, res, requestId).catch((error: unknown) => {
+    return handle(req, res, requestId).catch((error: unknown) => {
       if (res.destroyed || req.socket.destroyed) {
         res.destroy();
         return;
@@ -145,5 +147,5 @@ export function s3Handler(deps: S3HandlerDeps): RequestListener {
       if (!req.readableEnded) closeLingering(req, res);
       sendError(req, res, answer, requestId, (req.url ?? '/').split('?')[0]!);
     });
-  };
+  }, deps.logError);
 }

@@ -1,6 +1,7 @@
 /** Object operations: PutObject, GetObject, HeadObject, DeleteObject, DeleteObjects, CopyObject. */
 import { Transform, type Readable } from 'node:stream';
 import { createHash } from 'node:crypto';
+import { validateHeaderValue } from 'node:http';
 import { keyPath } from '../../domain/files/paths.js';
 import type { ZoneAccess } from '../../domain/files/zone-keys.js';
 import type { Tag } from '../../domain/s3/bucket-settings.js';
@@ -125,6 +126,16 @@ function selectPart(call: S3Call, file: FileRecord, headers: Record<string, stri
 /** `response-content-type` and its kin override the headers of a GET's answer. */
 const OVERRIDES = ['content-type', 'content-language', 'expires', 'cache-control', 'content-disposition', 'content-encoding'];
 
+/** An override's value, when node:http can send it in a header (no CR, LF or other control, nothing beyond Latin-1); else InvalidArgument. */
+function overrideValue(parameter: string, value: string): string {
+  try {
+    validateHeaderValue(parameter, value);
+  } catch {
+    throw s3Errors.invalidArgument(`The value of ${parameter} cannot be sent in a header.`, parameter, '');
+  }
+  return value;
+}
+
 export async function putObject(call: S3Call): Promise<void> {
   requireWrite(call);
   checkWriteHeaders(call.req);
@@ -175,7 +186,7 @@ export async function getObject(call: S3Call, method: 'GET' | 'HEAD'): Promise<v
   const headers: Record<string, string | number> = objectHeaders(file);
   for (const name of OVERRIDES) {
     const value = call.query.get(`response-${name}`);
-    if (value !== undefined) headers[name] = value;
+    if (value !== undefined) headers[name] = overrideValue(`response-${name}`, value);
   }
   const outcome = evaluateConditions(method, req.headers, validators);
   if (outcome === 'not-modified') {

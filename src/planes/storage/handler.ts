@@ -12,6 +12,7 @@ import type { UsageRecorder } from '../../domain/usage/recorder.js';
 import type { FileRecord } from '../../store/types.js';
 import { contentTypeOf } from '../common/content-types.js';
 import { evaluateConditions, rangeStillApplies, type Validators } from '../common/conditions.js';
+import { guardedListener } from '../common/last-resort.js';
 import { chooseRange, contentRange, unsatisfiedRange } from '../common/ranges.js';
 import { sendFailure, sendJson, sendMessage } from './answers.js';
 import { requestMethod } from './extension-methods.js';
@@ -135,16 +136,19 @@ export function storageHandler(deps: StorageHandlerDeps): RequestListener {
     body.pipe(res);
   }
 
-  return (req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      // The client went away mid-request: nobody is left to answer, and nothing went wrong here.
-      if (res.destroyed || req.socket.destroyed) {
-        res.destroy();
-        return;
-      }
-      sendFailure(res, error, deps.logError);
-    });
-  };
+  // Should answering the failure throw too, common/last-resort.ts has the last word.
+  return guardedListener(
+    (req, res) =>
+      handle(req, res).catch((error: unknown) => {
+        // The client went away mid-request: nobody is left to answer, and nothing went wrong here.
+        if (res.destroyed || req.socket.destroyed) {
+          res.destroy();
+          return;
+        }
+        sendFailure(res, error, deps.logError);
+      }),
+    deps.logError,
+  );
 }
 
 /** The MD5 of the bytes, as S3 names objects' versions: one ETag for a file, whichever API serves it. */

@@ -96,6 +96,16 @@ describe('the S3 API with the AWS SDK', () => {
     await overridden.Body!.transformToString();
   });
 
+  it('refuses an override that cannot be sent in a header with InvalidArgument, logging nothing', async () => {
+    await env.s3.send(new PutObjectCommand({ Bucket: env.zone.Name, Key: 'o.txt', Body: 'x' }));
+    for (const ResponseContentDisposition of ['attachment; filename="€.txt"', 'inline\r\nSet-Cookie: s=1']) {
+      await expect(env.s3.send(new GetObjectCommand({ Bucket: env.zone.Name, Key: 'o.txt', ResponseContentDisposition }))).rejects.toMatchObject({
+        name: 'InvalidArgument',
+        $metadata: { httpStatusCode: 400 },
+      });
+    }
+  });
+
   it('answers NoSuchKey for a missing object and NoSuchBucket or AccessDenied for other buckets', async () => {
     await expect(env.s3.send(new GetObjectCommand({ Bucket: env.zone.Name, Key: 'missing' }))).rejects.toMatchObject({
       name: 'NoSuchKey',

@@ -42,7 +42,12 @@ export function httpUrl(value: string | null | undefined): URL | undefined {
   }
 }
 
-/** The origin's URL for a request path: the origin's own path, if any, goes first. */
+/**
+ * The path and query asked of the origin: the origin URL's own path, if any, then the request's
+ * path, joined as text. Never resolved as a URL: resolving `//other-host/x` against the origin
+ * would change the host (an open proxy); the request path is already in its one spelling
+ * (request-path.ts), so the origin gets exactly the path the edge's rules and token judged.
+ */
 export function originTarget(origin: URL, path: string, query: string): string {
   const base = origin.pathname.endsWith('/') ? origin.pathname.slice(0, -1) : origin.pathname;
   return `${base}${path}${query === '' ? '' : `?${query}`}`;

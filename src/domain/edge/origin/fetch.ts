@@ -20,8 +20,13 @@ import type { Readable } from 'node:stream';
 import type { EdgeZone, OriginReport } from '../types.js';
 
 export interface OriginCall {
-  /** The origin's full URL for this request (path and query included). */
+  /** The origin: its scheme, host and port (its path is already in `target`). */
   url: URL;
+  /**
+   * The path and query sent, exactly as given (origin-form, starting with `/`). Never resolved
+   * against `url`: a target like `//other-host/x` stays a path on this origin.
+   */
+  target: string;
   method: string;
   headers: Record<string, string>;
   /** The client's body, for methods that have one (sent once, never retried). */
@@ -90,13 +95,14 @@ async function followed(zone: EdgeZone, call: OriginCall): Promise<Attempt> {
     if (!follow || !(current.method === 'GET' || current.method === 'HEAD')) return attempt;
     let next: URL;
     try {
-      next = new URL(location, current.url);
+      // Resolved as a browser would, against the URL that answered: the origin and the target as sent, joined as text.
+      next = new URL(location, `${current.url.origin}${current.target}`);
     } catch {
       return attempt;
     }
     if (next.protocol !== 'http:' && next.protocol !== 'https:') return attempt;
     response.resume();
-    current = { ...current, url: next, headers: { ...current.headers, host: next.host } };
+    current = { ...current, url: next, target: `${next.pathname}${next.search}`, headers: { ...current.headers, host: next.host } };
   }
 }
 
@@ -118,13 +124,20 @@ function once(zone: EdgeZone, call: OriginCall): Promise<Attempt> {
       protocol: call.url.protocol,
       hostname: call.url.hostname.replace(/^\[|\]$/g, ''),
       port: call.url.port || (secure ? 443 : 80),
-      path: `${call.url.pathname}${call.url.search}`,
+      path: call.target,
       method: call.method,
       headers: call.headers,
       agent: secure ? (zone.VerifyOriginSSL ? agents.verified : agents.unverified) : agents.http,
       ...(secure && serverName !== '' && isIP(serverName) === 0 ? { servername: serverName } : {}),
     };
-    const req = (secure ? https : http).request(options);
+    let req: http.ClientRequest;
+    try {
+      req = (secure ? https : http).request(options);
+    } catch (error) {
+      // A target or header node:http will not send (a character it refuses): no request is made.
+      resolve({ failure: 'unreachable', message: error instanceof Error ? error.message : String(error) });
+      return;
+    }
     let timer = setTimeout(() => {
       finish({ failure: 'connect-timeout', message: `no connection to the origin within ${connectMs / 1000} s` });
       req.destroy();

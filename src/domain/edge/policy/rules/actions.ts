@@ -8,11 +8,16 @@
  * DisableOptimizer (no optimizer), RunEdgeScript (no script runtime), OriginMagicContainers
  * (container origins come from the zone's own link), DisableWAF and the DisableShield… family
  * (no WAF or shield), RetryOrigin (origin retries follow the zone's OriginRetries settings).
+ *
+ * A Redirect's target and a header's value are made valid for a header after their variables are
+ * filled (header-value.ts: CR, LF, NUL and non-ASCII percent-encoded), so request data never splits
+ * or breaks a header; a SetRequestHeader/SetResponseHeader whose name is no header name does nothing.
  */
 import type { EdgeRuleExtraActionT } from '../../../../schemas/pull-zone.js';
 import type { RuleEffects, Verdict } from '../../types.js';
+import { headerSafe, isHeaderName } from '../header-value.js';
 import type { MatchContext } from './triggers.js';
-import { compileTemplate } from './variables.js';
+import { compileTemplate, type Template } from './variables.js';
 
 export type RequestAction = (effects: RuleEffects, ctx: MatchContext) => Verdict | undefined;
 /** The part of an action that still makes sense once the answer is known. */
@@ -59,6 +64,12 @@ function httpsUrl(ctx: MatchContext, port: number): string {
   return `https://${host}${port === 443 ? '' : `:${port}`}${path}${query ? `?${query}` : ''}`;
 }
 
+/** A template whose result goes into a header: made valid there (header-value.ts), so request data never splits or breaks it. */
+function headerTemplate(text: string): Template {
+  const template = compileTemplate(text);
+  return (request) => headerSafe(template(request));
+}
+
 function addTo(list: string[] | undefined, item: string): string[] {
   return list?.includes(item) ? list : [...(list ?? []), item];
 }
@@ -100,7 +111,7 @@ export function compileAction(action: EdgeRuleExtraActionT, options: ActionOptio
       };
     case 1: {
       // Redirect: the target in ActionParameter1, the status in ActionParameter2 (302 when absent).
-      const target = compileTemplate(p1.trim());
+      const target = headerTemplate(p1.trim());
       const wanted = count(p2) ?? 302;
       const status = (REDIRECT_STATUSES.has(wanted) ? wanted : 302) as 301 | 302 | 307 | 308;
       if (!p1.trim()) return { request: NOTHING };
@@ -129,8 +140,9 @@ export function compileAction(action: EdgeRuleExtraActionT, options: ActionOptio
     case 5:
     case 6: {
       const name = p1.trim().toLowerCase();
-      const value = compileTemplate(p2);
-      if (!name) return { request: NOTHING };
+      const value = headerTemplate(p2);
+      // A name that is no header name could only be refused by node:http when the answer is written.
+      if (!isHeaderName(name)) return { request: NOTHING };
       const field = action.ActionType === 5 ? 'responseHeaders' : 'requestHeaders';
       const set: ResponseAction = (effects, ctx) => {
         effects[field][name] = value(ctx.request);
@@ -183,7 +195,7 @@ export function compileAction(action: EdgeRuleExtraActionT, options: ActionOptio
       return { request: NOTHING, ...(n1 !== undefined && n1 > 0 ? { requestLimit: { perSecond: n1, burst: count(p2) ?? 0 } } : {}) };
     case 25: {
       // OverrideBrowserCacheResponseHeader: ActionParameter1 is the Cache-Control value sent to clients.
-      const value = p1.trim();
+      const value = headerSafe(p1.trim());
       if (!value) return { request: NOTHING };
       return both((effects) => {
         effects.responseHeaders['cache-control'] = value;

@@ -20,7 +20,8 @@
  * `token_countries` / `token_countries_blocked` are signed but not enforced: edgeplane has no
  * location database. An advanced token's signed `limit` caps the download speed (kB/s).
  * An escaped path is accepted signed either way (as sent, or decoded), since the platform's
- * signers differ there; a directory token never covers a path with a `..` segment.
+ * signers differ there; a directory token never covers a path with a `.` or `..` segment, nor
+ * one under its directory only through an escaped `/`.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { EdgeRequest } from '../../types.js';
@@ -88,13 +89,18 @@ function decodedOrUndefined(path: string): string | undefined {
 
 /**
  * Whether a directory token's `token_path` covers the path (a plain prefix, as the platform
- * compares it). A path that climbs out with `..` is never covered: an origin that resolves dot
- * segments would otherwise serve a file outside the signed directory.
+ * compares it, of the path as sent or with its escapes decoded). The path is the edge's one
+ * spelling of it (request-path.ts), the very path the origin is asked for. Never covered: a path
+ * that holds a `.` or `..` segment once decoded (`\` read as `/` too), and one that reaches the
+ * prefix only through an escaped separator (`/public%2Fa.txt`): an origin that takes the path as
+ * sent reads that as a file outside the directory.
  */
 function underTokenPath(path: string, tokenPath: string): boolean {
   const decoded = decodedOrUndefined(path);
-  if (decoded === undefined || decoded.split('/').includes('..')) return false;
-  return path.startsWith(tokenPath) || decoded.startsWith(tokenPath);
+  if (decoded === undefined || decoded.split(/[/\\]/).some((segment) => segment === '..' || segment === '.')) return false;
+  if (path.startsWith(tokenPath)) return true;
+  const separatorsKept = decodedOrUndefined(path.replace(/%(2f|5c)/gi, '%25$1'));
+  return separatorsKept?.startsWith(tokenPath) === true;
 }
 
 export function verifyToken(request: EdgeRequest, clientIp: ParsedIp | undefined, settings: TokenSettings, now: Date): TokenOutcome {
