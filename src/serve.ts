@@ -142,6 +142,7 @@ export async function serve(config: Config): Promise<void> {
       running.push(
         await startDnsPlane(app.services, config.host, config.dnsPort, {
           rateLimitPerSecond: config.dnsRateLimitPerSecond,
+          maxTcpConnectionsPerClient: config.dnsTcpConnectionsPerClient,
           udpBatching: config.dnsUdpBatching === 'on',
           logError: logPlaneError('dns'),
         }),
