@@ -115,10 +115,18 @@ export async function serve(config: Config): Promise<void> {
   process.once('SIGINT', () => void shutdown('SIGINT'));
 
   const logPlaneError = (plane: string) => (error: unknown) => app.log.error({ err: error, plane }, 'request failed');
+  // Each line as its plane listens, straight to stdout (written at once, not through the logger's
+  // buffer): always said, whatever the log level, for scripts wait for these lines.
+  const listening = (plane: RunningPlane) => {
+    running.push(plane);
+    app.planes.set(plane.name, 'ok');
+    process.stdout.write(`edgeplane: ${plane.name} listening on ${plane.url}\n`);
+  };
   try {
-    if (config.port !== 'off') running.push(await listenApi(app, config.host, config.port));
-    else await app.ready();
-    if (config.storagePort !== 'off') running.push(await listenStorage(app.services, config.host, config.storagePort, logPlaneError('storage')));
+    // The API's port opens last, once every other plane listens: a deployment that waits for the
+    // API to answer and then uses a plane finds it there.
+    await app.ready();
+    if (config.storagePort !== 'off') listening(await listenStorage(app.services, config.host, config.storagePort, logPlaneError('storage')));
     if (config.edgePort !== 'off' || config.edgeTlsPort !== 'off') {
       const { certificates } = app.services;
       const options = {
@@ -129,17 +137,17 @@ export async function serve(config: Config): Promise<void> {
       };
       await certificates.httpChallenges.start();
       // HTTPS first: redirects to it (ForceSSL) name its real port.
-      if (config.edgeTlsPort !== 'off') running.push(await listenEdgeTls(app.services, config.host, config.edgeTlsPort, options));
+      if (config.edgeTlsPort !== 'off') listening(await listenEdgeTls(app.services, config.host, config.edgeTlsPort, options));
       if (config.edgePort !== 'off') {
         const edge = await listenEdge(app.services, config.host, config.edgePort, options);
-        running.push(edge);
+        listening(edge);
         certificates.edgeUrl = edge.url;
       }
     }
     if (config.dnsPort !== 'off') {
       const batching = config.dnsUdpBatching === 'on' ? udpBatching() : undefined;
       if (batching instanceof Error) app.log.warn({ plane: 'dns' }, `UDP batching is not available, node:dgram answers instead: ${batching.message}`);
-      running.push(
+      listening(
         await startDnsPlane(app.services, config.host, config.dnsPort, {
           rateLimitPerSecond: config.dnsRateLimitPerSecond,
           maxTcpConnectionsPerClient: config.dnsTcpConnectionsPerClient,
@@ -149,14 +157,13 @@ export async function serve(config: Config): Promise<void> {
       );
     }
     if (config.s3Port !== 'off')
-      running.push(await listenS3(app.services, config.host, config.s3Port, { storageDomain: config.storageDomain, logError: logPlaneError('s3') }));
+      listening(await listenS3(app.services, config.host, config.s3Port, { storageDomain: config.storageDomain, logError: logPlaneError('s3') }));
+    if (config.port !== 'off') listening(await listenApi(app, config.host, config.port));
   } catch (error) {
     await closeAll();
     throw error;
   }
-  for (const plane of running) app.planes.set(plane.name, 'ok');
-  // Always said, whatever the log level: scripts wait for these lines, and the last one means every plane listens.
-  for (const plane of running) process.stdout.write(`edgeplane: ${plane.name} listening on ${plane.url}\n`);
+  // The line scripts have always waited for: every plane listens.
   const api = running.find((p) => p.name === 'api');
   if (api) process.stdout.write(`edgeplane: listening on ${api.url} (store: ${store.dialect})\n`);
 }
