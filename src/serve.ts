@@ -19,9 +19,12 @@ import { resolveMasterKey } from './security/master-key.js';
 import { prepareStore } from './seed/prepare.js';
 import { openStore } from './store/open.js';
 import { requestForLog } from './planes/api/request-log.js';
+import { catchStrayErrors } from './stray-errors.js';
 
 /** A graceful close that takes longer than this ends the connections still open. */
 const GRACE_MS = 8_000;
+/** A stop for an error that left the process in an unknown state exits by then, even if closing hangs. */
+const STOP_DEADLINE_MS = 10_000;
 
 /**
  * Structured JSON logs, one object per line, every line of a request carrying its `reqId`; readable
@@ -106,6 +109,12 @@ export async function serve(config: Config): Promise<void> {
       clearTimeout(force);
       await store.close();
     })());
+  // The last resort for errors nothing caught (stray-errors.ts): logged; the process serves on
+  // unless one may have left it in an unknown state, then it stops as on SIGTERM and exits with 1.
+  const releaseStrayErrors = catchStrayErrors(app.log, () => {
+    setTimeout(() => process.exit(1), STOP_DEADLINE_MS);
+    void closeAll().finally(() => process.exit(1));
+  });
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     await closeAll();
@@ -160,6 +169,8 @@ export async function serve(config: Config): Promise<void> {
       listening(await listenS3(app.services, config.host, config.s3Port, { storageDomain: config.storageDomain, logError: logPlaneError('s3') }));
     if (config.port !== 'off') listening(await listenApi(app, config.host, config.port));
   } catch (error) {
+    // A start that failed fails as it always has (start.ts), not as an error to serve on after.
+    releaseStrayErrors();
     await closeAll();
     throw error;
   }
