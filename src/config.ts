@@ -79,6 +79,13 @@ export const ConfigSchema = Type.Object({
     description:
       'UDP queries per second the DNS plane takes from one client (an IPv4 address, an IPv6 /64); beyond it queries are dropped, every second one answered truncated so real clients retry over TCP. 0 turns it off.',
   }),
+  dnsTcpConnectionsPerClient: Type.Integer({
+    minimum: 0,
+    maximum: 1000,
+    default: 20,
+    description:
+      'TCP connections one client (an IPv4 address, an IPv6 /64) may hold open to the DNS plane, of the 1,000 it takes in all; more are closed at once. 0 turns the cap off.',
+  }),
   dnsUdpBatching: Type.Union([Type.Literal('on'), Type.Literal('off')], {
     default: 'on',
     description:
@@ -182,6 +189,7 @@ export const ENV_VARS: Record<keyof Config, string> = {
   nameservers: 'EDGEPLANE_NAMESERVERS',
   edgeAddresses: 'EDGEPLANE_EDGE_ADDRESSES',
   dnsRateLimitPerSecond: 'EDGEPLANE_DNS_RATE_LIMIT_PER_SECOND',
+  dnsTcpConnectionsPerClient: 'EDGEPLANE_DNS_TCP_CONNECTIONS_PER_CLIENT',
   dnsUdpBatching: 'EDGEPLANE_DNS_UDP_BATCHING',
   dnsUpstream: 'EDGEPLANE_DNS_UPSTREAM',
   containerDomain: 'EDGEPLANE_CONTAINER_DOMAIN',

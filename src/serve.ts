@@ -19,9 +19,12 @@ import { resolveMasterKey } from './security/master-key.js';
 import { prepareStore } from './seed/prepare.js';
 import { openStore } from './store/open.js';
 import { requestForLog } from './planes/api/request-log.js';
+import { catchStrayErrors } from './stray-errors.js';
 
 /** A graceful close that takes longer than this ends the connections still open. */
 const GRACE_MS = 8_000;
+/** A stop for an error that left the process in an unknown state exits by then, even if closing hangs. */
+const STOP_DEADLINE_MS = 10_000;
 
 /**
  * Structured JSON logs, one object per line, every line of a request carrying its `reqId`; readable
@@ -106,6 +109,12 @@ export async function serve(config: Config): Promise<void> {
       clearTimeout(force);
       await store.close();
     })());
+  // The last resort for errors nothing caught (stray-errors.ts): logged; the process serves on
+  // unless one may have left it in an unknown state, then it stops as on SIGTERM and exits with 1.
+  const releaseStrayErrors = catchStrayErrors(app.log, () => {
+    setTimeout(() => process.exit(1), STOP_DEADLINE_MS);
+    void closeAll().finally(() => process.exit(1));
+  });
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     await closeAll();
@@ -115,10 +124,18 @@ export async function serve(config: Config): Promise<void> {
   process.once('SIGINT', () => void shutdown('SIGINT'));
 
   const logPlaneError = (plane: string) => (error: unknown) => app.log.error({ err: error, plane }, 'request failed');
+  // Each line as its plane listens, straight to stdout (written at once, not through the logger's
+  // buffer): always said, whatever the log level, for scripts wait for these lines.
+  const listening = (plane: RunningPlane) => {
+    running.push(plane);
+    app.planes.set(plane.name, 'ok');
+    process.stdout.write(`edgeplane: ${plane.name} listening on ${plane.url}\n`);
+  };
   try {
-    if (config.port !== 'off') running.push(await listenApi(app, config.host, config.port));
-    else await app.ready();
-    if (config.storagePort !== 'off') running.push(await listenStorage(app.services, config.host, config.storagePort, logPlaneError('storage')));
+    // The API's port opens last, once every other plane listens: a deployment that waits for the
+    // API to answer and then uses a plane finds it there.
+    await app.ready();
+    if (config.storagePort !== 'off') listening(await listenStorage(app.services, config.host, config.storagePort, logPlaneError('storage')));
     if (config.edgePort !== 'off' || config.edgeTlsPort !== 'off') {
       const { certificates } = app.services;
       const options = {
@@ -129,33 +146,35 @@ export async function serve(config: Config): Promise<void> {
       };
       await certificates.httpChallenges.start();
       // HTTPS first: redirects to it (ForceSSL) name its real port.
-      if (config.edgeTlsPort !== 'off') running.push(await listenEdgeTls(app.services, config.host, config.edgeTlsPort, options));
+      if (config.edgeTlsPort !== 'off') listening(await listenEdgeTls(app.services, config.host, config.edgeTlsPort, options));
       if (config.edgePort !== 'off') {
         const edge = await listenEdge(app.services, config.host, config.edgePort, options);
-        running.push(edge);
+        listening(edge);
         certificates.edgeUrl = edge.url;
       }
     }
     if (config.dnsPort !== 'off') {
       const batching = config.dnsUdpBatching === 'on' ? udpBatching() : undefined;
       if (batching instanceof Error) app.log.warn({ plane: 'dns' }, `UDP batching is not available, node:dgram answers instead: ${batching.message}`);
-      running.push(
+      listening(
         await startDnsPlane(app.services, config.host, config.dnsPort, {
           rateLimitPerSecond: config.dnsRateLimitPerSecond,
+          maxTcpConnectionsPerClient: config.dnsTcpConnectionsPerClient,
           udpBatching: config.dnsUdpBatching === 'on',
           logError: logPlaneError('dns'),
         }),
       );
     }
     if (config.s3Port !== 'off')
-      running.push(await listenS3(app.services, config.host, config.s3Port, { storageDomain: config.storageDomain, logError: logPlaneError('s3') }));
+      listening(await listenS3(app.services, config.host, config.s3Port, { storageDomain: config.storageDomain, logError: logPlaneError('s3') }));
+    if (config.port !== 'off') listening(await listenApi(app, config.host, config.port));
   } catch (error) {
+    // A start that failed fails as it always has (start.ts), not as an error to serve on after.
+    releaseStrayErrors();
     await closeAll();
     throw error;
   }
-  for (const plane of running) app.planes.set(plane.name, 'ok');
-  // Always said, whatever the log level: scripts wait for these lines, and the last one means every plane listens.
-  for (const plane of running) process.stdout.write(`edgeplane: ${plane.name} listening on ${plane.url}\n`);
+  // The line scripts have always waited for: every plane listens.
   const api = running.find((p) => p.name === 'api');
   if (api) process.stdout.write(`edgeplane: listening on ${api.url} (store: ${store.dialect})\n`);
 }

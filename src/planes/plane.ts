@@ -4,7 +4,7 @@
  * one folder each; `serve.ts` starts them all over the same domain services and store.
  */
 
-/** Every plane edgeplane can run, in the order they start. Only built planes are listed. */
+/** Every plane edgeplane can run, as the health answer lists them (the API starts last: serve.ts). Only built planes are listed. */
 export const PLANES = ['api', 'storage', 'edge', 'edge-tls', 'dns', 's3'] as const;
 export type PlaneName = (typeof PLANES)[number];
 

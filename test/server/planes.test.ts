@@ -31,6 +31,8 @@ describe('planes: listeners', () => {
       expect(Number(api![2])).toBeGreaterThan(0);
       expect(api![1]).toBe(server.base);
       expect(lines.at(-1)).toBe(`edgeplane: listening on ${server.base} (store: sqlite)`);
+      // The API opens last, once the other planes listen (start-order.test.ts).
+      expect(lines.at(-2)).toBe(`edgeplane: api listening on ${server.base}`);
       const health = await (await fetch(`${server.base}/_edgeplane/health`)).json();
       expect(health).toMatchObject({ status: 'ok', store: 'sqlite', planes: { api: 'ok' } });
     } finally {

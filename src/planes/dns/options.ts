@@ -22,10 +22,20 @@ export interface DnsPlaneOptions {
    * and when false, node:dgram. Default true.
    */
   udpBatching?: boolean;
-  /** A TCP connection with no query for this long is closed. */
+  /**
+   * A TCP connection with no whole query for this long, and no answer being worked out, is closed.
+   * Bytes of a message not yet whole do not count (see tcpMessageTimeoutMs).
+   */
   tcpIdleTimeoutMs?: number;
+  /** A TCP message must arrive whole this long after its first byte, or the connection is closed. */
+  tcpMessageTimeoutMs?: number;
   /** Open TCP connections at most; more are refused at accept. */
   maxTcpConnections?: number;
+  /**
+   * Open TCP connections of one client (an IPv4 address, an IPv6 /64) at most; more are closed at
+   * accept, so one client cannot hold all of `maxTcpConnections`. 0 turns the cap off.
+   */
+  maxTcpConnectionsPerClient?: number;
   /** Queries of one TCP connection being answered at once; reading pauses above it. */
   maxTcpQueriesInFlight?: number;
   /**
@@ -62,6 +72,20 @@ export type DnsPlaneSettings = Required<Omit<DnsPlaneOptions, 'tallyOf' | 'rateL
  */
 export const DEFAULT_MAX_UDP_SIZE = 1232;
 
+/**
+ * A query fits one segment: its rest arrives with its first byte, or after a retransmission or
+ * two (Linux's first retransmission comes 200 ms to 1 s after). Knot DNS gives a message 500 ms
+ * (`tcp-io-timeout`); this is looser, for slow links.
+ */
+export const DEFAULT_TCP_MESSAGE_TIMEOUT_MS = 2000;
+
+/**
+ * RFC 7766 §6.2.2 asks clients for one connection per server, and servers that limit an address to
+ * be much looser than that (an address may be many resolvers, or a NAT): 20 is 2% of the plane's
+ * 1,000, so it takes fifty addresses, not one, to fill them.
+ */
+export const DEFAULT_TCP_CONNECTIONS_PER_CLIENT = 20;
+
 export function settingsOf(options: DnsPlaneOptions): DnsPlaneSettings {
   const rate = options.rateLimitPerSecond ?? 1000;
   return {
@@ -72,7 +96,9 @@ export function settingsOf(options: DnsPlaneOptions): DnsPlaneSettings {
     maxUdpSize: Math.min(4096, Math.max(512, options.maxUdpSize ?? DEFAULT_MAX_UDP_SIZE)),
     udpBatching: options.udpBatching ?? true,
     tcpIdleTimeoutMs: options.tcpIdleTimeoutMs ?? 10_000,
+    tcpMessageTimeoutMs: options.tcpMessageTimeoutMs ?? DEFAULT_TCP_MESSAGE_TIMEOUT_MS,
     maxTcpConnections: options.maxTcpConnections ?? 1000,
+    maxTcpConnectionsPerClient: options.maxTcpConnectionsPerClient ?? DEFAULT_TCP_CONNECTIONS_PER_CLIENT,
     maxTcpQueriesInFlight: options.maxTcpQueriesInFlight ?? 64,
     answerCacheSize: options.answerCacheSize ?? 20_000,
     tallyOf: options.tallyOf,

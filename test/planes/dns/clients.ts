@@ -107,9 +107,10 @@ export class TcpClient {
     this.closed = new Promise((resolve) => socket.once('close', () => (this.wake(), resolve())));
   }
 
-  static connect(port: number, host = '127.0.0.1'): Promise<TcpClient> {
+  /** `from`: the local address to connect from (any 127.0.0.0/8 address is a distinct client on loopback). */
+  static connect(port: number, host = '127.0.0.1', from?: string): Promise<TcpClient> {
     return new Promise((resolve, reject) => {
-      const socket = net.connect(port, host, () => resolve(new TcpClient(socket)));
+      const socket = net.connect({ port, host, ...(from === undefined ? {} : { localAddress: from }) }, () => resolve(new TcpClient(socket)));
       socket.once('error', reject);
     });
   }

@@ -93,6 +93,86 @@ describe('TCP limits', () => {
     }
   });
 
+  it('caps the connections of one client (maxTcpConnectionsPerClient): one address trickling on all it can open leaves TCP to the others', async () => {
+    const { plane } = await startPlane({ maxTcpConnections: 100, maxTcpConnectionsPerClient: 10, tcpMessageTimeoutMs: 10_000 });
+    // As many connections as the plane takes in all, from one address, each holding a message begun.
+    const tricklers = await Promise.all(Array.from({ length: 100 }, () => TcpClient.connect(plane.port, '127.0.0.1', '127.0.0.1')));
+    for (const client of tricklers) client.socket.write(Buffer.of(0));
+    const cut = Promise.all(tricklers.map((client) => client.closesWithin(1000)));
+
+    const other = await TcpClient.connect(plane.port, '127.0.0.1', '127.0.0.2');
+    await other.write(frame(query('example.test', { id: 11 })));
+    expect(await other.next()).toMatchObject({ id: 11, rcode: 'NOERROR' });
+    other.destroy();
+    expect((await cut).filter(Boolean)).toHaveLength(90);
+
+    // A client's count goes down as its connections close.
+    for (const client of tricklers) client.destroy();
+    await Promise.all(tricklers.map((client) => client.closed));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const again = await TcpClient.connect(plane.port, '127.0.0.1', '127.0.0.1');
+    await again.write(frame(query('example.test', { id: 12 })));
+    expect(await again.next()).toMatchObject({ id: 12 });
+    again.destroy();
+  });
+
+  it('cuts a connection whose message is not whole tcpMessageTimeoutMs after its first byte, though bytes keep coming', async () => {
+    const { plane } = await startPlane({ tcpIdleTimeoutMs: 10_000, tcpMessageTimeoutMs: 300 });
+    const client = await TcpClient.connect(plane.port);
+    const bytes = frame(query('example.test'));
+    let closed = false;
+    void client.closed.then(() => (closed = true));
+    const started = Date.now();
+    // A byte every 50 ms: the whole message would take 1.6 s.
+    const trickle = (async () => {
+      for (let i = 0; i < bytes.length && !closed; i++) {
+        client.socket.write(bytes.subarray(i, i + 1));
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })();
+    expect(await client.closesWithin(1200)).toBe(true);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    await trickle;
+  });
+
+  it('keeps a client whose queries each arrive whole in time, in pieces, for longer than the idle timeout', async () => {
+    const { plane } = await startPlane({ tcpIdleTimeoutMs: 400, tcpMessageTimeoutMs: 300 });
+    const client = await TcpClient.connect(plane.port);
+    for (let id = 1; id <= 4; id++) {
+      const bytes = frame(query('example.test', { id }));
+      await client.write(bytes.subarray(0, 5));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await client.write(bytes.subarray(5));
+      expect(await client.next()).toMatchObject({ id, rcode: 'NOERROR' });
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    client.destroy();
+  });
+
+  it('cuts a client that has not closed its side 2 s after the plane ended the connection, though it keeps sending', async () => {
+    const { plane } = await startPlane({ tcpIdleTimeoutMs: 200 });
+    // Half-open allowed: the client does not close its side when the plane ends the connection.
+    const socket = net.connect({ port: plane.port, host: '127.0.0.1', allowHalfOpen: true });
+    socket.on('error', () => {});
+    const ended = new Promise<number>((resolve) => socket.once('end', () => resolve(Date.now())));
+    const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now())));
+    let open = true;
+    void closed.then(() => (open = false));
+    await ended;
+    const sending = (async () => {
+      // Bytes after the end are read and ignored; they must not keep the connection open.
+      for (let i = 0; i < 40 && open; i++) {
+        socket.write(Buffer.of(0));
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    })();
+    const result = await Promise.race([closed, new Promise<'open'>((resolve) => setTimeout(() => resolve('open'), 3000))]);
+    socket.destroy();
+    await sending;
+    expect(result).not.toBe('open');
+    expect((result as number) - (await ended)).toBeGreaterThanOrEqual(1900);
+  });
+
   it('works on at most maxTcpQueriesInFlight queries of a connection at once, and answers them all', async () => {
     const { plane, authority } = await startPlane({ maxTcpQueriesInFlight: 2 });
     authority.slowMs = 150;
