@@ -10,12 +10,10 @@ import { buildApp } from './planes/api/app.js';
 import { ConfigError, ENV_VARS, readConfig, type Config } from './config.js';
 import { appErrorOf, errors } from './domain/errors.js';
 import { ROLES } from './domain/principal.js';
-import { buildServices } from './domain/services.js';
 import { openFilesBackendLazily } from './files/location.js';
-import { JobRunner } from './jobs/runner.js';
 import { resolveMasterKey } from './security/master-key.js';
-import { Secrets } from './security/secrets.js';
 import { PlaneListenError } from './planes/plane.js';
+import { buildRuntime } from './runtime.js';
 import { applySeed, readSeed, SeedError } from './seed/apply.js';
 import { serve } from './serve.js';
 import { openStore } from './store/open.js';
@@ -91,11 +89,11 @@ async function withStore<T>(config: Config, work: (store: Store) => Promise<T>):
   }
 }
 
-function servicesFor(store: Store, config: Config) {
-  const clock = () => new Date();
-  const blobs = openFilesBackendLazily(config);
-  return buildServices({ store, secrets: new Secrets(resolveMasterKey(config)), clock, config, jobs: new JobRunner(store, clock), blobs });
-}
+/** The runtime of a one-off command: its background work never started, files opened only if read. */
+const runtimeFor = (store: Store, config: Config) =>
+  buildRuntime({ config, store, masterKey: resolveMasterKey(config), blobs: openFilesBackendLazily(config) });
+
+const servicesFor = (store: Store, config: Config) => runtimeFor(store, config).services;
 
 const accountId = (values: Record<string, unknown>) => {
   const id = Number(values['account']);
@@ -248,12 +246,14 @@ async function main(argv: string[]): Promise<void> {
       return withStore(config, async (store) => {
         if (!sub) throw new UsageError('seed <file>');
         const seed = readSeed(sub);
-        const app = await buildApp({ config, store, masterKey: resolveMasterKey(config), runJobs: false });
+        const runtime = runtimeFor(store, config);
+        const app = await buildApp({ runtime });
         try {
           const result = await applySeed(app, seed);
           print(json, result, `seed applied: ${result.accounts} accounts and ${result.created} keys/resources created, ${result.skipped} already there`);
         } finally {
           await app.close();
+          await runtime.close();
         }
       });
     default:

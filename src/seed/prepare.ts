@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
+import type { Services } from '../domain/services.js';
 import { errors } from '../domain/errors.js';
 import type { ResetGate } from '../planes/api/plugins/reset-gate.js';
 import { applySeed, readSeed, type SeedResult } from './apply.js';
@@ -15,12 +16,14 @@ export interface Prepared {
   seed?: SeedResult;
 }
 
-export async function prepareStore(app: FastifyInstance, config: Config, gate?: ResetGate): Promise<Prepared> {
-  const boot = await app.services.accounts.bootstrap(config.bootstrapKey);
+/** The seed is applied through the API's own routes (`api`), which the server builds whenever a seed is configured. */
+export async function prepareStore(services: Services, config: Config, api: FastifyInstance | undefined): Promise<Prepared> {
+  const boot = await services.accounts.bootstrap(config.bootstrapKey);
   const prepared: Prepared = { accounts: boot ? 1 : 0 };
   if (boot?.generatedKey) prepared.generatedKey = boot.generatedKey;
   if (config.seed) {
-    prepared.seed = await applySeed(app, readSeed(config.seed), gate ? { 'x-edgeplane-internal': gate.internalToken } : {});
+    if (!api) throw new Error('A seed is applied through the API, and none was built.');
+    prepared.seed = await applySeed(api, readSeed(config.seed), { 'x-edgeplane-internal': api.resetGate.internalToken });
   }
   return prepared;
 }
@@ -31,7 +34,7 @@ export async function resetStore(app: FastifyInstance, config: Config, gate: Res
   }
   return gate.run(async () => {
     await app.services.store.wipe();
-    const prepared = await prepareStore(app, { ...config, seed: to === 'seed' ? config.seed : undefined }, gate);
+    const prepared = await prepareStore(app.services, { ...config, seed: to === 'seed' ? config.seed : undefined }, app);
     return { to, accounts: prepared.accounts + (prepared.seed?.accounts ?? 0), created: prepared.seed?.created ?? 0 };
   });
 }

@@ -6,9 +6,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, InjectOptions } from 'fastify';
+import { type DestinationStream, type LoggerOptions, pino } from 'pino';
 import { buildApp } from '../../src/planes/api/app.js';
 import { readConfig, type Config } from '../../src/config.js';
+import { buildRuntime, type RuntimeOptions } from '../../src/runtime.js';
 import type { Store } from '../../src/store/types.js';
 import { testStoreLocation, type TestStoreLocation } from './store.js';
 
@@ -84,7 +86,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, options: Te
   const location = options.location ?? (await testStoreLocation(file, options.storeKind));
   const open = async () => {
     const store = await location.open();
-    const app = await buildApp({ config, store, masterKey, clock: clock.read, runJobs: false });
+    const app = await buildApiOver({ config, store, masterKey, clock: clock.read });
     return { store, app };
   };
 
@@ -145,6 +147,26 @@ export async function createTestApp(overrides: Partial<Config> = {}, options: Te
     },
   };
   return ctx;
+}
+
+/**
+ * The management API over a runtime of its own, as the server builds them (src/serve.ts) but with
+ * the background work never started (tests run jobs with `services.jobs.runDue()`); closing the
+ * app closes the runtime. The store stays the caller's.
+ */
+export async function buildApiOver(
+  options: RuntimeOptions & { logger?: LoggerOptions & { stream?: DestinationStream | undefined } },
+): Promise<FastifyInstance> {
+  const runtime = buildRuntime(options);
+  let logger: FastifyBaseLogger | undefined;
+  if (options.logger) {
+    const { stream, ...loggerOptions } = options.logger;
+    const asOptions = loggerOptions as LoggerOptions<string>;
+    logger = stream ? pino<string>(asOptions, stream) : pino<string>(asOptions);
+  }
+  const app = await buildApp({ runtime, logger });
+  app.addHook('onClose', () => runtime.close());
+  return app;
 }
 
 /** The part 7 error body, checked in full. */

@@ -13,7 +13,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request as undiciRequest } from 'undici';
 import type { HttpChallenges } from '../../src/domain/edge/types.js';
-import { edgeCoreOf, type EdgeCore } from '../../src/planes/edge/core.js';
+import { createEdgeCore, type EdgeCore } from '../../src/planes/edge/core.js';
 import { listenEdge } from '../../src/planes/edge/listen.js';
 import type { TestContext } from './app.js';
 
@@ -57,7 +57,8 @@ export async function startEdgePlane(t: TestContext, options: EdgePlaneOptions =
     challenges: options.challenges,
     logError,
   };
-  const plane = await listenEdge(t.app.services, '127.0.0.1', 0, coreOptions);
+  const core = createEdgeCore(t.app.services, coreOptions);
+  const plane = await listenEdge(core, '127.0.0.1', 0);
   const port = Number(new URL(plane.url).port);
   const request: EdgePlane['request'] = async (method, host, path, headers = {}, body) => {
     const res = await undiciRequest(`${plane.url}${path}`, { method: method as 'GET', headers: { host, ...headers }, body, headersTimeout: 15_000 });
@@ -69,7 +70,7 @@ export async function startEdgePlane(t: TestContext, options: EdgePlaneOptions =
   return {
     url: plane.url,
     port,
-    core: edgeCoreOf(t.app.services, coreOptions),
+    core,
     errors,
     advance(seconds) {
       offset += seconds * 1000;

@@ -5,9 +5,8 @@
  * the change. On PostgreSQL nothing is cached and the same expectations hold.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/planes/api/app.js';
 import { cli } from '../helpers/cli.js';
-import { createTestApp, type TestContext } from '../helpers/app.js';
+import { buildApiOver, createTestApp, type TestContext } from '../helpers/app.js';
 import { testStoreKind } from '../helpers/store.js';
 import { within } from '../helpers/within.js';
 import { createZone } from './pull-zones/support.js';
@@ -21,7 +20,7 @@ afterEach(async () => t.close());
 /** A second app on the same store, as a second process would be. */
 async function secondApp() {
   const opened = await t.openStore();
-  const app = await buildApp({ config: t.config, store: opened, masterKey: t.masterKey, clock: t.clock.read, runJobs: false });
+  const app = await buildApiOver({ config: t.config, store: opened, masterKey: t.masterKey, clock: t.clock.read });
   return {
     app,
     close: async () => {

@@ -9,10 +9,9 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Config } from '../../src/config.js';
-import { buildApp } from '../../src/planes/api/app.js';
-import { loggerOptions } from '../../src/serve.js';
+import { loggerOptions } from '../../src/logging.js';
 import type { Store } from '../../src/store/types.js';
-import { createTestApp, errorFields, expectErrorBody, type TestContext, type TestResponse } from '../helpers/app.js';
+import { buildApiOver, createTestApp, errorFields, expectErrorBody, type TestContext, type TestResponse } from '../helpers/app.js';
 import { createZone } from './pull-zones/support.js';
 
 const TOKEN = 'operator-token-for-front-door-0123';
@@ -33,12 +32,11 @@ async function listening(t: TestContext, overrides: Partial<Config> = {}) {
     },
   });
   const store: Store = await t.openStore();
-  const app: FastifyInstance = await buildApp({
+  const app: FastifyInstance = await buildApiOver({
     config: { ...t.config, ...overrides },
     store,
     masterKey: t.masterKey,
     clock: t.clock.read,
-    runJobs: false,
     logger: loggerOptions({ logLevel: 'info' }, false, sink),
   });
   const base = await app.listen({ host: '127.0.0.1', port: 0 });

@@ -5,10 +5,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/planes/api/app.js';
 import type { PgChangeFeed } from '../../src/store/postgres/changes.js';
 import type { Store } from '../../src/store/types.js';
-import { createTestApp, type TestContext } from '../helpers/app.js';
+import { buildApiOver, createTestApp, type TestContext } from '../helpers/app.js';
 import { admin } from '../helpers/store.js';
 import { within } from '../helpers/within.js';
 
@@ -19,7 +18,7 @@ let b: FastifyInstance;
 beforeEach(async () => {
   a = await createTestApp({}, { storeKind: 'postgres' });
   storeB = await a.openStore();
-  b = await buildApp({ config: a.config, store: storeB, masterKey: a.masterKey, clock: a.clock.read, runJobs: false });
+  b = await buildApiOver({ config: a.config, store: storeB, masterKey: a.masterKey, clock: a.clock.read });
 });
 afterEach(async () => {
   await b.close();

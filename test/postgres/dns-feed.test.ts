@@ -5,11 +5,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/planes/api/app.js';
 import { startDnsPlane } from '../../src/planes/dns/plane.js';
 import type { RunningPlane } from '../../src/planes/plane.js';
 import type { Store } from '../../src/store/types.js';
-import { createTestApp, type TestContext } from '../helpers/app.js';
+import { buildApiOver, createTestApp, type TestContext } from '../helpers/app.js';
 import { dig } from '../helpers/dns-plane.js';
 import { within } from '../helpers/within.js';
 
@@ -22,7 +21,7 @@ let port: number;
 beforeEach(async () => {
   a = await createTestApp({}, { storeKind: 'postgres' });
   storeB = await a.openStore();
-  b = await buildApp({ config: a.config, store: storeB, masterKey: a.masterKey, clock: a.clock.read, runJobs: false });
+  b = await buildApiOver({ config: a.config, store: storeB, masterKey: a.masterKey, clock: a.clock.read });
   dnsB = await startDnsPlane(b.services, '127.0.0.1', 0, { rateLimitPerSecond: 0 });
   port = Number(new URL(dnsB.url).port);
 });

@@ -5,11 +5,11 @@
 import type { FastifyInstance } from 'fastify';
 import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/planes/api/app.js';
+import { createEdgeCore } from '../../src/planes/edge/core.js';
 import { listenEdge } from '../../src/planes/edge/listen.js';
 import type { RunningPlane } from '../../src/planes/plane.js';
 import type { Store } from '../../src/store/types.js';
-import { createTestApp, type TestContext } from '../helpers/app.js';
+import { buildApiOver, createTestApp, type TestContext } from '../helpers/app.js';
 import { createPullZone, type EdgePlane, startEdgePlane, startOrigin, type TestOrigin } from '../helpers/edge-plane.js';
 import { within } from '../helpers/within.js';
 
@@ -24,13 +24,13 @@ let version = 1;
 beforeEach(async () => {
   a = await createTestApp({}, { storeKind: 'postgres' });
   storeB = await a.openStore();
-  b = await buildApp({ config: a.config, store: storeB, masterKey: a.masterKey, clock: a.clock.read, runJobs: false });
+  b = await buildApiOver({ config: a.config, store: storeB, masterKey: a.masterKey, clock: a.clock.read });
   origin = await startOrigin((req, res) => {
     res.writeHead(200, { 'cache-control': 'max-age=600' });
     res.end(`v${version} ${req.url}`);
   });
   edgeA = await startEdgePlane(a);
-  edgeB = await listenEdge(b.services, '127.0.0.1', 0, { cdnDomain: a.config.cdnDomain, cacheBytes: 1 << 20, logError: () => undefined });
+  edgeB = await listenEdge(createEdgeCore(b.services, { cdnDomain: a.config.cdnDomain, cacheBytes: 1 << 20, logError: () => undefined }), '127.0.0.1', 0);
 });
 afterEach(async () => {
   await edgeB.close();

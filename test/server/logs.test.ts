@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/planes/api/app.js';
+import { buildApiOver } from '../helpers/app.js';
 import { readConfig } from '../../src/config.js';
-import { loggerOptions } from '../../src/serve.js';
+import { loggerOptions } from '../../src/logging.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { startServer } from '../helpers/server-process.js';
 
@@ -136,7 +136,7 @@ describe('logger options', () => {
     });
     const config = readConfig({}, { databaseUrl: `sqlite:${join(dir, 'db.sqlite')}`, logLevel: 'info' });
     const store = await SqliteStore.open(join(dir, 'db.sqlite'));
-    const app = await buildApp({ config, store, masterKey: randomBytes(32), runJobs: false, logger: { ...loggerOptions(config, false), stream } });
+    const app = await buildApiOver({ config, store, masterKey: randomBytes(32), logger: { ...loggerOptions(config, false), stream } });
     app.get('/explode', async () => {
       const cause = Object.assign(new Error('inner failure'), { ApiKey: 'cause-secret-0001' });
       throw Object.assign(new Error('outer failure', { cause }), {

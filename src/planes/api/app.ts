@@ -1,21 +1,18 @@
 /**
- * Builds the HTTP application around a store. Never listens: the server and the tests decide that.
+ * Builds the management API's HTTP application over the runtime's services (src/runtime.ts). It
+ * builds no service and runs no background work of its own; it never listens: the server and the
+ * tests decide that.
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import fastifySwagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
-import type { Config } from '../../config.js';
-import { systemClock, type Clock } from '../../domain/principal.js';
-import { buildServices } from '../../domain/services.js';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import type { Runtime } from '../../runtime.js';
 import { AnswerCache } from './answer-cache.js';
 import { FrontDoor } from './front-door.js';
 import { TurnWrites } from '../common/turn-writes.js';
 import { completedLineOf } from './request-log.js';
-import { openFilesBackend } from '../../files/location.js';
-import type { BlobStore } from '../../files/types.js';
 import { PlaneStates } from '../plane.js';
 import type { Api } from './api.js';
-import { JobRunner } from '../../jobs/runner.js';
 import { registerAuth } from './plugins/auth.js';
 import { ResetGate, registerResetGate } from './plugins/reset-gate.js';
 import { registerOperatorAuth } from './plugins/operator-auth.js';
@@ -50,8 +47,6 @@ import purgeUrl from './routes/purge.js';
 import storageZoneRoutes from './routes/storage-zones/index.js';
 import videoLibraryRoutes from './routes/video-libraries/index.js';
 import { ErrorBody } from '../../schemas/error.js';
-import { Secrets } from '../../security/secrets.js';
-import type { Store } from '../../store/types.js';
 
 /** Each resource registers its operations here, one line per resource. */
 const CORE_ROUTES: ((app: Api) => void)[] = [
@@ -71,15 +66,11 @@ const CORE_ROUTES: ((app: Api) => void)[] = [
 const CONTAINER_ROUTES: ((app: Api) => void)[] = [containerAppRoutes, containerRegistryRoutes, logForwardingRoutes];
 
 export interface AppDeps {
-  config: Config;
-  store: Store;
-  masterKey: Buffer;
-  clock?: Clock;
-  logger?: FastifyServerOptions['logger'];
-  /** Poll for background jobs (default true). Tests turn it off and call `services.jobs.runDue()`. */
-  runJobs?: boolean;
-  /** The files backend; default: the one the configuration names, opened here and closed with the app. */
-  blobs?: BlobStore;
+  runtime: Runtime;
+  /** The process's logger (one line per request through it); none: the API logs nothing. */
+  logger?: FastifyBaseLogger | undefined;
+  /** Which planes of the process serve, for the health answer; default: the API alone. */
+  planes?: PlaneStates | undefined;
 }
 
 /** The request's line: what was asked, how it ended, how long it took (the serializers keep headers and bodies out). */
@@ -94,12 +85,12 @@ function requestIdOf(req: IncomingMessage): string {
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const { config, store } = deps;
+  const { config, store, clock, services } = deps.runtime;
   // Set once the app is built; requests only arrive after that.
   let front: FrontDoor | undefined;
   const turnWrites = new TurnWrites();
   const app = Fastify({
-    logger: deps.logger ?? false,
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     // One line per request, when it completes (requestLog below), instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimit,
@@ -134,51 +125,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   );
 
-  const clock = deps.clock ?? systemClock;
-  const jobs = new JobRunner(store, clock, {
-    pollMs: Math.max(50, Math.min(1000, config.jobDelayMs)),
-    onError: (kind, error) => app.log.error({ err: error, kind }, 'background job failed'),
-  });
-  // One instance: deriving the subkeys (HKDF) is start-up work, done once.
-  const secrets = new Secrets(deps.masterKey);
-  const blobs = deps.blobs ?? openFilesBackend(config);
-  const services = buildServices({ store, secrets, clock, config, jobs, blobs });
   app.decorate('services', services);
   app.decorate('answers', new AnswerCache(store.changes, config.answerCacheSize));
-  if (deps.runJobs ?? true) {
-    app.addHook('onReady', async () => {
-      jobs.start();
-      services.fileSweeper.start((error) => app.log.error({ err: error }, 'the files sweep failed'));
-      services.lifecycleSweeper.start((error) => app.log.error({ err: error }, 'the S3 lifecycle sweep failed'));
-      services.usage.start();
-      services.edgeAccessLog.start();
-      services.bandwidthLimits.start();
-    });
-  }
-  app.addHook('onClose', async () => {
-    await jobs.stop();
-    services.fileSweeper.stop();
-    services.lifecycleSweeper.stop();
-    await services.bandwidthLimits.close();
-    await services.edgeAccessLog.close();
-    await services.usage.close();
-    await services.audit.drain();
-    if (!deps.blobs) await blobs.close();
-  });
   registerErrorHandling(app);
   const recordRequest = registerMetrics(app, store, clock);
   registerFaults(app, app.services.faults);
   registerJournal(app, config.journalSize, clock);
   app.decorate('config', config);
   // Answering at all means the API plane serves; `serve` marks the other planes as they listen.
-  app.decorate('planes', new PlaneStates({ api: 'ok' }));
+  const planes = deps.planes ?? new PlaneStates();
+  planes.set('api', 'ok');
+  app.decorate('planes', planes);
   const resetGate = new ResetGate();
   app.decorate('resetGate', resetGate);
   registerResetGate(app, resetGate);
   // Before every route scope, so these hooks wrap each scope's authentication (order matters: limits before idempotency).
   const throttle = registerRateLimits(app, { perKeyPerSecond: config.rateLimitPerSecond, authFailureLimit: config.authFailureLimit, clock });
   registerInputLimits(app);
-  registerIdempotency(app, { store, secrets, clock });
+  registerIdempotency(app, { store, secrets: deps.runtime.secrets, clock });
   app.addSchema(ErrorBody);
 
   await app.register(fastifySwagger, {

@@ -25,22 +25,29 @@ export interface EdgeCore {
   pipeline: EdgePipeline;
   cache: EdgeCache;
   directory: EdgeDirectory;
-  /** Set once the HTTPS listener knows its port. */
+  /** Set once the HTTPS listener knows its port (unless the options named it). */
   httpsPort: number;
+  /** Whether the options named the HTTPS port clients reach. */
+  httpsPortFixed: boolean;
+  logError: (error: unknown) => void;
 }
 
-const cores = new WeakMap<Services, EdgeCore>();
-
-export function edgeCoreOf(services: Services, options: EdgeCoreOptions): EdgeCore {
-  const known = cores.get(services);
-  if (known) return known;
+/** Made once by the server (serve.ts) and handed to both edge listeners. */
+export function createEdgeCore(services: Services, options: EdgeCoreOptions): EdgeCore {
   const directory = new EdgeDirectory(
     { store: services.store, pullZones: services.pullZones.zones, dnsZones: services.dnsZones.zones, cdnDomain: options.cdnDomain },
     options.logError,
   );
   directory.start();
   const cache = new EdgeCache(options.cacheBytes);
-  const core: EdgeCore = { directory, cache, httpsPort: options.httpsPort ?? 443, pipeline: undefined as unknown as EdgePipeline };
+  const core: EdgeCore = {
+    directory,
+    cache,
+    httpsPort: options.httpsPort ?? 443,
+    httpsPortFixed: options.httpsPort !== undefined,
+    logError: options.logError,
+    pipeline: undefined as unknown as EdgePipeline,
+  };
   core.pipeline = new EdgePipeline({
     directory,
     cache,
@@ -52,6 +59,5 @@ export function edgeCoreOf(services: Services, options: EdgeCoreOptions): EdgeCo
     logError: options.logError,
     now: options.now,
   });
-  cores.set(services, core);
   return core;
 }

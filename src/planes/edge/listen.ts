@@ -5,19 +5,16 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { Services } from '../../domain/services.js';
 import { closeGracefully } from '../common/graceful-close.js';
 import { TurnWrites } from '../common/turn-writes.js';
 import { httpUrl, listenError, type PlaneName, type RunningPlane } from '../plane.js';
-import { type EdgeCoreOptions, edgeCoreOf } from './core.js';
+import type { EdgeCore } from './core.js';
 import { edgeHandler } from './handler.js';
+import type { TlsCertificates } from '../../domain/certificates/edge-certificates.js';
 import { edgeTlsOptions, keepDefaultCertificateFresh } from './tls.js';
 
-export type EdgePlaneOptions = EdgeCoreOptions;
-
-export async function listenEdge(services: Services, host: string, port: number, options: EdgePlaneOptions): Promise<RunningPlane> {
-  const core = edgeCoreOf(services, options);
-  const server = http.createServer({ insecureHTTPParser: false, keepAliveTimeout: 65_000 }, edgeHandler(core.pipeline, 'http', options.logError));
+export async function listenEdge(core: EdgeCore, host: string, port: number): Promise<RunningPlane> {
+  const server = http.createServer({ insecureHTTPParser: false, keepAliveTimeout: 65_000 }, edgeHandler(core.pipeline, 'http', core.logError));
   // Answers leave at the end of the turn, as the API's do. Not over TLS: there the bytes reach the
   // socket through the TLS layer's native stream, not through the socket's own write methods.
   const turnWrites = new TurnWrites();
@@ -26,15 +23,13 @@ export async function listenEdge(services: Services, host: string, port: number,
 }
 
 /** The HTTPS listener: certificates chosen by SNI from the hostnames' own or the local authority's (tls.ts). */
-export async function listenEdgeTls(services: Services, host: string, port: number, options: EdgePlaneOptions): Promise<RunningPlane> {
-  const core = edgeCoreOf(services, options);
-  const certificates = services.certificates.edge;
-  const tls = await edgeTlsOptions(certificates, { onError: (error) => options.logError(error) });
-  const server = https.createServer({ ...tls, insecureHTTPParser: false, keepAliveTimeout: 65_000 }, edgeHandler(core.pipeline, 'https', options.logError));
+export async function listenEdgeTls(core: EdgeCore, certificates: TlsCertificates, host: string, port: number): Promise<RunningPlane> {
+  const tls = await edgeTlsOptions(certificates, { onError: (error) => core.logError(error) });
+  const server = https.createServer({ ...tls, insecureHTTPParser: false, keepAliveTimeout: 65_000 }, edgeHandler(core.pipeline, 'https', core.logError));
   const running = await start(server, 'edge-tls', 'https', 'EDGEPLANE_EDGE_TLS_PORT', host, port);
   const stopRefreshing = keepDefaultCertificateFresh(server, certificates);
   // Redirects to HTTPS name the port clients really reach, when the system picked it.
-  if (options.httpsPort === undefined) core.httpsPort = Number(new URL(running.url).port);
+  if (!core.httpsPortFixed) core.httpsPort = Number(new URL(running.url).port);
   return {
     ...running,
     close: () => {

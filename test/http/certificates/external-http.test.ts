@@ -7,7 +7,7 @@
  * The edge is the real edge plane on a loopback port, in front of a real origin.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { errorFields, expectErrorBody } from '../../helpers/app.js';
+import { buildApiOver, errorFields, expectErrorBody } from '../../helpers/app.js';
 import { expectOwnerOnly, useCertificateFlow } from '../../helpers/certificate-flow.js';
 import { type EdgePlane, startEdgePlane, startOrigin, type TestOrigin } from '../../helpers/edge-plane.js';
 import { CDN_DOMAIN, expectIssued, readHostname, zoneWithHostname } from './support.js';
@@ -86,8 +86,7 @@ describe('the HTTP challenge', () => {
     const res = await request('cdn.example.com');
     const second = await t.openStore();
     try {
-      const { buildApp } = await import('../../../src/planes/api/app.js');
-      const app = await buildApp({ config: t.config, store: second, masterKey: t.masterKey, clock: t.clock.read, runJobs: false });
+      const app = await buildApiOver({ config: t.config, store: second, masterKey: t.masterKey, clock: t.clock.read });
       try {
         const board = app.services.certificates.httpChallenges;
         await board.start();

@@ -34,7 +34,7 @@ async function seededState(key = FULL) {
 
 describe('seed files', () => {
   it("creates the accounts, keys and resources in the API's own shapes, and links by name", async () => {
-    const result = await prepareStore(t.app, t.config);
+    const result = await prepareStore(t.app.services, t.config, t.app);
     expect(result.seed).toMatchObject({ accounts: 1, created: 8, skipped: 0 });
     expect(await seededState()).toEqual({ keys: 3, zone: 'acme-assets', pullStorage: 1, records: 2 });
     expect((await t.post('/pullzone', { Name: 'x', OriginUrl: 'https://o.example' }, READ_ONLY)).status).toBe(403);
@@ -43,7 +43,7 @@ describe('seed files', () => {
   });
 
   it('can be applied again without creating anything twice', async () => {
-    await prepareStore(t.app, t.config);
+    await prepareStore(t.app.services, t.config, t.app);
     const again = await applySeed(t.app, readSeed(SEED));
     expect(again).toEqual({ accounts: 0, created: 0, skipped: 8 });
     expect(await seededState()).toEqual({ keys: 3, zone: 'acme-assets', pullStorage: 1, records: 2 });
@@ -74,7 +74,7 @@ describe('seed files', () => {
 
 describe('POST /_edgeplane/reset', () => {
   it('empties the store, keeping the bootstrap account', async () => {
-    await prepareStore(t.app, t.config);
+    await prepareStore(t.app.services, t.config, t.app);
     const res = await reset('empty');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ to: 'empty', accounts: 1, created: 0 });
@@ -85,7 +85,7 @@ describe('POST /_edgeplane/reset', () => {
   });
 
   it('puts the seed back, with ids starting over', async () => {
-    await prepareStore(t.app, t.config);
+    await prepareStore(t.app.services, t.config, t.app);
     await t.post('/storagezone', { Name: 'extra', Region: 'DE' }, FULL);
     await t.post('/apikey', {}, FULL);
     const res = await reset('seed');
@@ -94,7 +94,7 @@ describe('POST /_edgeplane/reset', () => {
   });
 
   it('is atomic: concurrent requests see the state before or after, never half', async () => {
-    await prepareStore(t.app, t.config);
+    await prepareStore(t.app.services, t.config, t.app);
     for (let i = 0; i < 5; i++) await t.post('/apikey', {}, FULL);
     const readers = Array.from({ length: 40 }, () => t.get('/apikey', FULL));
     const [, ...seen] = await Promise.all([reset('seed'), ...readers]);

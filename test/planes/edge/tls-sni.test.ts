@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { connect, type PeerCertificate } from 'node:tls';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEdgeCore } from '../../../src/planes/edge/core.js';
 import { listenEdgeTls } from '../../../src/planes/edge/listen.js';
 import type { RunningPlane } from '../../../src/planes/plane.js';
 import { createTestApp, type TestContext } from '../../helpers/app.js';
@@ -50,11 +51,12 @@ beforeAll(async () => {
       })
     ).status,
   ).toBe(204);
-  plane = await listenEdgeTls(t.app.services, '127.0.0.1', 0, {
+  const core = createEdgeCore(t.app.services, {
     cdnDomain: CDN_DOMAIN,
     cacheBytes: t.config.edgeCacheBytes,
     logError: (error) => planeErrors.push(error),
   });
+  plane = await listenEdgeTls(core, t.app.services.certificates.edge, '127.0.0.1', 0);
   port = Number(new URL(plane.url).port);
   await ensureDebianPackage('curl', 'curl');
 });
