@@ -4,7 +4,7 @@
  * key; an Allow to `*` opens the operation to unsigned requests) and its public access block.
  */
 import type { IncomingMessage } from 'node:http';
-import type { BucketSettings } from '../../domain/s3/bucket-settings.js';
+import type { BucketSettings } from '../../domain/s3/types.js';
 import { type Actions, subResourceOf } from './bucket-config.js';
 import { s3Errors } from './errors.js';
 import { type CompiledPolicy, compilePolicy, evaluatePolicy, isPublic } from './settings/policy.js';

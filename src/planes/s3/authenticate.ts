@@ -4,7 +4,7 @@
  * An unsigned request is anonymous (undefined here): only the bucket's policy can let it in (see access.ts).
  */
 import type { IncomingMessage } from 'node:http';
-import type { BucketSettings } from '../../domain/s3/bucket-settings.js';
+import type { BucketSettings } from '../../domain/s3/types.js';
 import type { ZoneAccess } from '../../domain/files/zone-keys.js';
 import type { S3Credentials, S3ZoneSecrets } from '../../domain/s3/credentials.js';
 import { S3Error } from './errors.js';

@@ -9,7 +9,7 @@
  * each with the reason (see ABSENT).
  */
 import { tagsOf, withTags } from '../../domain/s3/object-tags.js';
-import type { BucketSettings, PublicAccessBlock } from '../../domain/s3/bucket-settings.js';
+import type { BucketSettings, PublicAccessBlock } from '../../domain/s3/types.js';
 import { header, requireWrite, type S3Call, sendEmpty, sendXml, smallBody } from './call.js';
 import { S3Error, s3Errors } from './errors.js';
 import { listObjectVersions } from './listing.js';

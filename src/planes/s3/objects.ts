@@ -3,7 +3,7 @@ import { Transform, type Readable } from 'node:stream';
 import { createHash } from 'node:crypto';
 import { keyPath } from '../../domain/files/paths.js';
 import type { ZoneAccess } from '../../domain/files/zone-keys.js';
-import type { Tag } from '../../domain/s3/bucket-settings.js';
+import type { Tag } from '../../domain/s3/types.js';
 import { bareEtag } from '../../domain/s3/etag.js';
 import { TAG_PREFIX, tagsOf, untagged, withTags } from '../../domain/s3/object-tags.js';
 import { EGRESS_METRICS } from '../../domain/storage-zones/statistics.js';
