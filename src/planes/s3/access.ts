@@ -26,7 +26,7 @@ const OPEN_TO_ANYONE = new Set<Permission>([
   's3:GetBucketLocation',
 ]);
 
-/** Whether an operation of this permission only reads: an unsigned request a policy lets in may write only otherwise. */
+/** Whether an operation of this permission only reads: an unsigned request a policy lets in gets write access only for one that does not. */
 export const readsOnly = (permission: Permission) => /^s3:(Get|List)/.test(permission);
 
 /** The read-only password signs reads only. */
