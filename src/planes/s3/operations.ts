@@ -27,7 +27,7 @@ const COPY = 'x-amz-copy-source';
  * takes it before any of them.
  */
 export const OPERATIONS: readonly S3Operation[] = [
-  // The service: the one bucket the signing key's zone is (no bucket policy applies).
+  // The service lists one bucket, the signing key's zone; no bucket policy applies to it.
   { name: 'ListBuckets', target: 'service', method: 'GET', permission: 's3:ListAllMyBuckets', run: listBuckets },
 
   { name: 'HeadBucket', target: 'bucket', method: 'HEAD', permission: 's3:ListBucket', run: headBucket },
