@@ -170,6 +170,14 @@ export class FileService {
   }
 
   /**
+   * Files (no directories) whose paths start with `prefix`, in byte order after `after` (exclusive),
+   * at most `limit`: how S3 lists a bucket, a page at a time across folders.
+   */
+  async listInKeyOrder(zone: Pick<ZoneAccess, 'zoneId'>, prefix: string, after: string | undefined, limit: number): Promise<FileRecord[]> {
+    return this.store.files.range(zone.zoneId, { prefix, after, limit, filesOnly: true });
+  }
+
+  /**
    * Removes a file, or a directory with all it holds; the zone's root only when `allowRoot`. With
    * `onlyGuid`, a file is removed only while it is still that version (404 otherwise): what the
    * S3 lifecycle sweep found old is what it removes, never a file uploaded again since.

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import type { Store } from '../../store/types.js';
 import { BoundedMap } from '../bounded-map.js';
 import type { DocumentRepo } from '../documents.js';
-import { type BucketSettings, NO_SETTINGS } from '../s3/bucket-settings.js';
+import { type BucketSettings, NO_SETTINGS } from '../s3/types.js';
 import type { StoredStorageZone } from '../storage-zones/service.js';
 import type { ZoneAccess } from './types.js';
 

@@ -1,6 +1,6 @@
 /**
- * What S3 keeps in a bucket's configuration sub-resources (`?tagging`, `?cors`, `?policy` …), for
- * the zone that is the bucket. They live in the storage zone's own document (a field the
+ * Writes what S3 keeps in a bucket's configuration sub-resources (`?tagging`, `?cors`, `?policy`
+ * …; the documents are in types.ts), for the zone that is the bucket. They live in the storage zone's own document (a field the
  * management API neither takes nor shows), so they go where the zone goes: the backup dump, the
  * change feed that tells every instance the zone changed (the zones kept by name drop it, and the
  * next request sees the new settings), and the deletion of the zone.
@@ -9,65 +9,7 @@ import type { Store } from '../../store/types.js';
 import type { DocumentRepo } from '../documents.js';
 import { errors } from '../errors.js';
 import type { StoredStorageZone } from '../storage-zones/service.js';
-
-export interface Tag {
-  key: string;
-  value: string;
-}
-
-export interface CorsRule {
-  id?: string;
-  allowedMethods: string[];
-  allowedOrigins: string[];
-  allowedHeaders: string[];
-  exposeHeaders: string[];
-  maxAgeSeconds?: number;
-}
-
-export interface PublicAccessBlock {
-  blockPublicAcls: boolean;
-  ignorePublicAcls: boolean;
-  blockPublicPolicy: boolean;
-  restrictPublicBuckets: boolean;
-}
-
-/** Which objects a lifecycle rule applies to; every condition given must hold. */
-export interface LifecycleFilter {
-  prefix: string;
-  tags: Tag[];
-  sizeGreaterThan?: number;
-  sizeLessThan?: number;
-  /**
-   * How `<Filter>` was written, to answer it back the same way: `empty` for a filter with no
-   * condition at all, `and` for conditions inside `<And>`; absent for its one condition alone.
-   */
-  form?: 'empty' | 'and';
-}
-
-export interface LifecycleRule {
-  id?: string;
-  enabled: boolean;
-  filter: LifecycleFilter;
-  /** Whether the rule was given with `<Filter>` (current form) or the legacy top-level `<Prefix>`: answered back the same way. */
-  legacyPrefix: boolean;
-  expiration?: { days?: number; date?: string; expiredObjectDeleteMarker?: boolean };
-  abortIncompleteUploadDays?: number;
-  /** Kept and answered back; it never removes anything, as versioning is never enabled here (no noncurrent versions). */
-  noncurrentExpiration?: { days: number; newerVersions?: number };
-}
-
-export interface BucketSettings {
-  tags?: Tag[];
-  cors?: CorsRule[];
-  /** The policy document as the client sent it (S3 answers it back unchanged). */
-  policy?: string;
-  publicAccessBlock?: PublicAccessBlock;
-  lifecycle?: LifecycleRule[];
-  /** Versioning can be suspended (every object keeps its one `null` version), never enabled here. */
-  versioning?: 'Suspended';
-}
-
-export const NO_SETTINGS: Readonly<BucketSettings> = Object.freeze({});
+import type { BucketSettings, LifecycleRule } from './types.js';
 
 export class BucketSettingsService {
   constructor(

@@ -4,7 +4,7 @@
  * plane needs the zone's passwords themselves: it takes them from the zones kept by name (see
  * files/zones-by-name.ts), which forgets a zone the moment it is written.
  */
-import type { BucketSettings } from './bucket-settings.js';
+import type { BucketSettings } from './types.js';
 import type { ZoneAccess } from '../files/zone-keys.js';
 import type { ZonesByName } from '../files/zones-by-name.js';
 

@@ -15,7 +15,8 @@ import { AppError } from '../errors.js';
 import type { FileService } from '../files/service.js';
 import type { Clock } from '../principal.js';
 import type { Store } from '../../store/types.js';
-import type { BucketSettingsService, LifecycleRule } from './bucket-settings.js';
+import type { BucketSettingsService } from './bucket-settings.js';
+import type { LifecycleRule } from './types.js';
 import type { MultipartUploads } from './multipart.js';
 import { tagsOf } from './object-tags.js';
 

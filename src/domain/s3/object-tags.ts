@@ -4,7 +4,7 @@
  * meet, and the tags go wherever the file goes (a copy, a replacement, a deletion) with no table
  * of their own to keep in step.
  */
-import type { Tag } from './bucket-settings.js';
+import type { Tag } from './types.js';
 
 export const TAG_PREFIX = 'tag:';
 

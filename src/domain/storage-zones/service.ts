@@ -3,7 +3,7 @@
  * regions, deletion that leaves a tombstone, credential resets, and reads that show the linked
  * pull zones.
  */
-import type { BucketSettings } from '../s3/bucket-settings.js';
+import type { BucketSettings } from '../s3/types.js';
 import type { PagedT } from '../../schemas/paging.js';
 import type { PullZoneT } from '../../schemas/pull-zone.js';
 import type { StorageZoneAddRequestT, StorageZoneT, StorageZoneUpdateRequestT } from '../../schemas/storage-zone.js';

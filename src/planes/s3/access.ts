@@ -1,47 +1,17 @@
 /**
- * Whether a request may do what it asks, beyond its signature: the IAM action S3 names for the
- * operation, checked against the bucket's policy (an explicit Deny refuses even the zone's own
- * key; an Allow to `*` opens the operation to unsigned requests) and its public access block.
+ * Whether a request may do what it asks, beyond its signature: the permission of its operation
+ * (operations.ts), checked against the bucket's policy (an explicit Deny refuses even the zone's own
+ * key; an Allow to `*` opens the operation to unsigned requests) and its public access block; and
+ * whether the key it was signed with may write at all.
  */
 import type { IncomingMessage } from 'node:http';
-import type { BucketSettings } from '../../domain/s3/bucket-settings.js';
-import { type Actions, subResourceOf } from './bucket-config.js';
+import type { BucketSettings } from '../../domain/s3/types.js';
 import { s3Errors } from './errors.js';
 import { type CompiledPolicy, compilePolicy, evaluatePolicy, isPublic } from './settings/policy.js';
-
-/** What the route answers besides the configuration sub-resources (bucket-config.ts names theirs). */
-const ROUTE_ACTIONS: Record<'bucket' | 'object', Record<string, Actions>> = {
-  bucket: {
-    location: ['GetBucketLocation', 'GetBucketLocation', 'GetBucketLocation'],
-    uploads: ['ListBucketMultipartUploads', 'PutObject', 'PutObject'],
-  },
-  object: { uploadId: ['ListMultipartUploadParts', 'PutObject', 'AbortMultipartUpload'] },
-};
-
-function byMethod(actions: Actions, method: string): string {
-  return `s3:${method === 'GET' || method === 'HEAD' ? actions[0] : method === 'DELETE' ? actions[2] : actions[1]}`;
-}
-
-/** The IAM action S3 checks for a request (`s3:GetObject`, `s3:ListBucket` …). */
-export function actionOf(method: string, key: string | undefined, query: Map<string, string>): string {
-  // The sub-resource the route will answer, so the action checked is the action done.
-  const subResource = subResourceOf(key, query);
-  if (subResource) return byMethod(subResource.actions, method);
-  for (const [name, actions] of Object.entries(ROUTE_ACTIONS[key === undefined ? 'bucket' : 'object'])) if (query.has(name)) return byMethod(actions, method);
-  if (key === undefined) {
-    // Any other parameter (`prefix=`, `start-after=` … empty or not) is a listing's, as the route takes it.
-    if (method === 'GET' || method === 'HEAD') return 's3:ListBucket';
-    if (method === 'POST' && query.has('delete')) return 's3:DeleteObject';
-    if (method === 'DELETE') return 's3:DeleteBucket';
-    return 's3:CreateBucket';
-  }
-  if (method === 'GET' || method === 'HEAD') return 's3:GetObject';
-  if (method === 'DELETE') return 's3:DeleteObject';
-  return 's3:PutObject';
-}
+import type { Authorize, Permission, S3Call } from './types.js';
 
 /** Actions an unsigned request may be allowed by a policy: objects and listings, never the bucket's configuration. */
-const OPEN_TO_ANYONE = new Set([
+const OPEN_TO_ANYONE = new Set<Permission>([
   's3:GetObject',
   's3:PutObject',
   's3:DeleteObject',
@@ -56,7 +26,13 @@ const OPEN_TO_ANYONE = new Set([
   's3:GetBucketLocation',
 ]);
 
-export const readsOnly = (action: string) => /^s3:(Get|List)/.test(action);
+/** Whether an operation of this permission only reads: an unsigned request a policy lets in gets write access only for one that does not. */
+export const readsOnly = (permission: Permission) => /^s3:(Get|List)/.test(permission);
+
+/** The read-only password signs reads only. */
+export function requireWrite(call: S3Call): void {
+  if (!call.zone.canWrite) throw s3Errors.accessDenied('Access Denied: the read-only password grants reads only.');
+}
 
 const compiled = new WeakMap<Readonly<BucketSettings>, CompiledPolicy>();
 
@@ -71,14 +47,11 @@ export function policyOf(settings: Readonly<BucketSettings>, bucket: string): Co
   return policy;
 }
 
-/** Checks one action on one key (or the bucket) for a request; throws AccessDenied when refused. */
-export type Authorize = (action: string, key?: string) => void;
-
 /**
  * What no Deny keeps from the bucket's owner (the zone's own key), as S3 keeps none of them from
  * the owning account's root: a policy that denies everything can still be read, replaced, removed.
  */
-const OWNER_ALWAYS = new Set(['s3:GetBucketPolicy', 's3:PutBucketPolicy', 's3:DeleteBucketPolicy']);
+const OWNER_ALWAYS = new Set<Permission>(['s3:GetBucketPolicy', 's3:PutBucketPolicy', 's3:DeleteBucketPolicy']);
 
 /**
  * The checks of a request to `bucket`: `signed` is whether the zone's key signed it. An unsigned

@@ -4,26 +4,10 @@
  * An unsigned request is anonymous (undefined here): only the bucket's policy can let it in (see access.ts).
  */
 import type { IncomingMessage } from 'node:http';
-import type { BucketSettings } from '../../domain/s3/bucket-settings.js';
-import type { ZoneAccess } from '../../domain/files/zone-keys.js';
 import type { S3Credentials, S3ZoneSecrets } from '../../domain/s3/credentials.js';
 import { S3Error } from './errors.js';
-import { canonicalRequest, type PayloadMode, readSignature, sameSignature, sign, signingKey, stringToSign } from './sigv4.js';
-
-export interface Authenticated {
-  zone: ZoneAccess;
-  /** When the zone was last changed (ListBuckets' creation date). */
-  modifiedAt: string;
-  /** The bucket's configurations as they were when the request arrived. */
-  settings: Readonly<BucketSettings>;
-  payload: PayloadMode;
-  /** Signed in the query (a presigned URL) rather than the Authorization header. */
-  presigned: boolean;
-  /** Signed with the zone's key; false for an anonymous request a bucket policy let in. */
-  signed: boolean;
-  /** For aws-chunked bodies whose chunks are signed. */
-  chunkSigning?: { key: Buffer; amzDate: string; scope: string; seed: string };
-}
+import { canonicalRequest, readSignature, sameSignature, sign, signingKey, stringToSign } from './sigv4.js';
+import type { Authenticated } from './types.js';
 
 /** An unsigned request to a zone, which may do what the bucket's policy allows it (`canWrite` when that is a write). */
 export function anonymous(entry: S3ZoneSecrets, canWrite: boolean): Authenticated {

@@ -1,12 +1,10 @@
 /**
  * S3's errors: a code clients branch on (`NoSuchKey`, `SignatureDoesNotMatch` …), an HTTP status,
- * and an XML body naming the resource. Domain errors are translated here, so the domain keeps no
- * knowledge of S3's vocabulary beyond the multipart rules it enforces (S3DomainError).
+ * and more elements for the XML body respond.ts sends. Domain errors are translated here, so the
+ * domain keeps no knowledge of S3's vocabulary beyond the multipart rules it enforces (S3DomainError).
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type AppError, appErrorOf } from '../../domain/errors.js';
 import { S3DomainError } from '../../domain/s3/multipart.js';
-import { element, xmlDocument } from './xml.js';
 
 export class S3Error extends Error {
   constructor(
@@ -46,6 +44,7 @@ export const s3Errors = {
       'The request signature we calculated does not match the signature you provided. Check your key and signing method.',
       403,
     ),
+  methodNotAllowed: (message = 'The specified method is not allowed against this resource.') => new S3Error('MethodNotAllowed', message, 405),
   incompleteBody: () => new S3Error('IncompleteBody', 'You did not provide the number of bytes specified by the Content-Length HTTP header.', 400),
 };
 
@@ -78,27 +77,4 @@ export function asS3Error(error: unknown): S3Error | undefined {
     return new S3Error(code, appError.message, status, {}, status === 400 && code === 'EntityTooLarge' ? { connection: 'close' } : {});
   }
   return undefined;
-}
-
-/** The resource an error names: `/bucket/key`. */
-export function sendError(req: IncomingMessage, res: ServerResponse, error: S3Error, requestId: string, resource: string): void {
-  const body =
-    req.method === 'HEAD'
-      ? ''
-      : xmlDocument(
-          element('Error', [
-            element('Code', error.code),
-            element('Message', error.message),
-            ...Object.entries(error.details).map(([name, value]) => element(name, value)),
-            element('Resource', resource),
-            element('RequestId', requestId),
-          ]),
-        );
-  res.writeHead(error.status, {
-    'content-type': 'application/xml',
-    'content-length': Buffer.byteLength(body),
-    ...(error.status === 503 ? { 'retry-after': '1' } : {}),
-    ...error.headers,
-  });
-  res.end(body);
 }

@@ -1,86 +1,39 @@
 /**
  * The S3-compatible API of storage zones created with S3 support (`StorageZoneType` 1). A thin
- * layer like the file API: it finds the bucket and key, authenticates the signature, picks the
- * operation from the method, the query's sub-resources and a few headers, and lets the domain do
- * the work. The bucket is the zone itself; its objects are the zone's files, the same ones the
- * file API serves.
+ * layer like the file API: it finds the bucket and key, parses the request into its operation
+ * (operations.ts: the method, the query's sub-resources and a few headers), authenticates the
+ * signature, checks the operation's permission against the bucket's policy, and runs it, the
+ * domain doing the work. The bucket is the zone itself; its objects are the zone's files, the same
+ * ones the file API serves.
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Clock } from '../../domain/principal.js';
 import type { S3Credentials, S3ZoneSecrets } from '../../domain/s3/credentials.js';
+import { closeLingering } from '../common/lingering-close.js';
+import { authorizer, readsOnly } from './access.js';
 import { addressed, bucketFromHost } from './addressing.js';
-import { actionOf, authorizer, readsOnly } from './access.js';
 import { anonymous, authenticate } from './authenticate.js';
-import { configurationOperation } from './bucket-config.js';
-import { header, type S3Call, type S3Deps, sendEmpty } from './call.js';
-import { asS3Error, S3Error, s3Errors, sendError } from './errors.js';
-import { bucketLocation, listBuckets, listObjectsV1, listObjectsV2 } from './listing.js';
-import { abortUpload, completeUpload, createUpload, listParts, listUploads, uploadPart } from './multipart-routes.js';
-import { copyObject, deleteObject, deleteObjects, getObject, putObject } from './objects.js';
+import { asS3Error, S3Error, s3Errors } from './errors.js';
+import { header } from './headers.js';
+import { operationOf } from './operations.js';
+import { sendError } from './respond.js';
 import { answerPreflight, applyCors } from './settings/cors.js';
 import { queryPairs } from './sigv4.js';
 import { guardedListener } from '../common/last-resort.js';
-import { closeLingering } from '../common/lingering-close.js';
+import type { Operation, S3Call, S3Deps } from './types.js';
 
 export interface S3HandlerDeps extends S3Deps {
   credentials: S3Credentials;
+  /** Now, for the signatures' validity: the services' clock. */
   clock: Clock;
   /** Virtual-host-style requests are addressed to `<bucket>.s3[.<region>].<storageDomain>`. */
   storageDomain: string;
+  /** Not read (listings go through the file service); listen.ts still hands it over. */
+  store?: unknown;
 }
 
 export function s3Handler(deps: S3HandlerDeps): RequestListener {
-  async function route(call: S3Call): Promise<void> {
-    const { req, query } = call;
-    const method = req.method ?? 'GET';
-    const configuration = configurationOperation(call, method);
-    if (configuration) return configuration();
-    // Every object is its one version, `null`: another version id names nothing.
-    const versionId = query.get('versionId');
-    if (versionId !== undefined && versionId !== 'null') throw s3Errors.invalidArgument('Invalid version id specified', 'versionId', versionId);
-    if (call.key === undefined) {
-      switch (method) {
-        case 'HEAD':
-          return sendEmpty(call.res, 200, { 'x-amz-bucket-region': call.zone.region.toLowerCase() });
-        case 'GET':
-          if (query.has('location')) return bucketLocation(call);
-          if (query.has('uploads')) return listUploads(call);
-          if (query.get('list-type') === '2') return listObjectsV2(call);
-          return listObjectsV1(call);
-        case 'POST':
-          if (query.has('delete')) return deleteObjects(call);
-          break;
-        case 'PUT':
-          // The zone exists already (it is the bucket): creating it again changes nothing, as in us-east-1.
-          if (!call.zone.canWrite) throw s3Errors.accessDenied();
-          return sendEmpty(call.res, 200, { location: `/${call.zone.zoneName}` });
-        case 'DELETE':
-          throw new S3Error('MethodNotAllowed', 'A storage zone (bucket) is deleted through the management API, not through S3.', 405);
-      }
-      throw new S3Error('MethodNotAllowed', 'The specified method is not allowed against this resource.', 405);
-    }
-    switch (method) {
-      case 'GET':
-        if (query.has('uploadId')) return listParts(call);
-        return getObject(call, 'GET');
-      case 'HEAD':
-        return getObject(call, 'HEAD');
-      case 'PUT':
-        if (query.has('uploadId') || query.has('partNumber')) return uploadPart(call);
-        if (header(req, 'x-amz-copy-source') !== undefined) return copyObject(call);
-        return putObject(call);
-      case 'DELETE':
-        if (query.has('uploadId')) return abortUpload(call);
-        return deleteObject(call);
-      case 'POST':
-        if (query.has('uploads')) return createUpload(call);
-        if (query.has('uploadId')) return completeUpload(call);
-        break;
-    }
-    throw new S3Error('MethodNotAllowed', 'The specified method is not allowed against this resource.', 405);
-  }
-
   async function handle(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
     const url = req.url ?? '/';
     const mark = url.indexOf('?');
@@ -95,25 +48,35 @@ export function s3Handler(deps: S3HandlerDeps): RequestListener {
       if (entry?.zone.s3) applyCors(req, res, entry.settings.cors);
     }
     const query = new Map(pairs);
-    const action = actionOf(method, key, query);
+    const operation = operationOf(method, bucket === undefined ? 'service' : key === undefined ? 'bucket' : 'object', query, req.headers);
     let auth = await authenticate(req, rawPath, pairs, deps.credentials, deps.clock().getTime());
     if (auth === undefined) {
       const entry = await s3Zone(bucket);
       if (!entry) throw s3Errors.accessDenied('Access Denied: requests must be signed (AWS Signature Version 4).');
-      auth = anonymous(entry, !readsOnly(action));
+      auth = anonymous(entry, !readsOnly(operation.permission));
     }
+    const authorize = authorizer(req, auth.zone.zoneName, auth.settings, auth.signed, query.get('prefix'));
+    const call: S3Call = { req, res, deps, auth, zone: auth.zone, key, query, requestId, authorize };
     if (bucket === undefined) {
-      if (method !== 'GET') throw new S3Error('MethodNotAllowed', 'The specified method is not allowed against this resource.', 405);
+      // The service: its one bucket is the signing key's zone, which no bucket policy governs.
       if (!auth.signed) throw s3Errors.accessDenied('Access Denied: requests must be signed (AWS Signature Version 4).');
-      return listBuckets({ res, zone: auth.zone, auth });
+      return operation.run(call);
     }
     if (bucket.toLowerCase() !== auth.zone.zoneName.toLowerCase()) {
       // Another zone's bucket: it exists (403) or not (404), as S3 tells a stranger's bucket from none.
       throw (await deps.credentials.of(bucket)) ? s3Errors.accessDenied() : s3Errors.noSuchBucket(bucket);
     }
-    const authorize = authorizer(req, auth.zone.zoneName, auth.settings, auth.signed, query.get('prefix'));
-    authorize(action, key);
-    await route({ req, res, deps, auth, zone: auth.zone, bucket, key, query, requestId, authorize });
+    authorize(operation.permission, key);
+    return run(operation, call);
+  }
+
+  async function run(operation: Operation, call: S3Call): Promise<void> {
+    // Every object is its one version, `null`: another version id names nothing. (A configuration
+    // sub-resource takes the request whatever else the query says.)
+    const versionId = call.query.get('versionId');
+    if (operation.configuration === undefined && versionId !== undefined && versionId !== 'null')
+      throw s3Errors.invalidArgument('Invalid version id specified', 'versionId', versionId);
+    await operation.run(call);
   }
 
   /** The S3 zone a bucket name names, for requests that carry no key of theirs (preflights, anonymous ones). */

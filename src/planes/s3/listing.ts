@@ -1,19 +1,16 @@
 /**
- * Listings: ListBuckets (the zone itself), ListObjectsV2 and ListObjects (v1), GetBucketLocation.
- * Keys come from the store in byte order, as S3 lists them. With a delimiter, the keys under a
- * common prefix are skipped in one step (the next page starts past the prefix), so a folder with a
- * million files costs one entry, not a million.
+ * Listings: ListBuckets (the zone itself), ListObjectsV2 and ListObjects (v1), ListObjectVersions.
+ * Keys come from the file service in byte order, as S3 lists them, a page at a time (list-page.ts).
  */
-import { prefixEnd } from '../../store/file-paths.js';
 import type { FileRecord } from '../../store/types.js';
-import type { S3Call } from './call.js';
-import { sendXml } from './call.js';
+import { prefixEnd } from '../../store/file-paths.js';
+import { etagOf, isoTime, owner } from './answer-parts.js';
 import { S3Error, s3Errors } from './errors.js';
-import { etagOf, isoTime } from './objects.js';
-import { uriEncode } from './sigv4.js';
-import { element, rootElement, S3_NAMESPACE } from './xml.js';
-
-const MAX_KEYS = 1000;
+import { type Listed, listPage, MAX_KEYS, type Page, resumesPast } from './list-page.js';
+import { countOf, encoder } from './query-params.js';
+import { sendXml } from './respond.js';
+import type { S3Call } from './types.js';
+import { element, rootElement } from './xml.js';
 
 export function listBuckets(call: Pick<S3Call, 'res' | 'zone' | 'auth'>): void {
   sendXml(
@@ -26,76 +23,9 @@ export function listBuckets(call: Pick<S3Call, 'res' | 'zone' | 'auth'>): void {
   );
 }
 
-export function owner(zone: S3Call['zone'], name = 'Owner'): string {
-  return element(name, [element('ID', zone.userId), element('DisplayName', zone.zoneName)]);
-}
-
-export function bucketLocation(call: S3Call): void {
-  sendXml(call.res, 200, element('LocationConstraint', call.zone.region.toLowerCase(), ` xmlns="${S3_NAMESPACE}"`));
-}
-
-function maxKeysOf(call: S3Call, name: string): number {
-  const raw = call.query.get(name);
-  if (raw === undefined) return MAX_KEYS;
-  if (!/^\d+$/.test(raw)) throw s3Errors.invalidArgument(`Provided ${name} not an integer or within integer range`, name, raw);
-  return Math.min(MAX_KEYS, Number(raw));
-}
-
-/** One page of a listing: the items and the common prefixes they were rolled up into, in key order. */
-export interface Page<T, C> {
-  items: T[];
-  prefixes: string[];
-  truncated: boolean;
-  /** Where the next page starts (exclusive): past the last item, or past everything under the last common prefix. */
-  next: C | undefined;
-  /** The last item or common prefix listed (v1's NextMarker, ListMultipartUploads' NextKeyMarker). */
-  last: { item: T } | { prefix: string } | undefined;
-}
-
-/** What is listed, in key order: objects, uploads in progress. */
-export interface Listed<T, C> {
-  fetch(after: C | undefined, limit: number): Promise<T[]>;
-  keyOf(item: T): string;
-  /** Where listing resumes after this item. */
-  cursorOf(item: T): C;
-  /** Where listing resumes past every key under a common prefix. */
-  past(common: string): C;
-}
-
-/** Up to `max` items and common prefixes after `after`: keys holding `delimiter` after `prefix` are rolled up, each prefix once. */
-export async function listPage<T, C>(source: Listed<T, C>, prefix: string, delimiter: string, after: C | undefined, max: number): Promise<Page<T, C>> {
-  const items: T[] = [];
-  const prefixes: string[] = [];
-  let cursor = after;
-  let last: Page<T, C>['last'];
-  if (max === 0) return { items, prefixes, truncated: false, next: undefined, last };
-  for (;;) {
-    const batch = await source.fetch(cursor, Math.min(MAX_KEYS, max - items.length - prefixes.length + 1));
-    if (batch.length === 0) return { items, prefixes, truncated: false, next: undefined, last };
-    for (const item of batch) {
-      const key = source.keyOf(item);
-      const cut = delimiter === '' ? -1 : key.indexOf(delimiter, prefix.length);
-      if (items.length + prefixes.length === max) return { items, prefixes, truncated: true, next: cursor, last };
-      if (cut >= 0) {
-        const common = key.slice(0, cut + delimiter.length);
-        prefixes.push(common);
-        last = { prefix: common };
-        cursor = source.past(common);
-        break;
-      }
-      items.push(item);
-      last = { item };
-      cursor = source.cursorOf(item);
-    }
-  }
-}
-
-/** A marker that is a common prefix resumes past everything under it, as S3 does. */
-export const resumesPast = (marker: string, prefix: string, delimiter: string) => delimiter !== '' && marker.endsWith(delimiter) && marker.startsWith(prefix);
-
 function objectPage(call: S3Call, prefix: string, delimiter: string, after: string, maxKeys: number): Promise<Page<FileRecord, string>> {
   const source: Listed<FileRecord, string> = {
-    fetch: (cursor, limit) => call.deps.store.files.range(call.zone.zoneId, { prefix, after: cursor === '' ? undefined : cursor, limit, filesOnly: true }),
+    fetch: (cursor, limit) => call.deps.files.listInKeyOrder(call.zone, prefix, cursor === '' ? undefined : cursor, limit),
     keyOf: (file) => file.path,
     cursorOf: (file) => file.path,
     past: prefixEnd,
@@ -116,17 +46,10 @@ function contents(file: FileRecord, encode: (s: string) => string, withOwner: st
   ]);
 }
 
-export function encoder(call: S3Call): (s: string) => string {
-  const type = call.query.get('encoding-type');
-  if (type === undefined) return (s) => s;
-  if (type !== 'url') throw s3Errors.invalidArgument('Invalid Encoding Method specified in Request', 'encoding-type', type);
-  return (s) => uriEncode(s, true);
-}
-
 export async function listObjectsV2(call: S3Call): Promise<void> {
   const prefix = call.query.get('prefix') ?? '';
   const delimiter = call.query.get('delimiter') ?? '';
-  const maxKeys = maxKeysOf(call, 'max-keys');
+  const maxKeys = countOf(call.query, 'max-keys', MAX_KEYS);
   const token = call.query.get('continuation-token');
   const startAfter = call.query.get('start-after') ?? '';
   let after = startAfter;
@@ -137,7 +60,7 @@ export async function listObjectsV2(call: S3Call): Promise<void> {
     after = decoded.slice(2);
   }
   const page = await objectPage(call, prefix, delimiter, after, maxKeys);
-  const encode = encoder(call);
+  const encode = encoder(call.query);
   const fetchOwner = call.query.get('fetch-owner') === 'true';
   sendXml(
     call.res,
@@ -162,11 +85,11 @@ export async function listObjectsV2(call: S3Call): Promise<void> {
 export async function listObjectsV1(call: S3Call): Promise<void> {
   const prefix = call.query.get('prefix') ?? '';
   const delimiter = call.query.get('delimiter') ?? '';
-  const maxKeys = maxKeysOf(call, 'max-keys');
+  const maxKeys = countOf(call.query, 'max-keys', MAX_KEYS);
   const marker = call.query.get('marker') ?? '';
   const after = resumesPast(marker, prefix, delimiter) ? prefixEnd(marker) : marker;
   const page = await objectPage(call, prefix, delimiter, after, maxKeys);
-  const encode = encoder(call);
+  const encode = encoder(call.query);
   sendXml(
     call.res,
     200,
@@ -189,14 +112,14 @@ export async function listObjectsV1(call: S3Call): Promise<void> {
 export async function listObjectVersions(call: S3Call): Promise<void> {
   const prefix = call.query.get('prefix') ?? '';
   const delimiter = call.query.get('delimiter') ?? '';
-  const maxKeys = maxKeysOf(call, 'max-keys');
+  const maxKeys = countOf(call.query, 'max-keys', MAX_KEYS);
   const keyMarker = call.query.get('key-marker') ?? '';
   const versionIdMarker = call.query.get('version-id-marker') ?? '';
   if (versionIdMarker !== '' && keyMarker === '')
     throw s3Errors.invalidArgument('A version-id marker cannot be specified without a key marker.', 'version-id-marker', versionIdMarker);
   const after = resumesPast(keyMarker, prefix, delimiter) ? prefixEnd(keyMarker) : keyMarker;
   const page = await objectPage(call, prefix, delimiter, after, maxKeys);
-  const encode = encoder(call);
+  const encode = encoder(call.query);
   const last = page.truncated ? page.last : undefined;
   sendXml(
     call.res,

@@ -1,13 +1,20 @@
 /** Multipart uploads: Create, UploadPart, UploadPartCopy, Complete, Abort, ListParts, ListMultipartUploads. */
-import { checkWriteHeaders } from './settings/acl.js';
 import { keyPath } from '../../domain/files/paths.js';
 import { prefixEnd } from '../../store/file-paths.js';
 import type { S3Upload } from '../../store/types.js';
 import { chooseRange } from '../common/ranges.js';
-import { declaredLength, header, objectBody, objectMetadata, partNumberOf, requireWrite, type S3Call, sendEmpty, sendXml, smallBody } from './call.js';
+import { requireWrite } from './access.js';
+import { etagOf, isoTime, owner } from './answer-parts.js';
+import { copySourceFile } from './copy-object.js';
 import { S3Error, s3Errors } from './errors.js';
-import { encoder, type Listed, listPage, owner, resumesPast } from './listing.js';
-import { checkContentMd5, copySourceFile, etagOf, isoTime } from './objects.js';
+import { header } from './headers.js';
+import { type Listed, listPage, resumesPast } from './list-page.js';
+import { objectMetadata } from './object-metadata.js';
+import { countOf, encoder, numberOf, partNumberOf } from './query-params.js';
+import { checkContentMd5, declaredLength, objectBody, smallBody } from './request-body.js';
+import { sendEmpty, sendXml } from './respond.js';
+import { checkWriteHeaders } from './settings/acl.js';
+import type { S3Call } from './types.js';
 import { element, parseXml, rootElement, textOf } from './xml.js';
 
 const MAX_LISTED = 1000;
@@ -16,13 +23,6 @@ type UploadCursor = { key: string; uploadId: string };
 
 async function uploadOf(call: S3Call): Promise<S3Upload> {
   return call.deps.multipart.get(call.zone, call.query.get('uploadId') ?? '', keyPath(call.key!).path);
-}
-
-function intParam(call: S3Call, name: string, fallback: number): number {
-  const raw = call.query.get(name);
-  if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw)) throw s3Errors.invalidArgument(`Provided ${name} not an integer or within integer range`, name, raw);
-  return Number(raw);
 }
 
 export async function createUpload(call: S3Call): Promise<void> {
@@ -41,12 +41,16 @@ export async function createUpload(call: S3Call): Promise<void> {
   );
 }
 
-export async function uploadPart(call: S3Call): Promise<void> {
+/** The upload and part number an UploadPart or UploadPartCopy names, once the key may write. */
+async function partOf(call: S3Call): Promise<{ upload: S3Upload; partNumber: number }> {
   requireWrite(call);
-  const partNumber = partNumberOf(call);
-  const upload = await uploadOf(call);
+  const partNumber = partNumberOf(call.query);
+  return { upload: await uploadOf(call), partNumber };
+}
+
+export async function uploadPart(call: S3Call): Promise<void> {
+  const { upload, partNumber } = await partOf(call);
   const max = call.deps.multipart.maxPartBytes;
-  if (header(call.req, 'x-amz-copy-source') !== undefined) return uploadPartCopy(call, upload, partNumber);
   const declared = declaredLength(call);
   if (declared !== undefined && declared > max) throw s3Errors.entityTooLarge(max);
   const md5 = checkContentMd5(call);
@@ -60,7 +64,8 @@ export async function uploadPart(call: S3Call): Promise<void> {
   sendEmpty(call.res, 200, { etag: `"${part.md5}"` });
 }
 
-async function uploadPartCopy(call: S3Call, upload: S3Upload, partNumber: number): Promise<void> {
+export async function uploadPartCopy(call: S3Call): Promise<void> {
+  const { upload, partNumber } = await partOf(call);
   const source = await copySourceFile(call);
   const rangeHeader = header(call.req, 'x-amz-copy-source-range');
   let range: { start: number; end: number } | undefined;
@@ -118,8 +123,8 @@ export async function abortUpload(call: S3Call): Promise<void> {
 
 export async function listParts(call: S3Call): Promise<void> {
   const upload = await uploadOf(call);
-  const marker = intParam(call, 'part-number-marker', 0);
-  const maxParts = Math.min(MAX_LISTED, intParam(call, 'max-parts', MAX_LISTED));
+  const marker = numberOf(call.query, 'part-number-marker', 0);
+  const maxParts = countOf(call.query, 'max-parts', MAX_LISTED);
   const parts = await call.deps.multipart.parts(upload, marker, maxParts + 1);
   const truncated = parts.length > maxParts;
   const shown = parts.slice(0, maxParts);
@@ -154,8 +159,8 @@ export async function listUploads(call: S3Call): Promise<void> {
   const delimiter = call.query.get('delimiter') ?? '';
   const keyMarker = call.query.get('key-marker') ?? '';
   const uploadIdMarker = call.query.get('upload-id-marker') ?? '';
-  const maxUploads = Math.min(MAX_LISTED, intParam(call, 'max-uploads', MAX_LISTED));
-  const encode = encoder(call);
+  const maxUploads = countOf(call.query, 'max-uploads', MAX_LISTED);
+  const encode = encoder(call.query);
   const source: Listed<S3Upload, UploadCursor> = {
     fetch: (after, limit) => call.deps.multipart.list(call.zone, { prefix, after, limit }),
     keyOf: (upload) => upload.key,

@@ -9,6 +9,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { S3Error } from './errors.js';
+import { header } from './headers.js';
 
 export const ALGORITHM = 'AWS4-HMAC-SHA256';
 export const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
@@ -42,11 +43,6 @@ export interface SignedRequestInfo {
 
 const malformed = (message: string) => new S3Error('AuthorizationHeaderMalformed', message, 400);
 const queryError = (message: string) => new S3Error('AuthorizationQueryParametersError', message, 400);
-
-const header = (req: IncomingMessage, name: string): string | undefined => {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value.join(',') : value;
-};
 
 /** Strict RFC 3986 encoding: everything but `A-Z a-z 0-9 - . _ ~` as %XX (upper case). */
 export function uriEncode(text: string, keepSlash = false): string {

@@ -6,9 +6,12 @@
  * is the bucket policy's business.
  */
 import type { IncomingMessage } from 'node:http';
-import { header, type S3Call, sendEmpty, sendXml, smallBody } from '../call.js';
+import { owner } from '../answer-parts.js';
 import { S3Error } from '../errors.js';
-import { owner } from '../listing.js';
+import { header } from '../headers.js';
+import { smallBody } from '../request-body.js';
+import { sendEmpty, sendXml } from '../respond.js';
+import type { S3Call } from '../types.js';
 import { element, rootElement } from '../xml.js';
 
 /** The canned ACLs that grant the owner full control and no one else: what every ACL here is. */

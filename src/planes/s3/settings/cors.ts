@@ -6,7 +6,7 @@
  * its errors alike, so a browser can read both.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CorsRule } from '../../../domain/s3/bucket-settings.js';
+import type { CorsRule } from '../../../domain/s3/types.js';
 import { S3Error, s3Errors } from '../errors.js';
 import { element, parseXml, rootElement, textOf } from '../xml.js';
 

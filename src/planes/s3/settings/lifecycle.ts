@@ -8,7 +8,7 @@
  * versioning is never enabled here.
  */
 import { randomUUID } from 'node:crypto';
-import type { LifecycleFilter, LifecycleRule, Tag } from '../../../domain/s3/bucket-settings.js';
+import type { LifecycleFilter, LifecycleRule, Tag } from '../../../domain/s3/types.js';
 import { S3Error, s3Errors } from '../errors.js';
 import { element, parseXml, rootElement, textOf } from '../xml.js';
 

@@ -4,7 +4,7 @@
  * rules: at most 10 per object and 50 per bucket, keys of 1–128 characters and values of up to 256
  * from the set AWS allows in tags, no key twice, none in the reserved `aws:` namespace.
  */
-import type { Tag } from '../../../domain/s3/bucket-settings.js';
+import type { Tag } from '../../../domain/s3/types.js';
 import { S3Error, s3Errors } from '../errors.js';
 import { element, parseXml, rootElement, textOf } from '../xml.js';
 

@@ -1,0 +1,171 @@
+/**
+ * The object at a key, and reading it: GetObject and HeadObject, with S3's conditions, ranges and
+ * part numbers, the headers kept with the object, and the egress counted in the zone's statistics.
+ */
+import { validateHeaderValue } from 'node:http';
+import { keyPath } from '../../domain/files/paths.js';
+import type { ZoneAccess } from '../../domain/files/zone-keys.js';
+import { TAG_PREFIX } from '../../domain/s3/object-tags.js';
+import { EGRESS_METRICS } from '../../domain/storage-zones/statistics.js';
+import type { ByteRange } from '../../files/types.js';
+import type { FileRecord } from '../../store/types.js';
+import { contentTypeOf } from '../common/content-types.js';
+import { evaluateConditions, rangeStillApplies, type Validators } from '../common/conditions.js';
+import { chooseRange, contentRange } from '../common/ranges.js';
+import { etagOf } from './answer-parts.js';
+import { S3Error, s3Errors } from './errors.js';
+import { header } from './headers.js';
+import { SYSTEM_PREFIX } from './object-metadata.js';
+import { partNumberOf } from './query-params.js';
+import type { S3Call } from './types.js';
+
+/** Reads up to this size are answered from one buffer; larger ones stream. */
+const SMALL_READ_BYTES = 64 * 1024;
+
+/** The file at `key`, or NoSuchKey (directories are not objects). */
+export async function objectAt(call: Pick<S3Call, 'deps'>, zone: Pick<ZoneAccess, 'zoneId'>, key: string): Promise<FileRecord> {
+  const target = keyPath(key);
+  const file = target.isDirectory ? undefined : await call.deps.files.find(zone, target.path);
+  if (!file || file.isDirectory) throw s3Errors.noSuchKey(key);
+  return file;
+}
+
+function objectHeaders(file: FileRecord): Record<string, string> {
+  const headers: Record<string, string> = {
+    etag: etagOf(file),
+    'last-modified': new Date(file.changedAt).toUTCString(),
+    'content-type': file.contentType ?? contentTypeOf(file.path),
+    'accept-ranges': 'bytes',
+  };
+  let tags = 0;
+  for (const [name, value] of Object.entries(file.metadata ?? {})) {
+    if (name.startsWith(SYSTEM_PREFIX)) headers[name.slice(SYSTEM_PREFIX.length)] = value;
+    else if (name.startsWith(TAG_PREFIX)) tags++;
+    else headers[`x-amz-meta-${name}`] = value;
+  }
+  if (tags > 0) headers['x-amz-tagging-count'] = String(tags);
+  return headers;
+}
+
+/**
+ * The parts a completed multipart upload left, as byte ranges of the object: its segments are the
+ * parts as they were uploaded (see domain/s3/multipart.ts), and its ETag ends in `-<count>`. An
+ * object uploaded whole (or copied) has none.
+ */
+function partsOf(file: FileRecord): { start: number; size: number }[] | undefined {
+  const count = /-(\d+)$/.exec(file.md5 ?? '')?.[1];
+  if (count === undefined || Number(count) !== file.blobs.length) return undefined;
+  let start = 0;
+  return file.blobs.map((blob) => {
+    const part = { start, size: blob.size };
+    start += blob.size;
+    return part;
+  });
+}
+
+/**
+ * `?partNumber=N`: the bytes of part N, and how many parts there are. An object uploaded whole is
+ * its own part 1, answered without a parts count, as S3 answers it.
+ */
+function selectPart(call: S3Call, file: FileRecord, headers: Record<string, string | number>): { start: number; size: number } {
+  const partNumber = partNumberOf(call.query);
+  if (header(call.req, 'range') !== undefined) throw s3Errors.invalidRequest('Cannot specify both Range header and partNumber query parameter');
+  const parts = partsOf(file);
+  const count = parts?.length ?? 1;
+  if (partNumber > count)
+    throw new S3Error(
+      'InvalidPartNumber',
+      'The requested partnumber is not satisfiable',
+      416,
+      { PartNumberRequested: String(partNumber), ActualPartCount: String(count) },
+      { 'content-range': `bytes */${file.size}` },
+    );
+  if (parts) headers['x-amz-mp-parts-count'] = String(count);
+  return parts?.[partNumber - 1] ?? { start: 0, size: file.size };
+}
+
+/** `response-content-type` and its kin override the headers of a GET's answer. */
+const OVERRIDES = ['content-type', 'content-language', 'expires', 'cache-control', 'content-disposition', 'content-encoding'];
+
+/** An override's value, when node:http can send it in a header (no CR, LF or other control, nothing beyond Latin-1); else InvalidArgument. */
+function overrideValue(parameter: string, value: string): string {
+  try {
+    validateHeaderValue(parameter, value);
+  } catch {
+    throw s3Errors.invalidArgument(`The value of ${parameter} cannot be sent in a header.`, parameter, '');
+  }
+  return value;
+}
+
+export const getObject = (call: S3Call) => sendObject(call, 'GET');
+export const headObject = (call: S3Call) => sendObject(call, 'HEAD');
+
+/** The object's bytes (GET) or only its headers (HEAD), under the request's conditions, range or part number. */
+async function sendObject(call: S3Call, method: 'GET' | 'HEAD'): Promise<void> {
+  const { req, res, deps, zone } = call;
+  const file = await objectAt(call, zone, call.key!);
+  const validators: Validators = { etag: etagOf(file), lastModified: new Date(file.changedAt) };
+  const headers: Record<string, string | number> = objectHeaders(file);
+  for (const name of OVERRIDES) {
+    const value = call.query.get(`response-${name}`);
+    if (value !== undefined) headers[name] = overrideValue(`response-${name}`, value);
+  }
+  const outcome = evaluateConditions(method, req.headers, validators);
+  if (outcome === 'not-modified') {
+    res.writeHead(304, { etag: validators.etag, 'last-modified': String(headers['last-modified']) });
+    res.end();
+    return;
+  }
+  if (outcome === 'precondition-failed') throw new S3Error('PreconditionFailed', 'At least one of the pre-conditions you specified did not hold', 412);
+  let range: ByteRange | undefined;
+  let length: number;
+  if (call.query.has('partNumber')) {
+    // A part is read as a range of the object; an empty one (a last part of no bytes) is answered 200, empty.
+    const part = selectPart(call, file, headers);
+    range = part.size > 0 ? { start: part.start, end: part.start + part.size - 1 } : undefined;
+    length = part.size;
+  } else {
+    const choice = rangeStillApplies(req.headers, validators) ? chooseRange(header(req, 'range'), file.size) : ({ kind: 'whole' } as const);
+    if (choice.kind === 'unsatisfiable')
+      throw new S3Error(
+        'InvalidRange',
+        'The requested range is not satisfiable',
+        416,
+        { RangeRequested: header(req, 'range') ?? '', ActualObjectSize: String(file.size) },
+        { 'content-range': `bytes */${file.size}` },
+      );
+    range = choice.kind === 'range' ? choice.range : undefined;
+    length = range ? range.end - range.start + 1 : file.size;
+  }
+  headers['content-length'] = length;
+  if (range) headers['content-range'] = contentRange(range, file.size);
+  const status = range ? 206 : 200;
+  if (method === 'HEAD') {
+    res.writeHead(status, headers);
+    res.end();
+    return;
+  }
+  const subject = `storageZone:${zone.zoneId}`;
+  // The zone's egress statistics tell S3 downloads, and those through presigned URLs, apart.
+  const metric = call.auth.presigned ? EGRESS_METRICS.s3Presigned : EGRESS_METRICS.s3;
+  if (length <= SMALL_READ_BYTES) {
+    const bytes = length === 0 ? Buffer.alloc(0) : await deps.files.readBytes(file, range);
+    res.writeHead(status, headers);
+    res.end(bytes);
+    deps.usage.add(subject, metric, length);
+    return;
+  }
+  const body = await deps.files.read(file, range);
+  if (res.destroyed) {
+    body.destroy();
+    return;
+  }
+  res.writeHead(status, headers);
+  res.once('finish', () => deps.usage.add(subject, metric, length));
+  body.once('error', (error) => {
+    deps.logError(error);
+    res.destroy(error);
+  });
+  res.once('close', () => body.destroy());
+  body.pipe(res);
+}

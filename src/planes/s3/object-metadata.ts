@@ -1,0 +1,50 @@
+/**
+ * What S3 keeps with an object besides its bytes, as a write gives it: `x-amz-meta-*` user
+ * metadata, the headers sent back as they were given, and the `x-amz-tagging` tags, all in the
+ * file's metadata.
+ */
+import type { IncomingMessage } from 'node:http';
+import { withTags } from '../../domain/s3/object-tags.js';
+import { S3Error } from './errors.js';
+import { header } from './headers.js';
+import { parseTaggingHeader } from './settings/tagging.js';
+
+/** `x-amz-meta-*` headers as user metadata (lowercase names), within S3's 2 KB. */
+export function userMetadata(req: IncomingMessage): Record<string, string> | null {
+  const out: Record<string, string> = {};
+  let size = 0;
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (!name.startsWith('x-amz-meta-') || value === undefined) continue;
+    const text = Array.isArray(value) ? value.join(',') : value;
+    const short = name.slice('x-amz-meta-'.length);
+    out[short] = text;
+    size += Buffer.byteLength(short) + Buffer.byteLength(text);
+  }
+  if (size > 2048) throw new S3Error('MetadataTooLarge', 'Your metadata headers exceed the maximum allowed metadata size.', 400, { MaxSizeAllowed: '2048' });
+  return Object.keys(out).length === 0 ? null : out;
+}
+
+/** Headers S3 keeps with an object and sends back as they were given. */
+export const STORED_HEADERS = ['cache-control', 'content-disposition', 'content-encoding', 'content-language', 'expires'] as const;
+/**
+ * They are kept in the file's metadata under `system:<name>`: user metadata names are HTTP header
+ * names, which never hold a colon, so the two never meet.
+ */
+export const SYSTEM_PREFIX = 'system:';
+
+export function objectMetadata(req: IncomingMessage): Record<string, string> | null {
+  const user = userMetadata(req) ?? {};
+  for (const name of STORED_HEADERS) {
+    let value = header(req, name);
+    // aws-chunked is how the body travelled, not how the object is encoded.
+    if (name === 'content-encoding' && value !== undefined)
+      value = value
+        .split(',')
+        .map((v) => v.trim())
+        .filter((v) => v !== 'aws-chunked' && v !== '')
+        .join(', ');
+    if (value) user[`${SYSTEM_PREFIX}${name}`] = value;
+  }
+  const tagging = header(req, 'x-amz-tagging');
+  return tagging === undefined ? (Object.keys(user).length === 0 ? null : user) : withTags(user, parseTaggingHeader(tagging));
+}
