@@ -1,7 +1,7 @@
 /**
- * Dependencies point one way: planes -> domain -> store, with the schemas beneath all of them.
- * The linter (biome.json) enforces it on every `npm test`; these tests prove that the rule bites
- * and that the tree obeys it.
+ * Dependencies point one way: planes -> domain -> store, with the schemas beneath all of them, and
+ * no two files import each other, even through others. The linter (biome.json) enforces both on
+ * every `npm test`; these tests prove that the rules bite and that the tree obeys them.
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -51,6 +51,25 @@ describe('import direction', () => {
     expect(schema.status).not.toBe(0);
     const store = lint({ 'src/store/probe.ts': "import Fastify from 'fastify';\n\nexport const x = Fastify;\n" });
     expect(store.status).not.toBe(0);
+  });
+
+  it('the linter refuses a store or a configuration that imports the domain', () => {
+    const domain = { 'src/domain/errors.ts': 'export const errors = 1;\n' };
+    const store = lint({ ...domain, 'src/store/probe.ts': "import { errors } from '../domain/errors.js';\n\nexport const x = errors;\n" });
+    expect(store.status).not.toBe(0);
+    expect(store.stdout).toContain('noRestrictedImports');
+    const config = lint({ ...domain, 'src/config.ts': "import { errors } from './domain/errors.js';\n\nexport const x = errors;\n" });
+    expect(config.status).not.toBe(0);
+    expect(config.stdout).toContain('noRestrictedImports');
+  });
+
+  it('the linter refuses an import circle, type-only imports included', () => {
+    const result = lint({
+      'src/domain/a.ts': "import type { B } from './b.js';\n\nexport interface A {\n  b?: B;\n}\n",
+      'src/domain/b.ts': "import type { A } from './a.js';\n\nexport interface B {\n  a?: A;\n}\n",
+    });
+    expect(result.status).not.toBe(0);
+    expect(result.stdout).toContain('noImportCycles');
   });
 
   it('the linter accepts a plane that imports the domain and the schemas', () => {
