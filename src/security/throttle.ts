@@ -5,6 +5,7 @@
  * so a flood of distinct keys or addresses costs bounded memory.
  */
 import { createHash } from 'node:crypto';
+import { fullBucket, type TokenBucket, takeToken } from './token-bucket.js';
 
 export type Now = () => number;
 
@@ -16,17 +17,12 @@ const DEFAULT_MAX_ENTRIES = 10_000;
 
 const secondsUntil = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
-interface Bucket {
-  tokens: number;
-  at: number;
-}
-
 /**
  * A token bucket per key: `ratePerSecond` tokens refill continuously up to `burst`, and each
  * request takes one. A client may burst, then is held to the steady rate.
  */
 export class TokenBuckets {
-  private readonly buckets = new Map<string, Bucket>();
+  private readonly buckets = new Map<string, TokenBucket>();
 
   constructor(
     private readonly ratePerSecond: number,
@@ -39,11 +35,8 @@ export class TokenBuckets {
 
   take(key: string): Verdict {
     const now = this.now();
-    const bucket = this.refilled(key, now);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return ALLOWED;
-    }
+    const bucket = this.bucketOf(key, now);
+    if (takeToken(bucket, now, this.ratePerSecond / 1000, this.burst)) return ALLOWED;
     return { allowed: false, retryAfterSeconds: secondsUntil(((1 - bucket.tokens) * 1000) / this.ratePerSecond) };
   }
 
@@ -51,18 +44,13 @@ export class TokenBuckets {
     return this.buckets.size;
   }
 
-  private refilled(key: string, now: number): Bucket {
+  private bucketOf(key: string, now: number): TokenBucket {
     let bucket = this.buckets.get(key);
     if (!bucket) {
       this.makeRoom(now);
-      bucket = { tokens: this.burst, at: now };
+      bucket = fullBucket(this.burst, now);
       this.buckets.set(key, bucket);
-      return bucket;
     }
-    // A clock that steps back (a test, an NTP correction) must not mint or drain tokens.
-    const elapsed = Math.max(0, now - bucket.at);
-    bucket.tokens = Math.min(this.burst, bucket.tokens + (elapsed * this.ratePerSecond) / 1000);
-    bucket.at = Math.max(bucket.at, now);
     return bucket;
   }
 

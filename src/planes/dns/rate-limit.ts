@@ -10,13 +10,11 @@
  * distinct sources than that can cause, and each of those is itself limited.
  */
 import { BoundedMap } from '../../domain/bounded-map.js';
+import { fullBucket, type TokenBucket, takeToken } from '../../security/token-bucket.js';
 
 export type Verdict = 'pass' | 'drop' | 'slip';
 
-interface Bucket {
-  tokens: number;
-  /** When `tokens` was last brought up to date (ms). */
-  at: number;
+interface Bucket extends TokenBucket {
   /** When the bucket was last moved to the recent end of the map (ms). */
   touched: number;
   /** Queries refused so far: every `slip`th one slips through truncated. */
@@ -46,20 +44,13 @@ export class SourceRateLimit {
     const key = sourceKey(address);
     let bucket = this.buckets.get(key);
     if (bucket === undefined) {
-      bucket = { tokens: this.burst, at: now, touched: now, refused: 0 };
+      bucket = { ...fullBucket(this.burst, now), touched: now, refused: 0 };
       this.buckets.set(key, bucket);
-    } else {
-      bucket.tokens = Math.min(this.burst, bucket.tokens + (now - bucket.at) * this.perMs);
-      bucket.at = now;
-      if (now - bucket.touched >= TOUCH_INTERVAL_MS) {
-        bucket.touched = now;
-        this.buckets.set(key, bucket);
-      }
+    } else if (now - bucket.touched >= TOUCH_INTERVAL_MS) {
+      bucket.touched = now;
+      this.buckets.set(key, bucket);
     }
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return 'pass';
-    }
+    if (takeToken(bucket, now, this.perMs, this.burst)) return 'pass';
     bucket.refused++;
     return this.slip > 0 && bucket.refused % this.slip === 0 ? 'slip' : 'drop';
   }

@@ -14,18 +14,14 @@
  * zones and several connections may be idle. An entry exists only while the client has a request
  * in flight, so the map is bounded by the requests being served.
  */
+import { fullBucket, type TokenBucket, takeToken } from '../../../security/token-bucket.js';
 import { BoundedMap } from '../../bounded-map.js';
 import type { Admission } from '../types.js';
-
-interface Bucket {
-  tokens: number;
-  at: number;
-}
 
 export const NO_ADMISSION_NEEDED: Admission = Object.freeze({ release() {} });
 
 export class ClientLimits {
-  private readonly buckets: BoundedMap<string, Bucket>;
+  private readonly buckets: BoundedMap<string, TokenBucket>;
   private readonly inFlight = new Map<string, number>();
 
   constructor(maxClients: number) {
@@ -35,11 +31,10 @@ export class ClientLimits {
   /** Takes one request from the client's bucket; false when it is empty. `now` in milliseconds. */
   takeRequest(key: string, perSecond: number, burst: number, now: number): boolean {
     const capacity = perSecond + Math.max(0, burst);
-    const bucket = this.buckets.get(key) ?? { tokens: capacity, at: now };
-    const refilled = Math.min(capacity, bucket.tokens + (Math.max(0, now - bucket.at) * perSecond) / 1000);
-    const allowed = refilled >= 1;
-    this.buckets.set(key, { tokens: allowed ? refilled - 1 : refilled, at: Math.max(now, bucket.at) });
-    return allowed;
+    const bucket = this.buckets.get(key) ?? fullBucket(capacity, now);
+    // Set again on every request: the map forgets the clients it heard from least recently.
+    this.buckets.set(key, bucket);
+    return takeToken(bucket, now, perSecond / 1000, capacity);
   }
 
   /** A slot among the client's concurrent requests, or undefined when all `limit` are taken. */
