@@ -74,8 +74,9 @@ export const always = (main: EdgeRuleExtraActionT, more: Partial<EdgeRuleT> = {}
 
 export const NOW = new Date('2026-01-01T00:00:00Z');
 
+/** A fresh policy; it remembers few clients (its LRU map is sized up front, and tests make thousands). */
 export function policy(options: EdgePolicyOptions = {}): EdgePolicy {
-  return createEdgePolicy(options);
+  return createEdgePolicy({ maxTrackedClients: 1000, ...options });
 }
 
 /** onRequest with a fresh policy: the verdict and the effects. */
