@@ -2,6 +2,7 @@
  * Builds the HTTP application around a store. Never listens: the server and the tests decide that.
  */
 import { createServer, type IncomingMessage } from 'node:http';
+import type { LookupFunction } from 'node:net';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import type { Config } from '../../config.js';
@@ -80,6 +81,8 @@ export interface AppDeps {
   runJobs?: boolean;
   /** The files backend; default: the one the configuration names, opened here and closed with the app. */
   blobs?: BlobStore;
+  /** How the edge resolves origin host names (default `dns.lookup`). Tests point names where they need. */
+  originLookup?: LookupFunction;
 }
 
 /** The request's line: what was asked, how it ended, how long it took (the serializers keep headers and bodies out). */
@@ -142,8 +145,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // One instance: deriving the subkeys (HKDF) is start-up work, done once.
   const secrets = new Secrets(deps.masterKey);
   const blobs = deps.blobs ?? openFilesBackend(config);
-  const services = buildServices({ store, secrets, clock, config, jobs, blobs });
+  const services = buildServices({ store, secrets, clock, config, jobs, blobs, originLookup: deps.originLookup });
   app.decorate('services', services);
+  // The API's own port, when the system picked it: no pull zone may pull from it.
+  app.server.once('listening', () => {
+    const bound = app.server.address();
+    if (bound !== null && typeof bound === 'object') services.originAddresses.listening(bound.port);
+  });
   app.decorate('answers', new AnswerCache(store.changes, config.answerCacheSize));
   if (deps.runJobs ?? true) {
     app.addHook('onReady', async () => {

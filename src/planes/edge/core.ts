@@ -46,6 +46,7 @@ export function edgeCoreOf(services: Services, options: EdgeCoreOptions): EdgeCo
     cache,
     policy: createEdgePolicy({ httpsPort: core.httpsPort }),
     files: services.files,
+    originAddresses: services.originAddresses,
     httpsPort: () => core.httpsPort,
     challenges: options.challenges,
     onServed: services.edgeUsage.served,

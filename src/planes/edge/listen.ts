@@ -22,7 +22,10 @@ export async function listenEdge(services: Services, host: string, port: number,
   // socket through the TLS layer's native stream, not through the socket's own write methods.
   const turnWrites = new TurnWrites();
   turnWrites.hold(server);
-  return start(server, 'edge', 'http', 'EDGEPLANE_EDGE_PORT', host, port, turnWrites);
+  const running = await start(server, 'edge', 'http', 'EDGEPLANE_EDGE_PORT', host, port, turnWrites);
+  // No zone may pull from the edge itself (a loop), on whatever port the system picked.
+  services.originAddresses.listening(Number(new URL(running.url).port));
+  return running;
 }
 
 /** The HTTPS listener: certificates chosen by SNI from the hostnames' own or the local authority's (tls.ts). */
@@ -32,6 +35,7 @@ export async function listenEdgeTls(services: Services, host: string, port: numb
   const tls = await edgeTlsOptions(certificates, { onError: (error) => options.logError(error) });
   const server = https.createServer({ ...tls, insecureHTTPParser: false, keepAliveTimeout: 65_000 }, edgeHandler(core.pipeline, 'https', options.logError));
   const running = await start(server, 'edge-tls', 'https', 'EDGEPLANE_EDGE_TLS_PORT', host, port);
+  services.originAddresses.listening(Number(new URL(running.url).port));
   const stopRefreshing = keepDefaultCertificateFresh(server, certificates);
   // Redirects to HTTPS name the port clients really reach, when the system picked it.
   if (options.httpsPort === undefined) core.httpsPort = Number(new URL(running.url).port);

@@ -23,6 +23,7 @@ import { cacheKeyOf, type KeyedRequest, variantKeyOf } from '../../domain/edge/c
 import { placementOf, type Sharing, sharedWith } from '../../domain/edge/cache/placement.js';
 import { cachedAtHeader, RequestIds } from '../../domain/edge/diagnostics.js';
 import { errorPage } from '../../domain/edge/error-pages.js';
+import type { OriginAddresses } from '../../domain/edge/origin/addresses.js';
 import { passedAnswerHeaders } from '../../domain/edge/origin/headers.js';
 import type { EdgeDirectory, Route } from '../../domain/edge/routing/directory.js';
 import type { RoutedZone } from '../../domain/edge/routing/routed-zone.js';
@@ -48,6 +49,8 @@ export interface PipelineDeps {
   policy: EdgePolicy;
   files: FileService;
   cache: EdgeCache;
+  /** Which addresses an HTTP origin may be at. */
+  originAddresses?: OriginAddresses | undefined;
   /** The port clients reach the HTTPS listener on, for ForceSSL redirects (443 is left out of the URL). */
   httpsPort: () => number;
   challenges?: HttpChallenges | undefined;
@@ -240,7 +243,7 @@ export class EdgePipeline {
     const { routed, effects } = flow;
     const zone = routed.zone;
     const purgeSeq = routed.purges.seq;
-    const outcome: OriginOutcome = await askOrigin(this.deps.files, { ...flow, fillsCache: true });
+    const outcome: OriginOutcome = await askOrigin(this.deps.files, { ...flow, fillsCache: true, originAddresses: this.deps.originAddresses });
     if (!outcome.ok) return { kind: 'failed', status: outcome.status, message: outcome.message, report: outcome.report };
     const now = this.now();
     const ruleSeconds = this.deps.policy.cacheTimeFor(zone, flow.request, { status: outcome.status, headers: () => textOf(outcome.headers) }, effects);
@@ -310,7 +313,7 @@ export class EdgePipeline {
   }
 
   private async passThrough(flow: Flow): Promise<Delivery> {
-    const outcome = await askOrigin(this.deps.files, { ...flow, fillsCache: false });
+    const outcome = await askOrigin(this.deps.files, { ...flow, fillsCache: false, originAddresses: this.deps.originAddresses });
     if (!outcome.ok) return this.page(flow, outcome.status, outcome.message, outcome.report);
     const headers = passedAnswerHeaders(outcome.headers, flow.routed.zone.DisableCookies);
     const body = Buffer.isBuffer(outcome.body) ? bytesStream(outcome.body) : outcome.body;
