@@ -28,6 +28,11 @@ export const ConfigSchema = Type.Object({
     default: 268435456,
     description: 'Bytes of answers the edge keeps in memory (default 256 MiB); the least recently used go first. 0 caches nothing.',
   }),
+  originPrivateAddresses: Type.Union([Type.Literal('allow'), Type.Literal('deny')], {
+    default: 'allow',
+    description:
+      "Whether pull zone origins may be at loopback and private addresses (127.0.0.0/8, ::1, 10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7): `allow` (local development pulls from them) or `deny`. Link-local and metadata addresses (169.254.0.0/16, fe80::/10), 0.0.0.0 and edgeplane's own listeners are refused either way.",
+  }),
   dnsPort: Port(8053, 'UDP and TCP port of the DNS plane: the authoritative name server of every DNS zone (0 picks a free one; `off` turns it off).'),
   databaseUrl: Type.String({
     default: 'sqlite:./data/edgeplane.db',
@@ -176,6 +181,7 @@ export const ENV_VARS: Record<keyof Config, string> = {
   edgePort: 'EDGEPLANE_EDGE_PORT',
   edgeTlsPort: 'EDGEPLANE_EDGE_TLS_PORT',
   edgeCacheBytes: 'EDGEPLANE_EDGE_CACHE_BYTES',
+  originPrivateAddresses: 'EDGEPLANE_ORIGIN_PRIVATE_ADDRESSES',
   dnsPort: 'EDGEPLANE_DNS_PORT',
   databaseUrl: 'DATABASE_URL',
   dbPoolMax: 'EDGEPLANE_DB_POOL_MAX',

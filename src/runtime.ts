@@ -6,6 +6,7 @@
  * pending. The planes receive what they need from here and build nothing of it themselves: the API
  * plane is one plane among the others (src/serve.ts starts them all).
  */
+import type { LookupFunction } from 'node:net';
 import type { Config } from './config.js';
 import { systemClock, type Clock } from './domain/principal.js';
 import { buildServices, type Services } from './domain/services.js';
@@ -29,6 +30,8 @@ export interface RuntimeOptions {
   /** The files backend; default: the one the configuration names, opened here and closed with the runtime. */
   blobs?: BlobStore | undefined;
   log?: RuntimeLog | undefined;
+  /** How the edge resolves origin host names (default `dns.lookup`); tests point names where they need. */
+  originLookup?: LookupFunction | undefined;
 }
 
 export interface Runtime {
@@ -57,7 +60,7 @@ export function buildRuntime(options: RuntimeOptions): Runtime {
   // One instance: deriving the subkeys (HKDF) is start-up work, done once.
   const secrets = new Secrets(options.masterKey);
   const blobs = options.blobs ?? openFilesBackend(config);
-  const services = buildServices({ store, secrets, clock, config, jobs, blobs });
+  const services = buildServices({ store, secrets, clock, config, jobs, blobs, originLookup: options.originLookup });
   let closing: Promise<void> | undefined;
   return {
     config,

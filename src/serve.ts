@@ -73,6 +73,8 @@ export async function startServer(config: Config, log: FastifyBaseLogger): Promi
   // buffer): always said, whatever the log level, for scripts wait for these lines.
   const listening = (plane: RunningPlane) => {
     running.push(plane);
+    // No pull zone may pull from edgeplane's own listeners, on whatever port the system picked.
+    if (plane.url.startsWith('http')) services.originAddresses.listening(Number(new URL(plane.url).port));
     planes.set(plane.name, 'ok');
     process.stdout.write(`edgeplane: ${plane.name} listening on ${plane.url}\n`);
   };

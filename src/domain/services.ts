@@ -1,4 +1,5 @@
 /** Builds every domain service once per app; routes reach them through `app.services`. */
+import type { LookupFunction } from 'node:net';
 import type { Config } from '../config.js';
 import type { Secrets } from '../security/secrets.js';
 import type { Store } from '../store/types.js';
@@ -37,6 +38,7 @@ import { BandwidthLimits } from './edge/usage/bandwidth-limits.js';
 import { EdgeUsage } from './edge/usage/edge-usage.js';
 import { CdnStatistics } from './edge/usage/statistics.js';
 import { UrlPurges } from './edge/purge/url-purges.js';
+import { OriginAddresses } from './edge/origin/addresses.js';
 import type { BlobStore } from '../files/types.js';
 import type { JobRunner } from '../jobs/runner.js';
 import { OperatorService } from './operator/service.js';
@@ -59,12 +61,30 @@ export interface ServiceContext {
   jobs: JobRunner;
   /** Where file bytes live (EDGEPLANE_FILES_URL). */
   blobs: BlobStore;
+  /** How the edge resolves origin host names (default `dns.lookup`; tests give their own). */
+  originLookup?: LookupFunction | undefined;
 }
+
+/** The ports of edgeplane's own HTTP listeners, as configured (an origin may not be one of them). */
+const ownPorts = (config: Config) =>
+  [config.port, config.storagePort, config.s3Port, config.edgePort, config.edgeTlsPort].filter((port): port is number => typeof port === 'number');
 
 export function buildServices(ctx: ServiceContext) {
   const apiKeys = new ApiKeyService(ctx.store, ctx.secrets, ctx.clock);
+  const originAddresses = new OriginAddresses({
+    privateAddresses: ctx.config.originPrivateAddresses,
+    listenHost: ctx.config.host,
+    ownPorts: ownPorts(ctx.config),
+    lookup: ctx.originLookup,
+  });
   // What an account can still spend is billing's to say; billing is built below (it prices the zones).
-  const pullZones = new PullZoneService(ctx.store, ctx.secrets, ctx.config.cdnDomain, (accountId): Promise<number> => billing.availableFunds(accountId));
+  const pullZones = new PullZoneService(
+    ctx.store,
+    ctx.secrets,
+    ctx.config.cdnDomain,
+    originAddresses,
+    (accountId): Promise<number> => billing.availableFunds(accountId),
+  );
   const storageZones = new StorageZoneService(ctx.store, ctx.secrets, ctx.clock, ctx.config.storageDomain, pullZones);
   registerReplicationJob(storageZones, ctx.jobs, ctx.store, ctx.clock, ctx.config.jobDelayMs);
   // One cache of zones by name for the planes that take a zone's passwords: the file API and S3.
@@ -166,6 +186,8 @@ export function buildServices(ctx: ServiceContext) {
     edgePurges: new UrlPurges(ctx.store, { store: ctx.store, pullZones: pullZones.zones, dnsZones: dnsZones.zones, cdnDomain: ctx.config.cdnDomain }),
     storageZoneStatistics: new StorageZoneStatistics(storageZones, files, usage, ctx.clock),
     faults: new FaultInjector(ctx.config.faults?.rules),
+    /** Which addresses the edge may fetch origins from (EDGEPLANE_ORIGIN_PRIVATE_ADDRESSES, the own listeners). */
+    originAddresses,
     pullZones,
     storageZones,
     videoLibraries,

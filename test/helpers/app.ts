@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { LookupFunction } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance, InjectOptions } from 'fastify';
@@ -41,6 +42,8 @@ export interface TestOptions {
   masterKey?: Buffer;
   /** An existing store to work on; the caller keeps it (close() leaves it in place). */
   location?: TestStoreLocation;
+  /** How the edge resolves origin host names (default `dns.lookup`). */
+  originLookup?: LookupFunction;
 }
 
 export interface TestContext {
@@ -86,7 +89,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, options: Te
   const location = options.location ?? (await testStoreLocation(file, options.storeKind));
   const open = async () => {
     const store = await location.open();
-    const app = await buildApiOver({ config, store, masterKey, clock: clock.read });
+    const app = await buildApiOver({ config, store, masterKey, clock: clock.read, originLookup: options.originLookup });
     return { store, app };
   };
 

@@ -9,6 +9,7 @@ import type { PagedT } from '../../schemas/paging.js';
 import type { Secrets } from '../../security/secrets.js';
 import type { Store, StoreTx } from '../../store/types.js';
 import type { DocumentRepo } from '../documents.js';
+import type { OriginAddresses } from '../edge/origin/addresses.js';
 import { errors } from '../errors.js';
 import { userIdOf, type Principal } from '../principal.js';
 import { PullZoneAccessLists } from './access-lists.js';
@@ -58,6 +59,7 @@ export class PullZoneService {
     private readonly store: Store,
     secrets: Secrets,
     private readonly cdnDomain: string,
+    private readonly originAddresses: OriginAddresses,
     /** What the account can still spend (state.ts): the balance less what it owes, as billing says. */
     private readonly fundsOf: (accountId: number) => Promise<number>,
   ) {
@@ -84,7 +86,7 @@ export class PullZoneService {
         'pullzone.origin_required',
       );
     }
-    if (input.OriginUrl) checkOriginUrl(input.OriginUrl);
+    if (input.OriginUrl) this.checkOriginUrl(input.OriginUrl);
     // A taken name is refused by the insert below, as the same 400 naming Name (DocumentRepo.insert):
     // no lookup first, one round trip fewer on PostgreSQL.
 
@@ -156,7 +158,7 @@ export class PullZoneService {
 
   /** Only the fields sent change (null keeps the value too); the answer is the whole zone. */
   async update(principal: Principal, id: number, input: PullZoneUpdateRequestT): Promise<PullZoneT> {
-    if (input.OriginUrl != null) checkOriginUrl(input.OriginUrl);
+    if (input.OriginUrl != null) this.checkOriginUrl(input.OriginUrl);
     // The account's funds decide only whether a stopped zone starts again (state.ts), and working
     // them out reads the month's usage of the account's zones: only then are they asked for. Read
     // before the transaction, which must not wait on other reads.
@@ -176,6 +178,16 @@ export class PullZoneService {
   /** Sets the token-authentication key to `securityKey`, or to a new random one. */
   async resetSecurityKey(principal: Principal, id: number, securityKey?: string | null): Promise<void> {
     await this.editor.edit(principal, id, (zone) => ({ ...zone, ZoneSecurityKey: securityKey ?? randomUUID() }));
+  }
+
+  /** An absolute http(s) URL, not at an address the edge may not fetch from (origin/addresses.ts). */
+  private checkOriginUrl(value: string): void {
+    const url = httpUrlOf(value);
+    if (!url) throw errors.validation('OriginUrl', 'The OriginUrl must be an absolute http or https URL.', 'pullzone.origin_invalid');
+    const refusal = this.originAddresses.urlRefusal(url);
+    if (refusal !== undefined) {
+      throw errors.validation('OriginUrl', `The OriginUrl must not point at ${refusal}: ${url.host}.`, 'pullzone.origin_forbidden');
+    }
   }
 
   /** Edge servers compare cache versions: a new one makes every cached copy stale at once. */
@@ -208,15 +220,11 @@ function checkedName(name: string): string {
   return name;
 }
 
-function checkOriginUrl(value: string): void {
-  if (!isHttpUrl(value)) throw errors.validation('OriginUrl', 'The OriginUrl must be an absolute http or https URL.', 'pullzone.origin_invalid');
-}
-
-function isHttpUrl(value: string): boolean {
+function httpUrlOf(value: string): URL | undefined {
   try {
     const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0 ? url : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }

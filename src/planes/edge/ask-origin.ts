@@ -6,6 +6,7 @@
 import type { Readable } from 'node:stream';
 import type { FileService } from '../../domain/files/service.js';
 import { type OriginChoice, httpUrl, originTarget } from '../../domain/edge/origin/choice.js';
+import type { OriginAddresses } from '../../domain/edge/origin/addresses.js';
 import { fetchOrigin } from '../../domain/edge/origin/fetch.js';
 import { originRequestHeaders } from '../../domain/edge/origin/headers.js';
 import { readStorageOrigin } from '../../domain/edge/origin/storage-origin.js';
@@ -27,6 +28,8 @@ export interface OriginAsk {
   /** The answer will fill the cache: a whole GET, without the client's conditions and range. */
   fillsCache: boolean;
   clientBody?: Readable | undefined;
+  /** Which addresses an HTTP origin may be at (origin/addresses.ts). */
+  originAddresses?: OriginAddresses | undefined;
 }
 
 const BODYLESS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
@@ -53,7 +56,14 @@ export async function askOrigin(files: FileService, ask: OriginAsk): Promise<Ori
     delete headers['transfer-encoding'];
   }
   const target = originTarget(choice.url, ask.path, ask.query);
-  const result = await fetchOrigin(routed.zone, { url: choice.url, target, method, headers, body: withBody ? ask.clientBody : undefined });
+  const result = await fetchOrigin(routed.zone, {
+    url: choice.url,
+    target,
+    method,
+    headers,
+    body: withBody ? ask.clientBody : undefined,
+    addresses: ask.originAddresses,
+  });
   if (!result.ok) {
     const what = result.failure === 'timeout' ? 504 : 502;
     return { ok: false, status: what, message: `The origin could not be reached: ${result.message}.`, report: result.report };

@@ -6,6 +6,7 @@
 import { EdgeCache } from '../../domain/edge/cache/edge-cache.js';
 import { createEdgePolicy } from '../../domain/edge/policy/index.js';
 import { EdgeDirectory } from '../../domain/edge/routing/directory.js';
+import type { OriginAddresses } from '../../domain/edge/origin/addresses.js';
 import type { HttpChallenges } from '../../domain/edge/types.js';
 import type { Services } from '../../domain/services.js';
 import { EdgePipeline } from './pipeline.js';
@@ -30,6 +31,8 @@ export interface EdgeCore {
   /** Whether the options named the HTTPS port clients reach. */
   httpsPortFixed: boolean;
   logError: (error: unknown) => void;
+  /** Which addresses origins may have; the edge's listeners add their own ports to it (no zone may pull from the edge). */
+  originAddresses: OriginAddresses;
 }
 
 /** Made once by the server (serve.ts) and handed to both edge listeners. */
@@ -46,6 +49,7 @@ export function createEdgeCore(services: Services, options: EdgeCoreOptions): Ed
     httpsPort: options.httpsPort ?? 443,
     httpsPortFixed: options.httpsPort !== undefined,
     logError: options.logError,
+    originAddresses: services.originAddresses,
     pipeline: undefined as unknown as EdgePipeline,
   };
   core.pipeline = new EdgePipeline({
@@ -53,6 +57,7 @@ export function createEdgeCore(services: Services, options: EdgeCoreOptions): Ed
     cache,
     policy: createEdgePolicy({ httpsPort: core.httpsPort }),
     files: services.files,
+    originAddresses: services.originAddresses,
     httpsPort: () => core.httpsPort,
     challenges: options.challenges,
     onServed: services.edgeUsage.served,

@@ -19,7 +19,10 @@ export async function listenEdge(core: EdgeCore, host: string, port: number): Pr
   // socket through the TLS layer's native stream, not through the socket's own write methods.
   const turnWrites = new TurnWrites();
   turnWrites.hold(server);
-  return start(server, 'edge', 'http', 'EDGEPLANE_EDGE_PORT', host, port, turnWrites);
+  const running = await start(server, 'edge', 'http', 'EDGEPLANE_EDGE_PORT', host, port, turnWrites);
+  // No zone may pull from the edge itself (a loop), on whatever port the system picked.
+  core.originAddresses.listening(Number(new URL(running.url).port));
+  return running;
 }
 
 /** The HTTPS listener: certificates chosen by SNI from the hostnames' own or the local authority's (tls.ts). */
@@ -27,6 +30,7 @@ export async function listenEdgeTls(core: EdgeCore, certificates: TlsCertificate
   const tls = await edgeTlsOptions(certificates, { onError: (error) => core.logError(error) });
   const server = https.createServer({ ...tls, insecureHTTPParser: false, keepAliveTimeout: 65_000 }, edgeHandler(core.pipeline, 'https', core.logError));
   const running = await start(server, 'edge-tls', 'https', 'EDGEPLANE_EDGE_TLS_PORT', host, port);
+  core.originAddresses.listening(Number(new URL(running.url).port));
   const stopRefreshing = keepDefaultCertificateFresh(server, certificates);
   // Redirects to HTTPS name the port clients really reach, when the system picked it.
   if (!core.httpsPortFixed) core.httpsPort = Number(new URL(running.url).port);

@@ -7,18 +7,23 @@
  *   a disabled or suspended zone → 403 page; a ForceSSL hostname over HTTP → 301 to https.
  * - Policy: the zone's limits, access settings, token and edge rules (src/domain/edge/policy/)
  *   refuse, redirect, or shape how the request is served (RuleEffects).
- * - Cache: GET and HEAD are looked up by their key (cache/key.ts). Fresh → HIT. Expired → fetched
- *   again (EXPIRED), or served while one refresh runs (`UseStaleWhileUpdating`: UPDATING), or
- *   served when the origin fails (`UseStaleWhileOffline`: STALE). Absent → MISS. With
- *   `EnableRequestCoalescing`, concurrent misses of one key wait for one origin request.
+ * - Cache: GET and HEAD are looked up by their key (cache/key.ts), then by their variant's key when
+ *   the origin varies that key's answers (`Vary`). Fresh → HIT. Expired → fetched again (EXPIRED),
+ *   or served while one refresh runs (`UseStaleWhileUpdating`: UPDATING), or served when the origin
+ *   fails (`UseStaleWhileOffline`: STALE). Absent → MISS. With `EnableRequestCoalescing`,
+ *   concurrent misses of one key wait for one origin request, and take its answer when it is theirs
+ *   too: not one client's own (freshness.ts), and of their variant. A request with credentials
+ *   the key does not tell apart neither waits for others nor is waited for.
  * - Other methods, and answers the cache may not keep (freshness.ts), pass through: BYPASS.
  */
 import { PassThrough, Readable } from 'node:stream';
 import type { CachedAnswer, EdgeCache } from '../../domain/edge/cache/edge-cache.js';
 import { browserCacheControl, edgeLifetime } from '../../domain/edge/cache/freshness.js';
-import { cacheKeyOf } from '../../domain/edge/cache/key.js';
+import { cacheKeyOf, type KeyedRequest, variantKeyOf } from '../../domain/edge/cache/key.js';
+import { placementOf, type Sharing, sharedWith } from '../../domain/edge/cache/placement.js';
 import { cachedAtHeader, RequestIds } from '../../domain/edge/diagnostics.js';
 import { errorPage } from '../../domain/edge/error-pages.js';
+import type { OriginAddresses } from '../../domain/edge/origin/addresses.js';
 import { passedAnswerHeaders } from '../../domain/edge/origin/headers.js';
 import type { EdgeDirectory, Route } from '../../domain/edge/routing/directory.js';
 import type { RoutedZone } from '../../domain/edge/routing/routed-zone.js';
@@ -44,6 +49,8 @@ export interface PipelineDeps {
   policy: EdgePolicy;
   files: FileService;
   cache: EdgeCache;
+  /** Which addresses an HTTP origin may be at. */
+  originAddresses?: OriginAddresses | undefined;
   /** The port clients reach the HTTPS listener on, for ForceSSL redirects (443 is left out of the URL). */
   httpsPort: () => number;
   challenges?: HttpChallenges | undefined;
@@ -66,9 +73,9 @@ interface Flow {
   query: string;
 }
 
-/** What one origin request for a key gave, shared by every request that waited for it. */
+/** What one origin request for a key gave, shared by the requests that waited for it and may take it (placement.ts). */
 type Fill =
-  | { kind: 'copy'; entry: CachedAnswer; stored: boolean; report: OriginReport }
+  | { kind: 'copy'; entry: CachedAnswer; stored: boolean; sharing: Sharing; report: OriginReport }
   | { kind: 'stream'; status: number; headers: Record<string, string | string[]>; body: Readable; report: OriginReport }
   | { kind: 'failed'; status: 502 | 504; message: string; report?: OriginReport | undefined };
 
@@ -177,36 +184,52 @@ export class EdgePipeline {
     const asKeyed = flow.path === request.path && flow.query === request.query ? request : { ...request, path: flow.path, query: flow.query };
     const keyed = cacheKeyOf(routed.id, routed.zone.CacheVersion, routed.keyRules, asKeyed, effects);
     const now = this.now();
-    let entry = this.deps.cache.get(keyed.key);
+    const cache = this.deps.cache;
+    // The key looked up: the plain one, or the variant's when the origin varies the plain key's answers.
+    let key = keyed.key;
+    let entry = cache.get(key);
+    if (entry === undefined) {
+      const names = cache.variesBy(key);
+      const variant = names && variantKeyOf(key, names, request);
+      if (variant) {
+        key = variant;
+        entry = cache.get(key);
+      }
+    }
     if (entry && routed.purges.covers(entry)) {
-      this.deps.cache.delete(keyed.key);
+      cache.delete(key);
       entry = undefined;
     }
     if (entry && entry.expiresAt > now) return this.fromCopy(flow, entry, 'HIT');
     if (entry && routed.zone.UseStaleWhileUpdating) {
-      if (!this.fills.has(keyed.key)) void this.fillOnce(flow, keyed.key, keyed.query).then(drop, this.deps.logError);
+      if (!this.fills.has(key)) {
+        const refresh = keyed.credentialed ? this.fill(flow, keyed, false) : this.fillOnce(flow, key, keyed);
+        void refresh.then(drop, this.deps.logError);
+      }
       return this.fromCopy(flow, entry, 'UPDATING');
     }
-    return this.miss(flow, keyed.key, keyed.query, entry);
+    return this.miss(flow, key, keyed, entry);
   }
 
-  private async miss(flow: Flow, key: string, keyQuery: string, stale: CachedAnswer | undefined): Promise<Delivery> {
-    const coalesce = flow.effects.requestCoalescing ?? flow.routed.zone.EnableRequestCoalescing;
+  private async miss(flow: Flow, key: string, keyed: KeyedRequest, stale: CachedAnswer | undefined): Promise<Delivery> {
+    const coalesce = !keyed.credentialed && (flow.effects.requestCoalescing ?? flow.routed.zone.EnableRequestCoalescing);
     const running = coalesce ? this.fills.get(key) : undefined;
     if (running) {
       const shared = await waitAtMost(running, flow.routed.zone.RequestCoalescingTimeout);
-      // A copy is what the waiters share; an answer too big to buffer is fetched again by each.
-      if (shared?.kind === 'copy') return this.fromCopy(flow, shared.entry, shared.stored ? 'HIT' : 'BYPASS');
+      // A copy is what the waiters share when it is theirs too; an answer too big to buffer is fetched again by each.
+      if (shared?.kind === 'copy' && sharedWith(shared.sharing, keyed.key, flow.request)) {
+        return this.fromCopy(flow, shared.entry, shared.stored ? 'HIT' : 'BYPASS');
+      }
       if (shared?.kind === 'failed') return this.failed(flow, shared, stale);
-      return this.deliverFill(flow, await this.fill(flow, key, keyQuery, false), stale);
+      return this.deliverFill(flow, await this.fill(flow, keyed, false), stale);
     }
-    const fill = coalesce ? this.fillOnce(flow, key, keyQuery) : this.fill(flow, key, keyQuery, false);
+    const fill = coalesce ? this.fillOnce(flow, key, keyed) : this.fill(flow, keyed, false);
     return this.deliverFill(flow, await fill, stale);
   }
 
-  /** One origin request for the key, which concurrent misses wait for (the answer is buffered for them all). */
-  private fillOnce(flow: Flow, key: string, keyQuery: string): Promise<Fill> {
-    const promise = this.fill(flow, key, keyQuery, true);
+  /** One origin request for the key looked up, which concurrent misses wait for (the answer is buffered for them all). */
+  private fillOnce(flow: Flow, key: string, keyed: KeyedRequest): Promise<Fill> {
+    const promise = this.fill(flow, keyed, true);
     this.fills.set(key, promise);
     const done = () => {
       if (this.fills.get(key) === promise) this.fills.delete(key);
@@ -215,11 +238,12 @@ export class EdgePipeline {
     return promise;
   }
 
-  private async fill(flow: Flow, key: string, keyQuery: string, shared: boolean): Promise<Fill> {
+  /** Asks the origin and keeps the answer when it may be kept: under the plain key, or its variant's (`Vary`). */
+  private async fill(flow: Flow, keyed: KeyedRequest, shared: boolean): Promise<Fill> {
     const { routed, effects } = flow;
     const zone = routed.zone;
     const purgeSeq = routed.purges.seq;
-    const outcome: OriginOutcome = await askOrigin(this.deps.files, { ...flow, fillsCache: true });
+    const outcome: OriginOutcome = await askOrigin(this.deps.files, { ...flow, fillsCache: true, originAddresses: this.deps.originAddresses });
     if (!outcome.ok) return { kind: 'failed', status: outcome.status, message: outcome.message, report: outcome.report };
     const now = this.now();
     const ruleSeconds = this.deps.policy.cacheTimeFor(zone, flow.request, { status: outcome.status, headers: () => textOf(outcome.headers) }, effects);
@@ -230,13 +254,15 @@ export class EdgePipeline {
         ruleSeconds,
         cacheErrors: zone.CacheErrorResponses,
         disableCookies: zone.DisableCookies,
+        credentialed: keyed.credentialed,
       },
       now,
     );
+    const { store, key, variantOf, sharing } = placementOf(decision, outcome.headers['vary'], routed.keyRules, keyed, flow.request, flow.path);
     const headers = passedAnswerHeaders(outcome.headers, zone.DisableCookies);
     const declared = Number(headers['content-length'] ?? Number.NaN);
     const limit = this.deps.cache.maxEntryBytes;
-    if ((!decision.store && !shared) || declared > limit) return this.streamed(outcome, headers);
+    if ((!store && (!shared || sharing.kind === 'none')) || declared > limit) return this.streamed(outcome, headers);
     const buffered = await bufferUpTo(outcome.body, limit);
     if (buffered.rest) return { kind: 'stream', status: outcome.status, headers, body: buffered.rest, report: outcome.report };
     delete headers['content-length'];
@@ -247,15 +273,16 @@ export class EdgePipeline {
       headers,
       body: buffered.bytes,
       storedAt: now,
-      expiresAt: decision.store ? now + decision.seconds * 1000 : now,
+      expiresAt: store && decision.store ? now + decision.seconds * 1000 : now,
       etag: typeof headers['etag'] === 'string' ? headers['etag'] : undefined,
       lastModified: Number.isNaN(lastModified) ? undefined : new Date(lastModified),
       purgeSeq,
       path: flow.path,
-      query: keyQuery,
+      query: keyed.query,
+      variantOf,
     };
-    const stored = decision.store && this.deps.cache.set(key, entry);
-    return { kind: 'copy', entry, stored, report: outcome.report };
+    const stored = store && this.deps.cache.set(key, entry);
+    return { kind: 'copy', entry, stored, sharing, report: outcome.report };
   }
 
   private streamed(outcome: OriginOutcome & { ok: true }, headers: Record<string, string | string[]>): Fill {
@@ -286,7 +313,7 @@ export class EdgePipeline {
   }
 
   private async passThrough(flow: Flow): Promise<Delivery> {
-    const outcome = await askOrigin(this.deps.files, { ...flow, fillsCache: false });
+    const outcome = await askOrigin(this.deps.files, { ...flow, fillsCache: false, originAddresses: this.deps.originAddresses });
     if (!outcome.ok) return this.page(flow, outcome.status, outcome.message, outcome.report);
     const headers = passedAnswerHeaders(outcome.headers, flow.routed.zone.DisableCookies);
     const body = Buffer.isBuffer(outcome.body) ? bytesStream(outcome.body) : outcome.body;

@@ -82,6 +82,16 @@ describe('AllowedReferrers', () => {
     expect(withReferer('https://notexample.com/')).toEqual(refused('referrer-not-allowed'));
   });
 
+  it('reads the host as a browser does: `\\` ends it in http(s), credentials are not it, a Referer naming no host matches nothing', () => {
+    expect(withReferer('http://evil.test\\@example.com/')).toEqual(refused('referrer-not-allowed'));
+    expect(withReferer('http://evil.test\\x@www.partner.org/')).toEqual(refused('referrer-not-allowed'));
+    expect(withReferer('https://example.com\\@evil.test/')).toEqual(CONTINUE);
+    expect(withReferer('http://exa%6Dple.com/')).toEqual(CONTINUE);
+    expect(withReferer('https://example.com./')).toEqual(CONTINUE);
+    expect(withReferer('example.com/page')).toEqual(refused('referrer-not-allowed'));
+    expect(withReferer('about:blank')).toEqual(refused('referrer-not-allowed'));
+  });
+
   it('leaves requests without a Referer to BlockNoneReferrer', () => {
     expect(verdictOf(zone, request())).toEqual(CONTINUE);
     expect(verdictOf({ ...zone, BlockNoneReferrer: true }, request())).toEqual(refused('no-referrer'));
@@ -100,6 +110,12 @@ describe('BlockedReferrers', () => {
   it('refuses listed Referer hosts', () => {
     expect(withReferer('https://hotlinker.test/gallery')).toEqual(refused('referrer-blocked'));
     expect(withReferer('https://cdn.spam.test/')).toEqual(refused('referrer-blocked'));
+  });
+
+  it('reads the host as AllowedReferrers does', () => {
+    expect(withReferer('http://hotlinker.test\\@fine.test/')).toEqual(refused('referrer-blocked'));
+    expect(withReferer('http://HOTLINKER.test.:8080/')).toEqual(refused('referrer-blocked'));
+    expect(withReferer('http://fine.test\\@hotlinker.test/')).toEqual(CONTINUE);
   });
 
   it('serves other Referers and requests without one', () => {

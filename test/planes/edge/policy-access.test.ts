@@ -43,6 +43,21 @@ describe('referrers', () => {
     expect((await world.edge.get(zone.host, '/r.txt', { referer: 'https://hotlinker.test/x' })).status).toBe(200);
   });
 
+  it('reads the Referer host as a browser does: a backslash ends the host, credentials are not it (both lists)', async () => {
+    const allowed = await world.zone('acc-ref-parse', { AllowedReferrers: ['good.example'] });
+    const get = (referer: string) => world.edge.get(allowed.host, '/r.txt', { referer });
+    // A browser sending this Referer was on evil.test (its path is `/@good.example/`).
+    expect((await get('http://evil.test\\@good.example/')).status).toBe(403);
+    expect((await get('https://evil.test\\x@good.example/page')).status).toBe(403);
+    expect((await get('not a url good.example')).status).toBe(403);
+    expect((await get('https://user:pw@good.example/')).status).toBe(200);
+    expect((await get('https://GOOD.example./x')).status).toBe(200);
+    const blocked = await world.zone('acc-ref-parse-blocked', { BlockedReferrers: ['evil.test'] });
+    expect((await world.edge.get(blocked.host, '/r.txt', { referer: 'http://evil.test\\@good.example/' })).status).toBe(403);
+    expect((await world.edge.get(blocked.host, '/r.txt', { referer: 'http://evil.test./' })).status).toBe(403);
+    expect((await world.edge.get(blocked.host, '/r.txt', { referer: 'http://good.example\\@evil.test/' })).status).toBe(200);
+  });
+
   it('BlockNoneReferrer refuses requests without a Referer', async () => {
     const zone = await world.zone('acc-none-ref', { BlockNoneReferrer: true });
     expect((await world.edge.get(zone.host, '/r.txt')).status).toBe(403);

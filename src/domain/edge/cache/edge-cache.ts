@@ -7,6 +7,11 @@
  * `UseStaleWhileUpdating` and `UseStaleWhileOffline` serve, and what a revalidation refreshes.
  * Each zone's keys are indexed, so a zone purged or changed beyond recognition drops its entries at
  * once rather than waiting for them to age out.
+ *
+ * An answer the origin varies (`Vary`, key.ts) is kept under its variant's key, and the cache
+ * remembers, for the plain key, which request headers its variants differ by: a lookup that finds
+ * nothing under the plain key asks `variesBy` and looks again under the variant's key. What is
+ * remembered goes with the last variant of the key, so it is bounded by the entries.
  */
 import type { Purgeable } from '../purge/purge-log.js';
 
@@ -21,6 +26,8 @@ export interface CachedAnswer extends Purgeable {
   expiresAt: number;
   etag: string | undefined;
   lastModified: Date | undefined;
+  /** Set on an answer the origin varies by headers the plain key leaves out: that key, and those headers. */
+  variantOf?: { key: string; names: readonly string[] } | undefined;
 }
 
 /** What an entry costs beyond its body: the key, the headers, the bookkeeping. */
@@ -29,6 +36,8 @@ const OVERHEAD_BYTES = 512;
 export class EdgeCache {
   private readonly entries = new Map<string, CachedAnswer>();
   private readonly byZone = new Map<number, Set<string>>();
+  /** Plain key → the headers its variants differ by, and how many variants are kept. */
+  private readonly variants = new Map<string, { names: readonly string[]; count: number }>();
   private used = 0;
 
   constructor(readonly maxBytes: number) {}
@@ -46,6 +55,11 @@ export class EdgeCache {
     return this.entries.size;
   }
 
+  /** The request headers the answers kept for this plain key vary by, when they vary (key.ts variantKeyOf). */
+  variesBy(key: string): readonly string[] | undefined {
+    return this.variants.get(key)?.names;
+  }
+
   get(key: string): CachedAnswer | undefined {
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
@@ -58,6 +72,9 @@ export class EdgeCache {
     const cost = costOf(key, entry);
     if (cost > this.maxEntryBytes) return false;
     this.delete(key);
+    const variantOf = entry.variantOf;
+    // A plain answer kept from before the origin began to vary would be found first, and hide the variants.
+    if (variantOf) this.delete(variantOf.key);
     while (this.used + cost > this.maxBytes) {
       const oldest = this.entries.keys().next().value;
       if (oldest === undefined) break;
@@ -68,6 +85,13 @@ export class EdgeCache {
     let keys = this.byZone.get(entry.zoneId);
     if (!keys) this.byZone.set(entry.zoneId, (keys = new Set()));
     keys.add(key);
+    if (variantOf) {
+      const known = this.variants.get(variantOf.key);
+      if (known) {
+        known.names = variantOf.names;
+        known.count++;
+      } else this.variants.set(variantOf.key, { names: variantOf.names, count: 1 });
+    }
     return true;
   }
 
@@ -79,6 +103,10 @@ export class EdgeCache {
     const keys = this.byZone.get(entry.zoneId);
     keys?.delete(key);
     if (keys?.size === 0) this.byZone.delete(entry.zoneId);
+    if (entry.variantOf) {
+      const known = this.variants.get(entry.variantOf.key);
+      if (known && --known.count <= 0) this.variants.delete(entry.variantOf.key);
+    }
   }
 
   /** Drops the zone's entries that `matches` (all of them without it). */
@@ -99,6 +127,7 @@ export class EdgeCache {
   clear(): void {
     this.entries.clear();
     this.byZone.clear();
+    this.variants.clear();
     this.used = 0;
   }
 }

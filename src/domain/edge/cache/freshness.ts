@@ -12,13 +12,21 @@
  * - partial answers (206) are never stored; error answers (400 and up) only with
  *   `CacheErrorResponses`, and then for 10 seconds when the origin gives no lifetime;
  * - an answer that sets a cookie is stored only when the zone's `DisableCookies` strips the cookie:
- *   otherwise one visitor's session would be handed to the next.
+ *   otherwise one visitor's session would be handed to the next;
+ * - an answer to a request with `Authorization` (that the key does not tell apart, key.ts) is stored
+ *   only when the origin allows a shared cache to keep it: `public`, `s-maxage` or
+ *   `must-revalidate` (RFC 9111 §3.5). The zone's and the rules' cache times set how long an answer
+ *   is kept, not whose it is: they do not lift this.
+ * An answer not stored for being one client's own (`personal`: credentialed, `private`, `no-store`,
+ * a cookie) is not handed to other requests that waited for the same origin request either.
  */
 
 export interface CacheDirectives {
   noStore: boolean;
   private: boolean;
   noCache: boolean;
+  public: boolean;
+  mustRevalidate: boolean;
   maxAge?: number;
   sMaxAge?: number;
 }
@@ -29,7 +37,7 @@ export const ERROR_TTL_SECONDS = 10;
 const HEURISTIC_MAX_SECONDS = 86_400;
 
 export function parseCacheControl(value: string | undefined): CacheDirectives {
-  const out: CacheDirectives = { noStore: false, private: false, noCache: false };
+  const out: CacheDirectives = { noStore: false, private: false, noCache: false, public: false, mustRevalidate: false };
   if (!value) return out;
   for (const part of value.split(',')) {
     const eq = part.indexOf('=');
@@ -50,6 +58,12 @@ export function parseCacheControl(value: string | undefined): CacheDirectives {
         break;
       case 'no-cache':
         out.noCache = true;
+        break;
+      case 'public':
+        out.public = true;
+        break;
+      case 'must-revalidate':
+        out.mustRevalidate = true;
         break;
       case 'max-age':
         out.maxAge = seconds(arg);
@@ -74,6 +88,8 @@ export interface LifetimeRules {
   ruleSeconds?: number | undefined;
   cacheErrors: boolean;
   disableCookies: boolean;
+  /** The request carries credentials the cache key does not tell apart (KeyedRequest.credentialed). */
+  credentialed: boolean;
 }
 
 export interface OriginAnswerHead {
@@ -82,33 +98,39 @@ export interface OriginAnswerHead {
   headers: Record<string, string | string[] | undefined>;
 }
 
-export type StoreDecision = { store: true; seconds: number } | { store: false; reason: string };
+/** `personal`: the answer is its requester's own, for no other client (see above). */
+export type StoreDecision = { store: true; seconds: number } | { store: false; reason: string; personal?: boolean };
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 /** Whether, and for how long, the edge keeps this answer to a GET. */
 export function edgeLifetime(answer: OriginAnswerHead, rules: LifetimeRules, now: number): StoreDecision {
   const { status, headers } = answer;
-  if (status === 206) return { store: false, reason: 'partial answer' };
-  const isError = status >= 400;
-  if (isError && !rules.cacheErrors) return { store: false, reason: 'error answer (CacheErrorResponses is off)' };
-  if (headers['set-cookie'] !== undefined && !rules.disableCookies) return { store: false, reason: 'the answer sets a cookie' };
-  const forced = rules.ruleSeconds ?? (rules.maxAgeOverride >= 0 ? rules.maxAgeOverride : undefined);
-  if (forced !== undefined) return forced > 0 ? { store: true, seconds: forced } : { store: false, reason: 'the zone caches nothing' };
-
   const cc = parseCacheControl(first(headers['cache-control']));
-  if (cc.noStore || cc.private || cc.noCache) return { store: false, reason: 'Cache-Control forbids a shared cache' };
+  const setsCookie = headers['set-cookie'] !== undefined && !rules.disableCookies;
+  const unshared = rules.credentialed && !cc.public && cc.sMaxAge === undefined && !cc.mustRevalidate;
+  const personal = setsCookie || unshared || cc.private || cc.noStore;
+  const no = (reason: string): StoreDecision => (personal ? { store: false, reason, personal } : { store: false, reason });
+  if (status === 206) return no('partial answer');
+  const isError = status >= 400;
+  if (isError && !rules.cacheErrors) return no('error answer (CacheErrorResponses is off)');
+  if (setsCookie) return no('the answer sets a cookie');
+  if (unshared) return no('an answer to a request with Authorization the origin does not mark shareable');
+  const forced = rules.ruleSeconds ?? (rules.maxAgeOverride >= 0 ? rules.maxAgeOverride : undefined);
+  if (forced !== undefined) return forced > 0 ? { store: true, seconds: forced } : no('the zone caches nothing');
+
+  if (cc.noStore || cc.private || cc.noCache) return no('Cache-Control forbids a shared cache');
   const age = Number(first(headers['age']) ?? 0) || 0;
   let lifetime = cc.sMaxAge ?? cc.maxAge;
   if (lifetime === undefined) lifetime = expiresLifetime(headers, now);
   if (lifetime !== undefined) {
     const left = lifetime - age;
-    return left > 0 ? { store: true, seconds: left } : { store: false, reason: 'already stale' };
+    return left > 0 ? { store: true, seconds: left } : no('already stale');
   }
   const heuristic = heuristicLifetime(headers, now);
   if (heuristic !== undefined && !isError) return { store: true, seconds: heuristic };
   if (isError) return { store: true, seconds: ERROR_TTL_SECONDS };
-  return { store: false, reason: 'no freshness information' };
+  return no('no freshness information');
 }
 
 function expiresLifetime(headers: OriginAnswerHead['headers'], now: number): number | undefined {

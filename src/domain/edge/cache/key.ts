@@ -13,6 +13,17 @@
  * - always, the content codings the client accepts (br, gzip, zstd, deflate), since the origin may
  *   compress differently for each, and the edge never re-encodes.
  * Country vary settings are not enforced: edgeplane has no location database.
+ *
+ * Beyond the zone's settings, the key follows RFC 9111 where they are silent:
+ * - a request with `Authorization` is marked `credentialed` unless `CacheKeyHeaders` names that
+ *   header: its answer is kept only when the origin marks it shareable (freshness.ts);
+ * - the origin's `Vary` (§4.1): the headers it names that the key already covers (the codings,
+ *   `CacheKeyHeaders`; `Cookie` with `EnableCookieVary`, `User-Agent` with `EnableMobileVary`,
+ *   `Accept` on images with `EnableWebPVary`/`EnableAvifVary`, `Host` with `EnableHostnameVary`:
+ *   the zone's settings say how those split the cache) change nothing; for the others each variant
+ *   is kept under the key plus their values as the request sent them (variantKeyOf), up to
+ *   MAX_VARY_HEADERS headers and MAX_VARIANT_CHARS of values; `Vary: *`, more headers, or longer
+ *   values: the answer is not kept.
  */
 import type { EdgeRequest, EdgeZone, RuleEffects } from '../types.js';
 
@@ -55,6 +66,12 @@ export interface KeyedRequest {
   key: string;
   /** The query as it counts for the key (what a purge pattern with `?` is matched against). */
   query: string;
+  /**
+   * The request carries credentials (`Authorization`) the key does not tell apart: its answer is
+   * kept only when the origin allows a shared cache to (RFC 9111 §3.5), and it is not shared with
+   * other requests waiting for the same key.
+   */
+  credentialed: boolean;
 }
 
 export function cacheKeyOf(zoneId: number, cacheVersion: number, rules: KeyRules, request: EdgeRequest, effects: RuleEffects): KeyedRequest {
@@ -74,7 +91,61 @@ export function cacheKeyOf(zoneId: number, cacheVersion: number, rules: KeyRules
     for (const name of rules.cookies) key += `|c:${name}=${jar.get(name) ?? ''}`;
   }
   for (const name of rules.headers) key += `|${name}:${request.headers[name] ?? ''}`;
-  return { key, query };
+  const credentialed = request.headers['authorization'] !== undefined && !rules.headers.includes('authorization');
+  return { key, query, credentialed };
+}
+
+/** More request headers than this named by an origin's Vary (beyond those the key covers): the answer is not kept. */
+export const MAX_VARY_HEADERS = 4;
+/** The varied headers' values of one variant, as its key holds them, at most this long; longer: not kept. */
+export const MAX_VARIANT_CHARS = 4096;
+
+/** What an origin's Vary asks of the key: nothing more, these request headers' values, or not to keep the answer. */
+export type VaryRule = { kind: 'none' } | { kind: 'headers'; names: readonly string[] } | { kind: 'refuse'; reason: string };
+
+const VARY_NONE: VaryRule = Object.freeze({ kind: 'none' });
+
+/** The request headers (lower case, sorted) an answer's `Vary` names that the key does not already cover. */
+export function varyRuleOf(vary: string | string[] | undefined, rules: KeyRules, path: string): VaryRule {
+  if (vary === undefined) return VARY_NONE;
+  const names = new Set<string>();
+  for (const part of (Array.isArray(vary) ? vary.join(',') : vary).split(',')) {
+    const name = part.trim().toLowerCase();
+    if (name === '') continue;
+    if (name === '*') return { kind: 'refuse', reason: 'the origin varies by everything (Vary: *)' };
+    if (!coveredByKey(name, rules, path)) names.add(name);
+  }
+  if (names.size === 0) return VARY_NONE;
+  if (names.size > MAX_VARY_HEADERS) return { kind: 'refuse', reason: `the origin varies by more than ${MAX_VARY_HEADERS} request headers` };
+  return { kind: 'headers', names: [...names].sort() };
+}
+
+function coveredByKey(name: string, rules: KeyRules, path: string): boolean {
+  switch (name) {
+    case 'accept-encoding':
+      return true;
+    case 'cookie':
+      return rules.cookies.length > 0;
+    case 'user-agent':
+      return rules.mobile;
+    case 'accept':
+      return (rules.webp || rules.avif) && IMAGE_PATH.test(path);
+    case 'host':
+      return rules.hostname;
+    default:
+      return rules.headers.includes(name);
+  }
+}
+
+/**
+ * The key of one variant: the key, then each varied header's value as the request sent it (an
+ * absent header as empty), quoted so that no value can pass for another's; undefined when the
+ * values are longer than MAX_VARIANT_CHARS (such an answer is not kept).
+ */
+export function variantKeyOf(key: string, names: readonly string[], request: EdgeRequest): string | undefined {
+  let part = '';
+  for (const name of names) part += `|v:${name}=${JSON.stringify(name === 'host' ? request.host : (request.headers[name] ?? ''))}`;
+  return part.length > MAX_VARIANT_CHARS ? undefined : key + part;
 }
 
 /** Whether the client's User-Agent reads as a mobile device (also told to the origin). */

@@ -11,6 +11,9 @@
  * - `FollowRedirects`: a 301/302/303/307/308 from the origin is followed (up to 5 hops, GET and
  *   HEAD only) instead of being passed to the client;
  * - `VerifyOriginSSL`: an HTTPS origin's certificate must be valid for the name asked.
+ * - Every connection (redirects included) goes only to an address the origin address policy allows
+ *   (addresses.ts): an address in the URL is judged before connecting, every address a name
+ *   resolves to in the connection's `lookup`; a refused one fails the request at once (502, no retry).
  * Connections are kept alive and reused, one pool per origin scheme and verification mode.
  */
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
@@ -18,6 +21,7 @@ import https from 'node:https';
 import { isIP } from 'node:net';
 import type { Readable } from 'node:stream';
 import type { EdgeZone, OriginReport } from '../types.js';
+import { ORIGIN_REFUSED, OriginAddresses, refused } from './addresses.js';
 
 export interface OriginCall {
   /** The origin: its scheme, host and port (its path is already in `target`). */
@@ -31,6 +35,8 @@ export interface OriginCall {
   headers: Record<string, string>;
   /** The client's body, for methods that have one (sent once, never retried). */
   body?: Readable | undefined;
+  /** Which addresses may be connected to (default: all but those refused whatever the settings). */
+  addresses?: OriginAddresses | undefined;
 }
 
 export type OriginResult =
@@ -39,9 +45,12 @@ export type OriginResult =
 
 interface Attempt {
   response?: IncomingMessage;
-  failure?: 'connect-timeout' | 'response-timeout' | 'unreachable';
+  failure?: 'connect-timeout' | 'response-timeout' | 'unreachable' | 'refused';
   message?: string;
 }
+
+/** Link-local, metadata and unspecified addresses are refused even for a caller that names no policy. */
+const BASELINE_ADDRESSES = new OriginAddresses({ privateAddresses: 'allow', listenHost: '', ownPorts: [] });
 
 const agents = {
   http: new http.Agent({ keepAlive: true, maxSockets: 512 }),
@@ -75,12 +84,13 @@ export async function fetchOrigin(zone: EdgeZone, call: OriginCall): Promise<Ori
     });
     return { ok: true, status: response.statusCode ?? 502, headers: response.headers, body: response, report };
   }
-  const failure = last.failure === 'unreachable' ? 'unreachable' : 'timeout';
+  const failure = last.failure === 'unreachable' || last.failure === 'refused' ? 'unreachable' : 'timeout';
   return { ok: false, failure, message: last.message ?? failure, report: { bytes: 0, responseMs, attempts, answered: false } };
 }
 
 function shouldRetry(zone: EdgeZone, attempt: Attempt): boolean {
   if (attempt.response) return zone.OriginRetry5XXResponses && (attempt.response.statusCode ?? 0) >= 500;
+  if (attempt.failure === 'refused') return false;
   if (attempt.failure === 'response-timeout') return zone.OriginRetryResponseTimeout;
   return zone.OriginRetryConnectionTimeout;
 }
@@ -112,6 +122,12 @@ function once(zone: EdgeZone, call: OriginCall): Promise<Attempt> {
   const secure = call.url.protocol === 'https:';
   const host = call.headers['host'] ?? call.url.host;
   const serverName = host.replace(/:\d+$/, '');
+  const hostname = call.url.hostname.replace(/^\[|\]$/g, '');
+  const port = Number(call.url.port) || (secure ? 443 : 80);
+  const addresses = call.addresses ?? BASELINE_ADDRESSES;
+  // An address in the URL is connected to without a lookup: judged here; a name, in the lookup.
+  const refusal = isIP(hostname) === 0 ? undefined : addresses.refusal(hostname, port);
+  if (refusal !== undefined) return Promise.resolve({ failure: 'refused', message: refused(`${call.url.host} is ${refusal}`).message });
   return new Promise<Attempt>((resolve) => {
     let settled = false;
     const finish = (attempt: Attempt) => {
@@ -122,8 +138,9 @@ function once(zone: EdgeZone, call: OriginCall): Promise<Attempt> {
     };
     const options: https.RequestOptions = {
       protocol: call.url.protocol,
-      hostname: call.url.hostname.replace(/^\[|\]$/g, ''),
-      port: call.url.port || (secure ? 443 : 80),
+      hostname,
+      port,
+      lookup: addresses.lookupFor(port),
       path: call.target,
       method: call.method,
       headers: call.headers,
@@ -161,7 +178,7 @@ function once(zone: EdgeZone, call: OriginCall): Promise<Attempt> {
       }
       finish({ response });
     });
-    req.on('error', (error) => finish({ failure: 'unreachable', message: error.message }));
+    req.on('error', (error: NodeJS.ErrnoException) => finish({ failure: error.code === ORIGIN_REFUSED ? 'refused' : 'unreachable', message: error.message }));
     if (call.body) call.body.pipe(req);
     else req.end();
   });

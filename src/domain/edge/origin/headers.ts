@@ -12,6 +12,16 @@
  * - the edge rules' SetRequestHeader headers last.
  * A request that will fill the cache goes without the client's conditions and range: the edge
  * fetches the whole answer once and answers conditions and ranges itself.
+ *
+ * Headers a client could use to change what the origin answers without changing the cache key
+ * (cache poisoning: one client's crafted answer kept and served to everyone after) are not passed
+ * on, unless `CacheKeyHeaders` names them (then each value has its own copy): the proxy headers
+ * that only the edge may set (`Forwarded`, every `X-Forwarded-*` the edge does not set itself,
+ * `X-Host`, `X-Original-Host`, `X-Forwarded-Server`), the rewrite headers some frameworks obey
+ * (`X-Original-URL`, `X-Rewrite-URL`), client-address claims (`True-Client-IP`, `X-Client-IP`,
+ * `X-Cluster-Client-IP`, as `X-Forwarded-For`), and, on GET and HEAD, the method overrides
+ * (`X-HTTP-Method-Override`, `X-HTTP-Method`, `X-Method-Override`). An edge rule's
+ * SetRequestHeader can still set any of them.
  */
 import { isMobileAgent } from '../cache/key.js';
 import type { EdgeRequest, EdgeZone, RuleEffects } from '../types.js';
@@ -34,6 +44,9 @@ const HOP_BY_HOP = new Set([
   'expect',
 ]);
 const CONDITIONS = new Set(['range', 'if-range', 'if-none-match', 'if-modified-since', 'if-match', 'if-unmodified-since']);
+/** Besides every `x-forwarded-*`: what would change the origin's answer while the key stays the same. */
+const UNKEYED = new Set(['forwarded', 'x-host', 'x-original-host', 'x-original-url', 'x-rewrite-url', 'true-client-ip', 'x-client-ip', 'x-cluster-client-ip']);
+const METHOD_OVERRIDES = new Set(['x-http-method-override', 'x-http-method', 'x-method-override']);
 
 export interface OriginRequestContext {
   /** Host of the origin URL (with its port when not the default). */
@@ -45,9 +58,11 @@ export interface OriginRequestContext {
 
 export function originRequestHeaders(zone: EdgeZone, request: EdgeRequest, effects: RuleEffects, context: OriginRequestContext): Record<string, string> {
   const listed = connectionTokens(request.headers['connection']);
+  const bodiless = request.method === 'GET' || request.method === 'HEAD';
   const out: Record<string, string> = {};
   for (const name in request.headers) {
     if (HOP_BY_HOP.has(name) || listed.has(name) || (context.fillsCache && CONDITIONS.has(name))) continue;
+    if ((UNKEYED.has(name) || name.startsWith('x-forwarded-') || (bodiless && METHOD_OVERRIDES.has(name))) && !keyedBy(zone, name)) continue;
     const value = request.headers[name];
     if (value !== undefined) out[name] = value;
   }
@@ -61,6 +76,11 @@ export function originRequestHeaders(zone: EdgeZone, request: EdgeRequest, effec
   if (zone.EnableMobileVary) out['cdn-mobiledevice'] = isMobileAgent(request.headers['user-agent']) ? 'mobile' : 'desktop';
   for (const [name, value] of Object.entries(effects.requestHeaders)) out[name.toLowerCase()] = value;
   return out;
+}
+
+/** Whether the zone's CacheKeyHeaders names the header (asked only for the rare headers above). */
+function keyedBy(zone: EdgeZone, name: string): boolean {
+  return (zone.CacheKeyHeaders ?? '').split(',').some((h) => h.trim().toLowerCase() === name);
 }
 
 const ANSWER_HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);

@@ -13,12 +13,14 @@
  *
  * Referrer entries are host names with the platform's wildcard: `*.example.com` matches every
  * subdomain but not `example.com` itself; the zone's own hostnames are not allowed implicitly.
+ * The Referer's host is read as a browser reads the URL (referrer.ts), for both lists; a Referer
+ * that names no host matches no entry (AllowedReferrers refuses it).
  */
 import type { PullZoneT } from '../../../schemas/pull-zone.js';
 import type { EdgeRequest, Verdict } from '../types.js';
 import { IpList, type ParsedIp } from './ip.js';
 import { compileAny, type Matcher } from './patterns.js';
-import { referrerHostOf } from './url-parts.js';
+import { referrerHostOf } from './referrer.js';
 
 export type AccessCheck = (request: EdgeRequest, clientIp: ParsedIp | undefined) => Verdict | undefined;
 

@@ -18,20 +18,6 @@ export function fullUrlOf(request: EdgeRequest): string {
   return `${request.scheme}://${request.host}${request.path}`;
 }
 
-/** The host name a Referer header names, lower case, without port or credentials; undefined when it names none. */
-export function referrerHostOf(referer: string | undefined): string | undefined {
-  if (!referer) return undefined;
-  let rest = referer.trim();
-  const scheme = rest.indexOf('://');
-  if (scheme >= 0) rest = rest.slice(scheme + 3);
-  const end = rest.search(/[/?#]/);
-  let authority = end < 0 ? rest : rest.slice(0, end);
-  const at = authority.lastIndexOf('@');
-  if (at >= 0) authority = authority.slice(at + 1);
-  const host = authority.startsWith('[') ? authority.slice(1, authority.indexOf(']')) : authority.replace(/:\d*$/, '');
-  return host ? host.toLowerCase() : undefined;
-}
-
 /** The value of one cookie of the request; undefined when it is not sent. */
 export function cookieOf(request: EdgeRequest, name: string): string | undefined {
   const header = request.headers['cookie'];
