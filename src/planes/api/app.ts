@@ -1,7 +1,7 @@
 /**
  * Builds the HTTP application around a store. Never listens: the server and the tests decide that.
  */
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import type { Config } from '../../config.js';
@@ -9,6 +9,7 @@ import { systemClock, type Clock } from '../../domain/principal.js';
 import { buildServices } from '../../domain/services.js';
 import { AnswerCache } from './answer-cache.js';
 import { FrontDoor } from './front-door.js';
+import { continueOnRead } from '../common/expect-continue.js';
 import { TurnWrites } from '../common/turn-writes.js';
 import { completedLineOf } from './request-log.js';
 import { openFilesBackend } from '../../files/location.js';
@@ -106,9 +107,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: requestIdOf,
     // Fastify's own server, with the front door before its handler (Fastify's timeouts, set as it sets them).
     serverFactory: (handler, options) => {
-      const server = createServer((request, response) => {
+      const serve = (request: IncomingMessage, response: ServerResponse) => {
         if (!front?.serve(request, response)) handler(request, response);
-      });
+      };
+      const server = createServer(serve);
+      // `100 Continue` only once a body is read: a refusal (413, 401) comes first (common/expect-continue.ts).
+      continueOnRead(server, serve);
       server.keepAliveTimeout = Number(options.keepAliveTimeout);
       server.requestTimeout = Number(options.requestTimeout);
       server.setTimeout(Number(options.connectionTimeout));

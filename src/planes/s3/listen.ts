@@ -2,6 +2,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Services } from '../../domain/services.js';
+import { continueOnRead } from '../common/expect-continue.js';
 import { closeGracefully } from '../common/graceful-close.js';
 import { TurnWrites } from '../common/turn-writes.js';
 import { httpUrl, listenError, type RunningPlane } from '../plane.js';
@@ -25,10 +26,13 @@ export async function listenS3(services: Services, host: string, port: number, o
     storageDomain: options.storageDomain,
     logError: options.logError,
   });
-  const server = http.createServer({ insecureHTTPParser: false }, (req, res) => {
+  const serve: http.RequestListener = (req, res) => {
     if (closing) res.setHeader('connection', 'close');
     handler(req, res);
-  });
+  };
+  const server = http.createServer({ insecureHTTPParser: false }, serve);
+  // `100 Continue` only once the handler reads the body: a refusal comes first (common/expect-continue.ts).
+  continueOnRead(server, serve);
   // Answers leave at the end of the event loop's turn, as the API's and the edge's do.
   const turnWrites = new TurnWrites();
   turnWrites.hold(server);
