@@ -135,6 +135,13 @@ export const ConfigSchema = Type.Object({
     description:
       'Largest file the storage plane accepts, in bytes (default 5 GiB, the largest single upload S3 takes); over it: 413 before the bytes are kept.',
   }),
+  transferIdleTimeoutMs: Type.Integer({
+    minimum: 1000,
+    maximum: 3600000,
+    default: 60000,
+    description:
+      'Storage and S3 planes: a connection on which no byte moves for this long is cut, in milliseconds: an upload that stalls (408), a download the client stops reading, a connection left idle. A transfer that keeps moving has no deadline.',
+  }),
   bodyLimit: Type.Integer({ minimum: 1024, default: 1048576, description: 'Largest accepted request body, in bytes.' }),
   rateLimitPerSecond: Type.Integer({
     minimum: 0,
@@ -204,6 +211,7 @@ export const ENV_VARS: Record<keyof Config, string> = {
   logLevel: 'LOG_LEVEL',
   filesUrl: 'EDGEPLANE_FILES_URL',
   maxFileBytes: 'EDGEPLANE_MAX_FILE_BYTES',
+  transferIdleTimeoutMs: 'EDGEPLANE_TRANSFER_IDLE_TIMEOUT_MS',
   bodyLimit: 'EDGEPLANE_BODY_LIMIT',
   rateLimitPerSecond: 'EDGEPLANE_RATE_LIMIT_PER_SECOND',
   authFailureLimit: 'EDGEPLANE_AUTH_FAILURE_LIMIT',

@@ -88,7 +88,8 @@ export async function startServer(config: Config, log: FastifyBaseLogger): Promi
     // The API's port opens last, once every other plane listens: a deployment that waits for the
     // API to answer and then uses a plane finds it there.
     await api?.ready();
-    if (config.storagePort !== 'off') listening(await listenStorage(services, config.host, config.storagePort, logPlaneError('storage')));
+    if (config.storagePort !== 'off')
+      listening(await listenStorage(services, config.host, config.storagePort, logPlaneError('storage'), { idleMs: config.transferIdleTimeoutMs }));
     if (config.edgePort !== 'off' || config.edgeTlsPort !== 'off') {
       const { certificates } = services;
       // One core for both listeners: a purge or a hit counts once whichever way a request came.
@@ -120,7 +121,13 @@ export async function startServer(config: Config, log: FastifyBaseLogger): Promi
       );
     }
     if (config.s3Port !== 'off')
-      listening(await listenS3(services, config.host, config.s3Port, { storageDomain: config.storageDomain, logError: logPlaneError('s3') }));
+      listening(
+        await listenS3(services, config.host, config.s3Port, {
+          storageDomain: config.storageDomain,
+          logError: logPlaneError('s3'),
+          timeouts: { idleMs: config.transferIdleTimeoutMs },
+        }),
+      );
     if (api && config.port !== 'off') listening(await listenApi(api, config.host, config.port));
   } catch (error) {
     await close();

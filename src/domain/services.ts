@@ -123,9 +123,9 @@ export function buildServices(ctx: ServiceContext) {
   const videoLibraries = new VideoLibraryService(ctx.store, ctx.secrets, ctx.clock, pullZones, storageZones);
   const videoLibraryImages = new VideoLibraryImages(ctx.store, ctx.secrets, ctx.blobs, ctx.clock, videoLibraries);
   const fileSweeper = new FileSweeper(ctx.store, ctx.blobs, ctx.clock);
-  fileSweeper.claim((zoneId, guid) => videoLibraryImages.claims(zoneId, guid));
+  fileSweeper.claim((blob) => videoLibraryImages.claims(blob.zoneId, blob.guid));
   // Parts of S3 multipart uploads in progress are blobs no file points at yet.
-  fileSweeper.claim((zoneId, guid) => ctx.store.s3Uploads.exists(zoneId, guid));
+  fileSweeper.claim((blob) => ctx.store.s3Uploads.usesBlob(blob.zoneId, blob.guid, blob.key));
   const s3Buckets = new BucketSettingsService(ctx.store, storageZones.zones);
   const multipartUploads = new MultipartUploads(ctx.store, files, ctx.clock);
   const charges = new ChargeCalculator(ctx.store, usage, files);

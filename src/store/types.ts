@@ -224,8 +224,8 @@ export interface Files {
   range(zoneId: string, range: FileRange): Promise<FileRecord[]>;
   /** The entries at these paths that exist, in no particular order. */
   getMany(zoneId: string, paths: string[]): Promise<FileRecord[]>;
-  /** Whether an entry of the zone has this guid (blob keys carry it: see the files sweeper). */
-  guidExists(zoneId: string, guid: string): Promise<boolean>;
+  /** Whether an entry of the zone with this guid has the blob `key` among its segments (blob keys carry the guid: see the files sweeper). */
+  usesBlob(zoneId: string, guid: string, key: string): Promise<boolean>;
   /** Creates or replaces the entry at `record.path`. */
   put(record: FileRecord): Promise<void>;
   /** Adds the directory entries that are missing (each path ends with `/`); answers how many. */
@@ -406,8 +406,8 @@ export interface S3Uploads {
   remove(uploadId: string): Promise<S3UploadPart[] | undefined>;
   /** Removes every upload of a zone (its blobs go with the zone's prefix). */
   removeZone(zoneId: string): Promise<void>;
-  /** Whether the zone has an upload with this id (the files sweeper asks: part blobs carry it). */
-  exists(zoneId: string, uploadId: string): Promise<boolean>;
+  /** Whether an upload of the zone with this id has a part whose blob is `key` (the files sweeper asks: part blobs carry the id). */
+  usesBlob(zoneId: string, uploadId: string, key: string): Promise<boolean>;
 }
 
 /** The installation's local certificate authority as stored: one per database, its key sealed. */

@@ -164,9 +164,16 @@ export class FileService {
     return Buffer.concat(chunks);
   }
 
-  /** The entries directly in a directory; an unknown directory has none. */
+  /**
+   * The entries directly in a directory; an unknown directory has none. A path that names a file
+   * (`a.txt/`), or lies under one (`a.txt/b/`), names no directory: 404, as for a missing file.
+   */
   async list(zone: Pick<ZoneAccess, 'zoneId'>, directory: string): Promise<FileRecord[]> {
-    return this.store.files.children(zone.zoneId, directory);
+    const entries = await this.store.files.children(zone.zoneId, directory);
+    if (entries.length > 0 || directory === '') return entries;
+    const asFiles = [directory, ...ancestorsOf(directory)].map((path) => path.slice(0, -1));
+    if ((await this.store.files.getMany(zone.zoneId, asFiles)).some((f) => !f.isDirectory)) throw errors.notFound('object');
+    return entries;
   }
 
   /**

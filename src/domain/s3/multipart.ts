@@ -3,8 +3,9 @@
  * memory) and is recorded in the store once durable, so an acknowledged part survives a restart.
  * Completing keeps the parts as they are, as the segments of one file (see domain/files/segments.ts),
  * instead of copying them: the file, the upload's removal and the unused parts' release commit in
- * one transaction. Part blobs are named `<zone>/<uploadId>.<n>`, so the files sweeper knows them
- * as the upload's while it is in progress and as the file's (whose guid is the upload id) after.
+ * one transaction. Part blobs are named `<zone>/<uploadId>.<n>`, so the files sweeper finds their
+ * owner: the upload while it is in progress, the file (whose guid is the upload id) after; and it
+ * keeps only the parts they record, so a part a crash cut short is swept even once completed.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';

@@ -3,12 +3,13 @@
  * builds no service and runs no background work of its own; it never listens: the server and the
  * tests decide that.
  */
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Runtime } from '../../runtime.js';
 import { AnswerCache } from './answer-cache.js';
 import { FrontDoor } from './front-door.js';
+import { continueOnRead } from '../common/expect-continue.js';
 import { TurnWrites } from '../common/turn-writes.js';
 import { completedLineOf } from './request-log.js';
 import { PlaneStates } from '../plane.js';
@@ -97,9 +98,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: requestIdOf,
     // Fastify's own server, with the front door before its handler (Fastify's timeouts, set as it sets them).
     serverFactory: (handler, options) => {
-      const server = createServer((request, response) => {
+      const serve = (request: IncomingMessage, response: ServerResponse) => {
         if (!front?.serve(request, response)) handler(request, response);
-      });
+      };
+      const server = createServer(serve);
+      // `100 Continue` only once a body is read: a refusal (413, 401) comes first (common/expect-continue.ts).
+      continueOnRead(server, serve);
       server.keepAliveTimeout = Number(options.keepAliveTimeout);
       server.requestTimeout = Number(options.requestTimeout);
       server.setTimeout(Number(options.connectionTimeout));

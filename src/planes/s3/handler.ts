@@ -25,12 +25,10 @@ import type { Operation, S3Call, S3Deps } from './types.js';
 
 export interface S3HandlerDeps extends S3Deps {
   credentials: S3Credentials;
-  /** Now, for the signatures' validity: the services' clock. */
+  /** Now, for the signatures' validity: the wall clock, which clients sign with (listen.ts). */
   clock: Clock;
   /** Virtual-host-style requests are addressed to `<bucket>.s3[.<region>].<storageDomain>`. */
   storageDomain: string;
-  /** Not read (listings go through the file service); listen.ts still hands it over. */
-  store?: unknown;
 }
 
 export function s3Handler(deps: S3HandlerDeps): RequestListener {

@@ -56,6 +56,7 @@ import http, { type IncomingMessage } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { Duplex } from 'node:stream';
 import { DESCRIBE, METHOD_MARKER_HEADER, RequestFramer, REWRITTEN_METHOD } from './request-framer.js';
+import { continueOnRead } from '../common/expect-continue.js';
 import { closeGracefully } from '../common/graceful-close.js';
 import { TurnWrites } from '../common/turn-writes.js';
 
@@ -89,10 +90,13 @@ export interface ExtensionMethodServer {
 
 export function createExtensionMethodServer(handler: http.RequestListener, options: http.ServerOptions = {}): ExtensionMethodServer {
   let closing = false;
-  const httpServer = http.createServer({ ...options, insecureHTTPParser: false }, (req, res) => {
+  const serve: http.RequestListener = (req, res) => {
     if (closing) res.setHeader('Connection', 'close');
     handler(req, res);
-  });
+  };
+  const httpServer = http.createServer({ ...options, insecureHTTPParser: false }, serve);
+  // `100 Continue` only once the handler reads the body: a refusal comes first (common/expect-continue.ts).
+  continueOnRead(httpServer, serve);
   const headLimit = 2 * (options.maxHeaderSize ?? http.maxHeaderSize);
   const holdTimeout = () => httpServer.headersTimeout || httpServer.requestTimeout;
   const connections = new Set<FramedSocket>();

@@ -7,15 +7,19 @@ export interface FileRequestTarget {
   target: ZonePath;
 }
 
+/**
+ * Empty segments name nothing and are dropped, as the platform's storage servers drop them:
+ * `/zone//a//b.txt` is `/zone/a/b.txt` (its own SDK joins the zone and a path starting with `/`
+ * into `/<zone>//<path>`). A trailing `/` still names a directory. S3 keys stay literal (keyPath).
+ */
 export function targetOf(url: string): FileRequestTarget {
   const query = url.indexOf('?');
   const pathname = query < 0 ? url : url.slice(0, query);
-  const raw = pathname.split('/');
-  // ['', zone, ...path]: a path ending in '/' leaves a last empty segment.
-  const zoneName = decode(raw[1] ?? '');
+  const segments = pathname.split('/').filter((segment) => segment !== '');
+  const zoneName = decode(segments[0] ?? '');
   if (zoneName === '') throw errors.validation('path', 'The path must start with the storage zone name.', 'storage.zone_missing');
-  const rest = raw.slice(2);
-  const isDirectory = rest.length === 0 || rest.at(-1) === '';
+  const rest = segments.slice(1);
+  const isDirectory = rest.length === 0 || pathname.endsWith('/');
   return { zoneName, target: zonePath(rest.map(decode), isDirectory) };
 }
 

@@ -88,8 +88,9 @@ export class PgFiles implements Files {
     ).map(fileFromRow);
   }
 
-  async guidExists(zoneId: string, guid: string): Promise<boolean> {
-    return (await this.db.query('SELECT 1 FROM files WHERE zone_id = $1 AND guid = $2 LIMIT 1', [zoneId, guid])).rowCount === 1;
+  async usesBlob(zoneId: string, guid: string, key: string): Promise<boolean> {
+    const found = await rows<{ blobs: string }>(this.db, 'SELECT blobs FROM files WHERE zone_id = $1 AND guid = $2', [zoneId, guid]);
+    return found.some((r) => (JSON.parse(r.blobs) as FileRecord['blobs']).some((b) => b.key === key));
   }
 
   async getMany(zoneId: string, paths: string[]): Promise<FileRecord[]> {

@@ -80,7 +80,11 @@ export class PgS3Uploads implements S3Uploads {
     await this.db.query('DELETE FROM s3_uploads WHERE zone_id = $1', [zoneId]);
   }
 
-  async exists(zoneId: string, uploadId: string): Promise<boolean> {
-    return (await this.get(zoneId, uploadId)) !== undefined;
+  async usesBlob(zoneId: string, uploadId: string, key: string): Promise<boolean> {
+    const { rows } = await this.db.query(
+      'SELECT 1 FROM s3_upload_parts p JOIN s3_uploads u ON u.upload_id = p.upload_id WHERE u.zone_id = $1 AND p.upload_id = $2 AND p.blob_key = $3',
+      [zoneId, uploadId, key],
+    );
+    return rows.length > 0;
   }
 }

@@ -79,7 +79,7 @@ export class SqliteFiles implements Files {
 
   constructor(db: Db) {
     this.getStmt = db.prepare<[string, string], FileRow>(`SELECT ${COLUMNS} FROM files WHERE zone_id = ? AND path = ?`);
-    this.guidStmt = db.prepare<[string, string], { one: number }>('SELECT 1 AS one FROM files WHERE zone_id = ? AND guid = ? LIMIT 1');
+    this.guidStmt = db.prepare<[string, string], { blobs: string }>('SELECT blobs FROM files WHERE zone_id = ? AND guid = ?');
     this.childrenStmt = db.prepare<[string, string], FileRow>(`SELECT ${COLUMNS} FROM files WHERE zone_id = ? AND parent = ? ORDER BY path`);
     this.rangeStmt = db.prepare<[string, string, string, string, number], FileRow>(
       `SELECT ${COLUMNS} FROM files WHERE zone_id = ? AND path >= ? AND path < ? AND path > ? ORDER BY path ${BOUND_LIMIT}`,
@@ -138,8 +138,8 @@ export class SqliteFiles implements Files {
     return stmt.all(zoneId, range.prefix, prefixEnd(range.prefix), range.after ?? '', range.limit).map(fileFromRow);
   }
 
-  async guidExists(zoneId: string, guid: string): Promise<boolean> {
-    return this.guidStmt.get(zoneId, guid) !== undefined;
+  async usesBlob(zoneId: string, guid: string, key: string): Promise<boolean> {
+    return this.guidStmt.all(zoneId, guid).some((r) => (JSON.parse(r.blobs) as FileRecord['blobs']).some((b) => b.key === key));
   }
 
   async put(record: FileRecord): Promise<void> {

@@ -26,6 +26,7 @@ export class SqliteS3Uploads implements S3Uploads {
   private readonly removeStmt;
   private readonly removeZoneStmt;
   private readonly existsStmt;
+  private readonly usesBlobStmt;
 
   constructor(db: Database.Database) {
     this.insertStmt = db.prepare(INSERT_UPLOAD);
@@ -46,6 +47,9 @@ export class SqliteS3Uploads implements S3Uploads {
     this.removeStmt = db.prepare<[string]>('DELETE FROM s3_uploads WHERE upload_id = ?');
     this.removeZoneStmt = db.prepare<[string]>('DELETE FROM s3_uploads WHERE zone_id = ?');
     this.existsStmt = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM s3_uploads WHERE upload_id = ?');
+    this.usesBlobStmt = db.prepare<[string, string, string], { one: number }>(
+      'SELECT 1 AS one FROM s3_upload_parts p JOIN s3_uploads u ON u.upload_id = p.upload_id WHERE u.zone_id = ? AND p.upload_id = ? AND p.blob_key = ?',
+    );
   }
 
   async create(upload: S3Upload): Promise<void> {
@@ -82,7 +86,7 @@ export class SqliteS3Uploads implements S3Uploads {
     this.removeZoneStmt.run(zoneId);
   }
 
-  async exists(zoneId: string, uploadId: string): Promise<boolean> {
-    return this.getStmt.get(zoneId, uploadId) !== undefined;
+  async usesBlob(zoneId: string, uploadId: string, key: string): Promise<boolean> {
+    return this.usesBlobStmt.get(zoneId, uploadId, key) !== undefined;
   }
 }
