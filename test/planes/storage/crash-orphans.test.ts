@@ -10,38 +10,18 @@
  */
 import { CompleteMultipartUploadCommand, CreateMultipartUploadCommand, ListPartsCommand, UploadPartCommand } from '@aws-sdk/client-s3';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { readdirSync, statSync, utimesSync } from 'node:fs';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { s3Client, type S3Zone } from '../../helpers/s3-plane.js';
 import { signer } from '../../helpers/s3-signing.js';
 import { type ServerProcess, startServer } from '../../helpers/server-process.js';
-import { type TestStoreLocation, testStoreLocation } from '../../helpers/store.js';
+import { useCrashWorkspace } from '../../helpers/crash-workspace.js';
 
 const KEY = 'crash-orphans-key-0123456789';
 const MiB = 1024 * 1024;
-let dir: string;
-let location: TestStoreLocation;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'edgeplane-crash-orphans-'));
-  location = await testStoreLocation(join(dir, 'db.sqlite'));
-  env = {
-    DATABASE_URL: location.databaseUrl,
-    EDGEPLANE_FILES_URL: `file:${join(dir, 'files')}`,
-    EDGEPLANE_BOOTSTRAP_KEY: KEY,
-    EDGEPLANE_MASTER_KEY: randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'warn',
-    EDGEPLANE_RATE_LIMIT_PER_SECOND: '0',
-  };
-});
-afterAll(async () => {
-  await location.destroy();
-  rmSync(dir, { recursive: true, force: true });
-});
+const workspace = useCrashWorkspace('crash-orphans', KEY);
 
 const sha256 = (bytes: Buffer | Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -58,7 +38,7 @@ function blobFiles(): Map<string, number> {
       }
     }
   };
-  walk(join(dir, 'files', 'blobs'));
+  walk(join(workspace.dir, 'files', 'blobs'));
   return found;
 }
 
@@ -81,7 +61,7 @@ function ageBlobs(): void {
       else utimesSync(join(path, entry.name), then, then);
     }
   };
-  walk(join(dir, 'files', 'blobs'));
+  walk(join(workspace.dir, 'files', 'blobs'));
 }
 
 async function createZone(server: ServerProcess): Promise<S3Zone> {
@@ -134,7 +114,7 @@ async function partHead(server: ServerProcess, zone: S3Zone, key: string, upload
 }
 
 it('reclaims the partial blobs a SIGKILL left, even a part of an upload completed since, and keeps every blob in use', async () => {
-  let server = await startServer(env);
+  let server = await startServer(workspace.env);
   const zone = await createZone(server);
   let s3 = s3Client(s3PlaneOf(server), zone);
   const storageUrl = () => server.planes['storage']!;
@@ -182,7 +162,7 @@ it('reclaims the partial blobs a SIGKILL left, even a part of an upload complete
   expect(orphans.filter((name) => name.startsWith(`${openId}.`))).toHaveLength(1);
 
   // Restarted: the first upload is completed with a second part sent again; the other stays open.
-  server = await startServer(env);
+  server = await startServer(workspace.env);
   s3 = s3Client(s3PlaneOf(server), zone);
   const partTwo = randomBytes(MiB);
   const doneTwo = await s3.send(new UploadPartCommand({ Bucket: zone.Name, Key: 'mp/done.bin', UploadId: doneId, PartNumber: 2, Body: partTwo }));
@@ -207,7 +187,7 @@ it('reclaims the partial blobs a SIGKILL left, even a part of an upload complete
 
   // Two hours later, the next start sweeps.
   ageBlobs();
-  server = await startServer(env);
+  server = await startServer(workspace.env);
   try {
     for (let waited = 0; orphans.some((name) => blobFiles().has(name)) && waited < 20_000; waited += 50) await sleep(50);
     expect(orphans.filter((name) => blobFiles().has(name))).toEqual([]);
@@ -245,7 +225,7 @@ it('reclaims the partial blobs a SIGKILL left, even a part of an upload complete
 
   // On disk now: exactly the blobs the files record (the old bytes of overwritten and deleted files
   // were as old as the orphans, and nothing records them either).
-  const store = await location.open();
+  const store = await workspace.location.open();
   try {
     const recorded = new Set<string>();
     for (const file of await store.files.range(String(zone.Id), { prefix: '', limit: 1000 })) for (const blob of file.blobs) recorded.add(blob.key);

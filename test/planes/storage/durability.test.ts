@@ -5,35 +5,14 @@
  * download. Runs on SQLite and on PostgreSQL (the project decides).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type ServerProcess, startServer } from '../../helpers/server-process.js';
-import { type TestStoreLocation, testStoreLocation } from '../../helpers/store.js';
+import { useCrashWorkspace } from '../../helpers/crash-workspace.js';
 
 const KEY = 'files-crash-key-0123456789';
-let dir: string;
-let location: TestStoreLocation;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'edgeplane-files-crash-'));
-  location = await testStoreLocation(join(dir, 'db.sqlite'));
-  env = {
-    DATABASE_URL: location.databaseUrl,
-    EDGEPLANE_FILES_URL: `file:${join(dir, 'files')}`,
-    EDGEPLANE_BOOTSTRAP_KEY: KEY,
-    EDGEPLANE_MASTER_KEY: randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'warn',
-    EDGEPLANE_RATE_LIMIT_PER_SECOND: '0',
-  };
-});
-afterAll(async () => {
-  await location.destroy();
-  rmSync(dir, { recursive: true, force: true });
-});
+const workspace = useCrashWorkspace('files-crash', KEY);
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
@@ -49,7 +28,7 @@ async function createZone(server: ServerProcess, name: string): Promise<{ Name: 
 
 describe('files under SIGKILL', () => {
   it('keeps every acknowledged upload byte-exact, and never lists a half file', async () => {
-    let server = await startServer(env);
+    let server = await startServer(workspace.env);
     const zone = await createZone(server, `crash-${randomBytes(3).toString('hex')}`);
     /**
      * Every write of each path: acknowledged (201), or cut short by the kill (it may have committed).
@@ -98,7 +77,7 @@ describe('files under SIGKILL', () => {
       // A write cut short ended, at the latest, with the server that was killed.
       const killed = performance.now();
       for (const write of cutShort) write.ended = killed;
-      server = await startServer(env);
+      server = await startServer(workspace.env);
     }
     try {
       const acknowledged = [...writes].filter(([, list]) => list.some((x) => x.acknowledged));
@@ -132,7 +111,7 @@ describe('files under SIGKILL', () => {
   }, 120_000);
 
   it('streams a 1 GiB upload and download with the server growing by less than 64 MB', async () => {
-    const server = await startServer(env);
+    const server = await startServer(workspace.env);
     try {
       const zone = await createZone(server, `big-${randomBytes(3).toString('hex')}`);
       const storage = server.planes['storage']!;
