@@ -34,6 +34,11 @@ const storelessPlaneTests = [
   // whatever the store; the multipart state's durability on each store is multipart.test.ts's.
   'test/planes/storage/durability.test.ts',
   'test/planes/s3/rclone.test.ts',
+  // Transport: stalled and slow transfers, Expect: 100-continue; the same whatever the store.
+  'test/security/transfer-timeouts.test.ts',
+  'test/security/expect-continue.test.ts',
+  // Server processes killed mid-upload; the sweep's rule on each store is test/store/orphan-sweep.test.ts's.
+  'test/planes/storage/crash-orphans.test.ts',
 ];
 
 export default defineConfig({
