@@ -10,7 +10,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { ZoneAccess } from '../../src/domain/files/zone-keys.js';
+import type { ZoneAccess } from '../../src/domain/files/types.js';
 import { MIN_PART_BYTES } from '../../src/domain/s3/multipart.js';
 import type { S3Upload } from '../../src/store/types.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';

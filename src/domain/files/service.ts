@@ -13,7 +13,8 @@ import { errors } from '../errors.js';
 import type { Clock } from '../principal.js';
 import { ancestorsOf, parentOf, type ZonePath } from './paths.js';
 import { readSegments } from './segments.js';
-import type { ZoneAccess, ZoneKeys } from './zone-keys.js';
+import type { ZoneAccess } from './types.js';
+import type { ZoneKeys } from './zone-keys.js';
 
 /** How long a replaced or deleted blob stays readable for reads already streaming it. */
 export const DEAD_BLOB_GRACE_MS = 60_000;

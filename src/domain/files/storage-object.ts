@@ -4,7 +4,7 @@
  */
 import type { FileRecord } from '../../store/types.js';
 import { nameOf } from './paths.js';
-import type { ZoneAccess } from './zone-keys.js';
+import type { ZoneAccess } from './types.js';
 
 export interface StorageObject {
   Guid: string;

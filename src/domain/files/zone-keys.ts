@@ -7,8 +7,6 @@ import { timingSafeEqual } from 'node:crypto';
 import type { ZoneAccess } from './types.js';
 import { passwordDigest, type ZonesByName } from './zones-by-name.js';
 
-export type { ZoneAccess } from './types.js';
-
 export class ZoneKeys {
   constructor(private readonly zones: ZonesByName) {}
 

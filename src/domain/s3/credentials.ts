@@ -5,7 +5,7 @@
  * files/zones-by-name.ts), which forgets a zone the moment it is written.
  */
 import type { BucketSettings } from './types.js';
-import type { ZoneAccess } from '../files/zone-keys.js';
+import type { ZoneAccess } from '../files/types.js';
 import type { ZonesByName } from '../files/zones-by-name.js';
 
 export interface S3ZoneSecrets {

@@ -14,7 +14,7 @@ import type { FileRecord, S3Upload, S3UploadPart, Store } from '../../store/type
 import { AppError } from '../errors.js';
 import { keyPath, parentOf } from '../files/paths.js';
 import { DEAD_BLOB_GRACE_MS, type FileService } from '../files/service.js';
-import type { ZoneAccess } from '../files/zone-keys.js';
+import type { ZoneAccess } from '../files/types.js';
 import type { Clock } from '../principal.js';
 import { bareEtag, multipartEtag } from './etag.js';
 

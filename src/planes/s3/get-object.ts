@@ -4,7 +4,7 @@
  */
 import { validateHeaderValue } from 'node:http';
 import { keyPath } from '../../domain/files/paths.js';
-import type { ZoneAccess } from '../../domain/files/zone-keys.js';
+import type { ZoneAccess } from '../../domain/files/types.js';
 import { TAG_PREFIX } from '../../domain/s3/object-tags.js';
 import { EGRESS_METRICS } from '../../domain/storage-zones/statistics.js';
 import type { ByteRange } from '../../files/types.js';

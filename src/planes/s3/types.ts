@@ -4,7 +4,7 @@
  * (operations.ts) that routing and authorisation both read.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ZoneAccess } from '../../domain/files/zone-keys.js';
+import type { ZoneAccess } from '../../domain/files/types.js';
 import type { BucketSettings } from '../../domain/s3/types.js';
 import type { Services } from '../../domain/services.js';
 import type { PayloadMode } from './sigv4.js';

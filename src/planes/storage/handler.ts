@@ -7,7 +7,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { errors } from '../../domain/errors.js';
 import type { FileService } from '../../domain/files/service.js';
 import { storageObject } from '../../domain/files/storage-object.js';
-import type { ZoneAccess } from '../../domain/files/zone-keys.js';
+import type { ZoneAccess } from '../../domain/files/types.js';
 import type { UsageRecorder } from '../../domain/usage/recorder.js';
 import type { FileRecord } from '../../store/types.js';
 import { contentTypeOf } from '../common/content-types.js';
