@@ -58,7 +58,7 @@ function health(port: number): Promise<number | undefined> {
 
 describe('start-up order', () => {
   it('every plane takes connections as soon as the API first answers (three starts)', async () => {
-    for (let start = 0; start < 3; start++) {
+    for (let start = 0, attempt = 0; start < 3; ) {
       const dir = mkdtempSync(join(tmpdir(), 'edgeplane-start-order-'));
       const [api, storage, edge, edgeTls, s3, dns] = [
         await freePort(),
@@ -85,10 +85,17 @@ describe('start-up order', () => {
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       try {
         const started = Date.now();
+        let refused = false;
         while ((await health(api)) === undefined) {
+          // Another test took one of the ports between freePort() and the server's bind: start again on others.
+          if (child.exitCode !== null && /is already in use/.test(output) && ++attempt < 5) {
+            refused = true;
+            break;
+          }
           if (child.exitCode !== null || Date.now() - started > 30_000) throw new Error(`the API never answered:\n${output}`);
           await new Promise((resolve) => setTimeout(resolve, 2));
         }
+        if (refused) continue;
         const [tcp, udp] = await Promise.all([Promise.all([storage, edge, edgeTls, s3, dns].map((port) => accepts(port))), answersUdp(dns)]);
         expect({ storage: tcp[0], edge: tcp[1], 'edge-tls': tcp[2], s3: tcp[3], 'dns tcp': tcp[4], 'dns udp': udp }, `start ${start + 1}`).toEqual({
           storage: true,
@@ -98,6 +105,7 @@ describe('start-up order', () => {
           'dns tcp': true,
           'dns udp': true,
         });
+        start++;
       } finally {
         child.kill('SIGTERM');
         await exited;
