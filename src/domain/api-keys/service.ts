@@ -3,7 +3,7 @@ import { errors } from '../errors.js';
 import { canWrite, type Clock, type Principal, type Role } from '../principal.js';
 import { newCredential, type Secrets } from '../../security/secrets.js';
 import type { ApiKeyRecord, KeyKind, Store, StoreTx } from '../../store/types.js';
-import { LRUCache } from 'lru-cache';
+import { BoundedMap } from '../bounded-map.js';
 
 /** Keys authenticated recently; a revocation (here or by another process) empties it. */
 const MAX_CACHED_PRINCIPALS = 10_000;
@@ -28,8 +28,8 @@ export interface ApiKeyPage {
 }
 
 export class ApiKeyService {
-  private readonly principals = new LRUCache<string, Principal>({ max: MAX_CACHED_PRINCIPALS });
-  private readonly openedKeys = new LRUCache<string, string>({ max: MAX_OPENED_KEYS });
+  private readonly principals = new BoundedMap<string, Principal>(MAX_CACHED_PRINCIPALS);
+  private readonly openedKeys = new BoundedMap<string, string>(MAX_OPENED_KEYS);
 
   constructor(
     private readonly store: Store,

@@ -18,7 +18,7 @@
  */
 import type { PullZoneT } from '../../schemas/pull-zone.js';
 import type { Store, StoreChange } from '../../store/types.js';
-import { LRUCache } from 'lru-cache';
+import { BoundedMap } from '../bounded-map.js';
 import type { DocumentRepo } from '../documents.js';
 import type { Clock } from '../principal.js';
 import { canonicalHostname, findHostname, type HostnameClaim } from '../pull-zones/hostnames.js';
@@ -72,7 +72,7 @@ export const minVersionOf = (zone: PullZoneT): TlsVersion => (zone.EnableTLS1 ? 
 const parentOf = (name: string) => name.slice(name.indexOf('.') + 1);
 
 export class EdgeCertificates implements TlsCertificates {
-  private readonly lookups = new LRUCache<string, { at: number; material: Promise<CertificateMaterial> }>({ max: MAX_NAMES });
+  private readonly lookups = new BoundedMap<string, { at: number; material: Promise<CertificateMaterial> }>(MAX_NAMES);
   private readonly edgeAddresses: ReadonlySet<string>;
 
   constructor(private readonly deps: EdgeCertificateDeps) {

@@ -5,7 +5,7 @@
  * and made again only when it nears its end. Not stored, since any instance can issue its own —
  * except the edge's default certificate (`kept`), which a start-up would otherwise have to sign.
  */
-import { LRUCache } from 'lru-cache';
+import { BoundedMap } from '../bounded-map.js';
 import type { Clock } from '../principal.js';
 import type { AuthorityStore } from './authority-store.js';
 import type { IssuedCertificate } from './local-ca.js';
@@ -18,7 +18,7 @@ const MAX_ENTRIES = 10_000;
 export const needsRenewal = (notAfter: Date, now: Date) => notAfter.getTime() - now.getTime() < RENEW_BEFORE_MS;
 
 export class IssuedLeaves {
-  private readonly leaves = new LRUCache<string, Promise<IssuedCertificate>>({ max: MAX_ENTRIES });
+  private readonly leaves = new BoundedMap<string, Promise<IssuedCertificate>>(MAX_ENTRIES);
 
   constructor(
     private readonly authority: AuthorityStore,

@@ -3,7 +3,7 @@
  * memory (bounded per zone, per instance), client addresses anonymized as the zone's settings ask.
  * Read through the operator route `GET /_edgeplane/dnszones/{id}/querylog`.
  */
-import { LRUCache } from 'lru-cache';
+import { BoundedMap } from '../bounded-map.js';
 import { type Anonymization, anonymized } from '../usage/anonymize.js';
 
 export interface QueryLogEntry {
@@ -21,7 +21,7 @@ export const QUERY_LOG_SIZE = 1000;
 const MAX_ZONES = 10_000;
 
 export class QueryLog {
-  private readonly zones = new LRUCache<number, QueryLogEntry[]>({ max: MAX_ZONES });
+  private readonly zones = new BoundedMap<number, QueryLogEntry[]>(MAX_ZONES);
 
   add(zoneId: number, entry: QueryLogEntry, anonymization: Anonymization): void {
     const logged = { ...entry, ClientIp: anonymized(entry.ClientIp, anonymization) };

@@ -5,7 +5,7 @@
  */
 import type { Static } from 'typebox';
 import type { DnsZoneStatistics as Schema } from '../../schemas/dns.js';
-import { LRUCache } from 'lru-cache';
+import { BoundedMap } from '../bounded-map.js';
 import type { Clock, Principal } from '../principal.js';
 import { chartOf, periodOf, total } from '../usage/charts.js';
 import { CountersById, hourOf, type UsageCounter, type UsageRecorder } from '../usage/recorder.js';
@@ -73,7 +73,7 @@ export class DnsStatistics {
    * a tally with each cached answer, and 10,000 answers reading 10,000 tallies missed the CPU's
    * caches where a few shared ones stay in them.
    */
-  private readonly tallies = new LRUCache<string, QueryTally>({ max: COUNTED_ZONES });
+  private readonly tallies = new BoundedMap<string, QueryTally>(COUNTED_ZONES);
 
   constructor(
     private readonly zones: DnsZoneService,

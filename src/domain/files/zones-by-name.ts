@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Store } from '../../store/types.js';
-import { LRUCache } from 'lru-cache';
+import { BoundedMap } from '../bounded-map.js';
 import type { DocumentRepo } from '../documents.js';
 import { type BucketSettings, NO_SETTINGS } from '../s3/types.js';
 import type { StoredStorageZone } from '../storage-zones/service.js';
@@ -33,8 +33,8 @@ const MAX_ZONES = 10_000;
 export const passwordDigest = (value: string) => createHash('sha256').update(value).digest();
 
 export class ZonesByName {
-  private readonly byName = new LRUCache<string, KnownZone>({ max: MAX_ZONES });
-  private readonly nameById = new LRUCache<string, string>({ max: MAX_ZONES });
+  private readonly byName = new BoundedMap<string, KnownZone>(MAX_ZONES);
+  private readonly nameById = new BoundedMap<string, string>(MAX_ZONES);
 
   constructor(
     private readonly store: Store,

@@ -5,7 +5,7 @@
  * (and within a second on others). A crash loses at most the last second of counts.
  */
 import type { ResourceKind, ResourceTotal, Store, UsageEntry } from '../../store/types.js';
-import { LRUCache } from 'lru-cache';
+import { BoundedMap } from '../bounded-map.js';
 import type { Clock } from '../principal.js';
 
 const FLUSH_MS = 1000;
@@ -181,14 +181,14 @@ export class SubjectCounters {
  * a subject's first count, the `max` most recent kept, one forgotten made again when it counts.
  */
 export class CountersById {
-  private readonly subjects: LRUCache<number, SubjectCounters>;
+  private readonly subjects: BoundedMap<number, SubjectCounters>;
 
   constructor(
     private readonly usage: UsageRecorder,
     private readonly subjectOf: (id: number) => string,
     max: number,
   ) {
-    this.subjects = new LRUCache({ max: Math.max(1, max) });
+    this.subjects = new BoundedMap(max);
   }
 
   of(id: number): SubjectCounters {

@@ -9,7 +9,7 @@
  * Entries are keyed by account as well as id, so one account can never be served another's bytes.
  */
 import type { FastifyReply } from 'fastify';
-import { LRUCache } from 'lru-cache';
+import { BoundedMap } from '../../domain/bounded-map.js';
 import type { ChangeFeed, ResourceKind } from '../../store/types.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -24,15 +24,14 @@ export interface AnswerKey {
 
 export class AnswerCache {
   /** Per document, its answers by variant: a write drops them all at once. */
-  private readonly docs: LRUCache<string, Map<string, Buffer>>;
+  private readonly docs: BoundedMap<string, Map<string, Buffer>>;
   /** Undefined when the cache is off (size 0, or no feed to keep it correct). */
   private readonly changes: ChangeFeed | undefined;
 
   /** `maxDocs`: a pull zone serializes to ~5 KB, so the default 6,000 hold ~30 MB (twice that if read both with and without certificates). */
   constructor(changes: ChangeFeed | undefined, maxDocs: number) {
     this.changes = maxDocs > 0 ? changes : undefined;
-    // Size 0: nothing is kept (no change feed above), the map only needs a legal size.
-    this.docs = new LRUCache({ max: Math.max(1, maxDocs) });
+    this.docs = new BoundedMap(maxDocs);
     this.changes?.subscribe((change) => {
       if (change.type === 'all') this.docs.clear();
       else if (change.type === 'doc') this.docs.delete(docKey(change.kind, change.accountId, change.id));

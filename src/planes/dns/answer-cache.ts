@@ -19,7 +19,7 @@
  * the EDNS size, DO bit and options (a query with a client cookie is its own entry).
  */
 import { randomBytes } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
+import { BoundedMap } from '../../domain/bounded-map.js';
 import type { AnswerDependencies, Answered } from '../../domain/dns/serving/types.js';
 import type { AnswerTally } from './options.js';
 
@@ -84,7 +84,7 @@ const secondsOf = (now: number) => Math.floor(now / 1000);
 const MAX_KEY_BYTES = 300;
 
 export class AnswerCache {
-  private readonly entries: LRUCache<number, CachedAnswer>;
+  private readonly entries: BoundedMap<number, CachedAnswer>;
   /** Seeds the key hash, so that no one can work out ahead which queries would push each other out. */
   private readonly seed = randomBytes(4).readUInt32LE(0);
 
@@ -92,7 +92,7 @@ export class AnswerCache {
     private readonly authority: CacheableAuthority,
     size: number,
   ) {
-    this.entries = new LRUCache({ max: Math.max(1, size) });
+    this.entries = new BoundedMap(size);
   }
 
   static usable(authority: CacheableAuthority, size: number): boolean {

@@ -9,7 +9,7 @@
  * forgotten first. A forgotten client starts again with a full bucket, which only a flood of more
  * distinct sources than that can cause, and each of those is itself limited.
  */
-import { LRUCache } from 'lru-cache';
+import { BoundedMap } from '../../domain/bounded-map.js';
 import { fullBucket, type TokenBucket, takeToken } from '../../security/token-bucket.js';
 
 export type Verdict = 'pass' | 'drop' | 'slip';
@@ -25,7 +25,7 @@ interface Bucket extends TokenBucket {
 const TOUCH_INTERVAL_MS = 1000;
 
 export class SourceRateLimit {
-  private readonly buckets: LRUCache<string, Bucket>;
+  private readonly buckets: BoundedMap<string, Bucket>;
   private readonly perMs: number;
   private readonly burst: number;
 
@@ -37,7 +37,7 @@ export class SourceRateLimit {
   ) {
     this.perMs = perSecond / 1000;
     this.burst = Math.max(1, burst);
-    this.buckets = new LRUCache({ max: Math.max(1, clients) });
+    this.buckets = new BoundedMap(clients);
   }
 
   check(address: string, now: number = performance.now()): Verdict {

@@ -12,7 +12,7 @@
 import type { ServerOptions } from 'node:https';
 import type { Server } from 'node:tls';
 import { createSecureContext, DEFAULT_CIPHERS, type SecureContext, type TLSSocket } from 'node:tls';
-import { LRUCache } from 'lru-cache';
+import { BoundedMap } from '../../domain/bounded-map.js';
 import type { CertificateMaterial, TlsCertificates, TlsVersion } from '../../domain/certificates/edge-certificates.js';
 
 const CIPHERS = `${DEFAULT_CIPHERS}:@SECLEVEL=0`;
@@ -42,7 +42,7 @@ export interface EdgeTlsHooks {
 
 /** Secure contexts per certificate, so a busy name does not parse its key on every handshake. */
 class ContextCache {
-  private readonly contexts = new LRUCache<string, SecureContext>({ max: MAX_CONTEXTS });
+  private readonly contexts = new BoundedMap<string, SecureContext>(MAX_CONTEXTS);
 
   get(material: CertificateMaterial): SecureContext {
     const key = material.certificatePem;

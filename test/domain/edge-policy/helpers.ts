@@ -74,9 +74,8 @@ export const always = (main: EdgeRuleExtraActionT, more: Partial<EdgeRuleT> = {}
 
 export const NOW = new Date('2026-01-01T00:00:00Z');
 
-/** A fresh policy; it remembers few clients (its LRU map is sized up front, and tests make thousands). */
 export function policy(options: EdgePolicyOptions = {}): EdgePolicy {
-  return createEdgePolicy({ maxTrackedClients: 1000, ...options });
+  return createEdgePolicy(options);
 }
 
 /** onRequest with a fresh policy: the verdict and the effects. */

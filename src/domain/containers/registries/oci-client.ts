@@ -10,7 +10,7 @@
  * wrong, never passed on as the registry's own text.
  */
 import { createHash } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
+import { BoundedMap } from '../../bounded-map.js';
 
 export interface RegistryCredentials {
   userName: string;
@@ -103,7 +103,7 @@ export class OciClient {
   private readonly maxBytes: number;
   private readonly maxPages: number;
   /** Bearer tokens by registry, identity and scope. */
-  private readonly tokens = new LRUCache<string, { token: string; expiresAt: number }>({ max: 1000 });
+  private readonly tokens = new BoundedMap<string, { token: string; expiresAt: number }>(1000);
 
   constructor(options: OciClientOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? 10_000;

@@ -15,17 +15,17 @@
  * in flight, so the map is bounded by the requests being served.
  */
 import { fullBucket, type TokenBucket, takeToken } from '../../../security/token-bucket.js';
-import { LRUCache } from 'lru-cache';
+import { BoundedMap } from '../../bounded-map.js';
 import type { Admission } from '../types.js';
 
 export const NO_ADMISSION_NEEDED: Admission = Object.freeze({ release() {} });
 
 export class ClientLimits {
-  private readonly buckets: LRUCache<string, TokenBucket>;
+  private readonly buckets: BoundedMap<string, TokenBucket>;
   private readonly inFlight = new Map<string, number>();
 
   constructor(maxClients: number) {
-    this.buckets = new LRUCache({ max: Math.max(1, maxClients) });
+    this.buckets = new BoundedMap(maxClients);
   }
 
   /** Takes one request from the client's bucket; false when it is empty. `now` in milliseconds. */

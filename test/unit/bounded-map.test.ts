@@ -1,0 +1,53 @@
+/**
+ * BoundedMap keeps exactly the most recently set entries, whatever the mix of sets, deletes and
+ * clears (checked against a plain model), and stays fast once full under constant eviction.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { BoundedMap } from '../../src/domain/bounded-map.js';
+
+type Op = { kind: 'set'; key: number; value: number } | { kind: 'delete'; key: number } | { kind: 'clear' } | { kind: 'get'; key: number };
+
+const op: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 8, arbitrary: fc.record({ kind: fc.constant('set' as const), key: fc.integer({ min: 0, max: 30 }), value: fc.integer() }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), key: fc.integer({ min: 0, max: 30 }) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('get' as const), key: fc.integer({ min: 0, max: 30 }) }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'clear' as const }) },
+);
+
+describe('BoundedMap', () => {
+  it('holds what a model of "the last N keys set" holds, after any operations', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 8 }), fc.array(op, { maxLength: 300 }), (size, ops) => {
+        const map = new BoundedMap<number, number>(size);
+        let model: [number, number][] = [];
+        for (const o of ops) {
+          if (o.kind === 'set') {
+            model = [...model.filter(([k]) => k !== o.key), [o.key, o.value]];
+            if (model.length > size) model.shift();
+            map.set(o.key, o.value);
+          } else if (o.kind === 'delete') {
+            model = model.filter(([k]) => k !== o.key);
+            map.delete(o.key);
+          } else if (o.kind === 'clear') {
+            model = [];
+            map.clear();
+          } else {
+            expect(map.get(o.key)).toBe(model.find(([k]) => k === o.key)?.[1]);
+          }
+        }
+        for (let key = 0; key <= 30; key++) expect(map.get(key)).toBe(model.find(([k]) => k === key)?.[1]);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('evicts in constant time once full (a fresh iterator per eviction walked every deleted slot)', () => {
+    const map = new BoundedMap<string, number>(10_000);
+    const keys = Array.from({ length: 15_000 }, (_, i) => `name-${i}`);
+    const started = performance.now();
+    for (let i = 0; i < 300_000; i++) map.set(keys[(i * 31) % keys.length]!, i);
+    // About 0.25 us an insert here; the walk from a fresh iterator took about 5 us (1.5 s for these).
+    expect(performance.now() - started).toBeLessThan(600);
+  });
+});
