@@ -130,11 +130,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
 
   app.decorate('services', services);
-  // The API's own port, when the system picked it: no pull zone may pull from it.
-  app.server.once('listening', () => {
-    const bound = app.server.address();
-    if (bound !== null && typeof bound === 'object') services.originAddresses.listening(bound.port);
-  });
   app.decorate('answers', new AnswerCache(store.changes, config.answerCacheSize));
   registerErrorHandling(app);
   const recordRequest = registerMetrics(app, store, clock);
