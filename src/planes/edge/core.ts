@@ -1,7 +1,8 @@
 /**
  * The parts the edge's listeners share in one process: the directory of hostnames and zones, the
- * cache, the policy's per-client counters and the pipeline. The HTTP and HTTPS listeners serve
- * from the same ones, so a purge or a hit counts once whichever way a request came.
+ * cache (its copies dropped as zones change), the policy's per-client counters and the pipeline.
+ * The HTTP and HTTPS listeners serve from the same ones, so a purge or a hit counts once whichever
+ * way a request came.
  */
 import { EdgeCache } from '../../domain/edge/cache/edge-cache.js';
 import { createEdgePolicy } from '../../domain/edge/policy/index.js';
@@ -43,6 +44,13 @@ export function createEdgeCore(services: Services, options: EdgeCoreOptions): Ed
   );
   directory.start();
   const cache = new EdgeCache(options.cacheBytes);
+  // A zone's copies go with the zone, a new CacheVersion, or a purge that covers them.
+  directory.onReload.push((id, before, after) => {
+    if (!after) cache.dropZone(id);
+    else if (before && before.zone.CacheVersion !== after.zone.CacheVersion) cache.dropZone(id);
+    else if (before && before.purges.seq !== after.purges.seq) cache.dropZone(id, (entry) => after.purges.covers(entry));
+  });
+  directory.onForgetAll.push(() => cache.clear());
   const core: EdgeCore = {
     directory,
     cache,

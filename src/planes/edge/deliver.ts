@@ -1,0 +1,156 @@
+/**
+ * The deliver step (Varnish's vcl_deliver and vcl_synth): turns what the steps before found — a
+ * cached copy, the origin's answer, or a step's own answer (a page, a redirect) — into the Delivery
+ * the listener writes. Shapes the answer (browser cache time, the policy's response phase, the
+ * diagnostic CDN-* headers), attaches the zone's throttle, and reports the request once it is
+ * written (usage, statistics, the access log) and releases its admission.
+ */
+import type { Readable } from 'node:stream';
+import type { CachedAnswer } from '../../domain/edge/cache/edge-cache.js';
+import { browserCacheControl } from '../../domain/edge/cache/freshness.js';
+import { cachedAtHeader } from '../../domain/edge/diagnostics.js';
+import { errorPage } from '../../domain/edge/error-pages.js';
+import type { EdgeAnswer, EdgePolicy, OriginReport, ServedEvent } from '../../domain/edge/types.js';
+import { VERSION } from '../../version.js';
+import type { Delivery } from './delivery.js';
+import { answerFromCopy } from './from-cache.js';
+import type { Admitted, Fetched, Fill, Synth } from './types.js';
+
+export interface DeliverDeps {
+  policy: EdgePolicy;
+  onServed: (event: ServedEvent) => void;
+  logError: (error: unknown) => void;
+  now: () => number;
+}
+
+type CacheStatus = EdgeAnswer['cacheStatus'];
+
+const HTML = 'text/html; charset=utf-8';
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  429: 'Too Many Requests',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+/** A copy from the cache (HIT, UPDATING, STALE), or one a fill just made (MISS, EXPIRED, BYPASS): answered as the request asks (from-cache.ts). */
+export function deliverCopy(deps: DeliverDeps, admitted: Admitted, entry: CachedAnswer, cacheStatus: CacheStatus, origin?: OriginReport): Delivery {
+  const copy = answerFromCopy(admitted.request, entry, deps.now());
+  const fromCache = cacheStatus === 'HIT' || cacheStatus === 'STALE' || cacheStatus === 'UPDATING';
+  return answer(deps, admitted, copy.status, copy.headers, copy.body, cacheStatus, { origin, cachedAt: fromCache ? entry.storedAt : undefined });
+}
+
+/**
+ * What the fetch step got: the copy a fill made, or the one another request's fill left (coalescing),
+ * the origin's answer streamed, or its failure (a 502/504 page). With UseStaleWhileOffline, the
+ * stale copy stands in for an origin that failed or answered 5xx.
+ */
+export function deliverFetched(deps: DeliverDeps, admitted: Admitted, fetched: Fetched, stale: CachedAnswer | undefined): Delivery {
+  if (fetched.kind === 'shared') return deliverCopy(deps, admitted, fetched.entry, fetched.stored ? 'HIT' : 'BYPASS');
+  const origin = fetched.report;
+  // An origin answering 5xx is as offline as one that cannot be reached.
+  if (stale && admitted.routed.zone.UseStaleWhileOffline && fetched.kind !== 'failed' && statusOf(fetched) >= 500) {
+    if (fetched.kind === 'stream') fetched.body.resume();
+    return deliverCopy(deps, admitted, stale, 'STALE', origin);
+  }
+  switch (fetched.kind) {
+    case 'copy':
+      return deliverCopy(deps, admitted, fetched.entry, fetched.stored ? (stale ? 'EXPIRED' : 'MISS') : 'BYPASS', origin);
+    case 'stream':
+      return answer(deps, admitted, fetched.status, fetched.headers, fetched.body, 'BYPASS', { origin });
+    case 'failed':
+      if (stale && admitted.routed.zone.UseStaleWhileOffline) return deliverCopy(deps, admitted, stale, 'STALE', fetched.report);
+      return page(deps, admitted, fetched.status, fetched.message, fetched.report);
+  }
+}
+
+/** A step's own answer: the zone's error page, or a redirect. */
+export function deliverSynth(deps: DeliverDeps, admitted: Admitted, synth: Synth): Delivery {
+  if (synth.kind === 'page') return page(deps, admitted, synth.status, synth.reason);
+  return answer(deps, admitted, synth.status, { location: synth.location, 'content-length': '0' }, Buffer.alloc(0), 'BYPASS', { own: true });
+}
+
+function page(deps: DeliverDeps, admitted: Admitted, status: number, reason: string, origin?: OriginReport): Delivery {
+  const body = Buffer.from(errorPage(status, STATUS_TEXT[status] ?? 'Error', reason, admitted.routed.zone));
+  return answer(deps, admitted, status, { 'content-type': HTML, 'content-length': String(body.length), 'cache-control': 'no-store' }, body, 'BYPASS', {
+    origin,
+    own: true,
+  });
+}
+
+/** Shapes the answer (browser cache time, the policy's response phase, diagnostics) and ties up the request's end. */
+function answer(
+  deps: DeliverDeps,
+  admitted: Admitted,
+  status: number,
+  headers: Record<string, string | string[]>,
+  body: Buffer | Readable,
+  cacheStatus: CacheStatus,
+  extra: { origin?: OriginReport | undefined; cachedAt?: number | undefined; own?: boolean },
+): Delivery {
+  const { routed, request, effects } = admitted;
+  const zone = routed.zone;
+  // The headers are this answer's own (never a cached copy's): Set-Cookie is set aside without copying the rest.
+  const cookies = headers['set-cookie'];
+  if (cookies !== undefined) delete headers['set-cookie'];
+  const textHeaders = headers as Record<string, string>;
+  if (!extra.own) {
+    const browser = browserCacheControl(zone.CacheControlPublicMaxAgeOverride, undefined);
+    if (browser !== undefined && status < 400) textHeaders['cache-control'] = browser;
+  }
+  const shaped =
+    extra.own && status !== 403 ? { status, headers: textHeaders } : deps.policy.onResponse(zone, request, { status, headers: textHeaders }, effects);
+  const out: Record<string, string | string[]> = shaped.headers;
+  if (cookies !== undefined) out['set-cookie'] = cookies;
+  out['server'] = 'edgeplane';
+  out['cdn-pullzone'] = String(routed.id);
+  out['cdn-uid'] = String(zone.UserId ?? routed.accountId);
+  out['cdn-requestid'] = admitted.requestId;
+  out['cdn-cache'] = cacheStatus;
+  if (extra.cachedAt !== undefined) out['cdn-cachedat'] = cachedAtHeader(extra.cachedAt);
+  if (extra.origin) {
+    out['cdn-requestpullsuccess'] = extra.origin.answered ? 'True' : 'False';
+    if (extra.origin.answered && status !== 502 && status !== 504) out['cdn-requestpullcode'] = String(status);
+  }
+  out['cdn-status'] = String(shaped.status);
+  out['cdn-proxyver'] = VERSION;
+  const bodyless = request.method === 'HEAD' || shaped.status === 304 || shaped.status === 204;
+  if (bodyless && !Buffer.isBuffer(body)) body.resume();
+  let ended = false;
+  return {
+    status: shaped.status,
+    headers: out,
+    body: bodyless ? undefined : body,
+    cacheStatus,
+    throttle: bodyless ? undefined : deps.policy.throttle(zone, effects),
+    done: (bytesSent) => {
+      if (ended) return;
+      ended = true;
+      admitted.admission.release();
+      try {
+        deps.onServed({
+          zoneId: routed.id,
+          accountId: routed.accountId,
+          zone,
+          request,
+          status: shaped.status,
+          bytesSent,
+          cacheStatus,
+          requestId: admitted.requestId,
+          durationMs: performance.now() - admitted.arrived,
+          at: new Date(),
+          ...(extra.origin ? { origin: extra.origin } : {}),
+        });
+      } catch (error) {
+        deps.logError(error);
+      }
+    },
+  };
+}
+
+const statusOf = (fill: Fill & { kind: 'copy' | 'stream' }) => (fill.kind === 'copy' ? fill.entry.status : fill.status);
