@@ -51,6 +51,18 @@ const UNAPPLIED: Record<number, string> = {
   32: 'DisableShieldRateLimiting',
 };
 
+/** Actions that switch one thing on or off for the request, the first matching rule's setting winning. */
+const SWITCHES = {
+  8: ['tokenAuthentication', false],
+  9: ['tokenAuthentication', true],
+  11: ['ignoreQueryString', true],
+  13: ['forceCompression', true],
+  15: ['bypassPermaCache', true],
+  30: ['bypassRequestSigning', true],
+  33: ['requestCoalescing', true],
+  34: ['requestCoalescing', false],
+} as const satisfies Record<number, readonly [keyof RuleEffects, boolean]>;
+
 const NOTHING: RequestAction = () => undefined;
 
 /** A non-negative whole number, or undefined. */
@@ -151,10 +163,6 @@ export function compileAction(action: EdgeRuleExtraActionT, options: ActionOptio
     }
     case 7:
       return both(firstWins('forceDownload', true));
-    case 8:
-      return requestOnly(firstWins('tokenAuthentication', false));
-    case 9:
-      return requestOnly(firstWins('tokenAuthentication', true));
     case 10: {
       // OverrideCacheTimePublic: one lifetime for the edge and for browsers (a public max-age).
       const edge = firstWins('cacheSeconds', n1);
@@ -171,16 +179,10 @@ export function compileAction(action: EdgeRuleExtraActionT, options: ActionOptio
         },
       };
     }
-    case 11:
-      return requestOnly(firstWins('ignoreQueryString', true));
-    case 13:
-      return requestOnly(firstWins('forceCompression', true));
     case 14: {
       const status = n1 !== undefined && n1 >= 100 && n1 <= 599 ? n1 : undefined;
       return both(firstWins('statusCode', status));
     }
-    case 15:
-      return requestOnly(firstWins('bypassPermaCache', true));
     case 16:
       return both(firstWins('browserCacheSeconds', n1));
     case 17:
@@ -205,16 +207,21 @@ export function compileAction(action: EdgeRuleExtraActionT, options: ActionOptio
       return both((effects) => {
         effects.removeResponseHeaders = addTo(effects.removeResponseHeaders, 'cache-control');
       });
-    case 30:
-      return requestOnly(firstWins('bypassRequestSigning', true));
-    case 33:
-      return requestOnly(firstWins('requestCoalescing', true));
-    case 34:
-      return requestOnly(firstWins('requestCoalescing', false));
     case 37:
       return requestOnly((effects) => {
         effects.removeRequestHeaders = addTo(effects.removeRequestHeaders, 'cookie');
       });
+    case 8:
+    case 9:
+    case 11:
+    case 13:
+    case 15:
+    case 30:
+    case 33:
+    case 34: {
+      const [field, value] = SWITCHES[action.ActionType];
+      return requestOnly(firstWins(field, value));
+    }
     case 12:
     case 21:
     case 22:

@@ -134,14 +134,7 @@ export function compileTrigger(trigger: EdgeRuleTriggerT): Predicate {
   if (UNDECIDABLE_TYPES.has(trigger.Type)) return UNDECIDABLE;
   const predicates = patternPredicates(trigger);
   if (!predicates || predicates.length === 0) return NEVER;
-  switch (trigger.PatternMatchingType) {
-    case 0:
-      return (ctx) => predicates.some((p) => p(ctx));
-    case 1:
-      return (ctx) => predicates.every((p) => p(ctx));
-    case 2:
-      return (ctx) => !predicates.some((p) => p(ctx));
-  }
+  return matching(predicates, trigger.PatternMatchingType);
 }
 
 /** TriggerMatchingType over the rule's triggers: MatchAny, MatchAll, MatchNone; a rule without triggers never runs. */
@@ -149,12 +142,17 @@ export function combineTriggers(all: Predicate[], matchingType: 0 | 1 | 2): Pred
   const triggers = all.filter((t) => t !== UNDECIDABLE);
   if (triggers.length < all.length && matchingType !== 0) return NEVER;
   if (triggers.length === 0) return NEVER;
-  switch (matchingType) {
+  return matching(triggers, matchingType);
+}
+
+/** MatchAny, MatchAll, MatchNone: a trigger's over its patterns, a rule's over its triggers. */
+function matching(predicates: Predicate[], type: 0 | 1 | 2): Predicate {
+  switch (type) {
     case 0:
-      return (ctx) => triggers.some((t) => t(ctx));
+      return (ctx) => predicates.some((p) => p(ctx));
     case 1:
-      return (ctx) => triggers.every((t) => t(ctx));
+      return (ctx) => predicates.every((p) => p(ctx));
     case 2:
-      return (ctx) => !triggers.some((t) => t(ctx));
+      return (ctx) => !predicates.some((p) => p(ctx));
   }
 }

@@ -56,28 +56,17 @@ export function locateToken(request: EdgeRequest): LocatedToken | undefined {
   if (request.path.startsWith(PATH_TOKEN_PREFIX)) {
     const end = request.path.indexOf('/', 1);
     const segment = request.path.slice(1, end < 0 ? undefined : end);
-    const entries = [...new URLSearchParams(segment)];
-    const token = entries.find(([k]) => k === 'bcdn_token')?.[1];
-    const expires = entries.find(([k]) => k === 'expires')?.[1];
-    if (!token || expires === undefined) return undefined;
-    return {
-      token,
-      expires,
-      parameters: entries.filter(([k]) => k !== 'bcdn_token' && k !== 'expires'),
-      path: end < 0 ? '/' : request.path.slice(end),
-      form: 'path',
-    };
+    return tokenIn(segment, 'bcdn_token', end < 0 ? '/' : request.path.slice(end), 'path');
   }
   if (!request.query.includes('token=')) return undefined;
-  const entries = [...new URLSearchParams(request.query)];
-  const token = entries.find(([k]) => k === 'token')?.[1];
+  return tokenIn(request.query, 'token', request.path, 'query');
+}
+
+/** The token named `name` and its parameters in `parameters` (a query string, or the path form's first segment). */
+function tokenIn(parameters: string, name: string, path: string, form: LocatedToken['form']): LocatedToken | undefined {
+  const entries = [...new URLSearchParams(parameters)];
+  const token = entries.find(([k]) => k === name)?.[1];
   const expires = entries.find(([k]) => k === 'expires')?.[1];
   if (!token || expires === undefined) return undefined;
-  return {
-    token,
-    expires,
-    parameters: entries.filter(([k]) => k !== 'token' && k !== 'expires'),
-    path: request.path,
-    form: 'query',
-  };
+  return { token, expires, parameters: entries.filter(([k]) => k !== name && k !== 'expires'), path, form };
 }
