@@ -1,8 +1,9 @@
 /**
  * The edge plane's contract between its parts: the request as the edge sees it, what the zone's
  * access rules and edge rules decide about it, and what comes back from the cache or the origin.
- * The protocol layer (src/planes/edge/) builds an EdgeRequest from node:http, runs the phases
- * (route → access → rules → cache → origin → deliver) through the domain, and writes the answer.
+ * The protocol layer (src/planes/edge/) builds an EdgeRequest from node:http, runs its steps
+ * (receive → route → admit → lookup → fetch → deliver, pipeline.ts) through the domain, and writes
+ * the answer.
  */
 import type { Readable, Transform } from 'node:stream';
 import type { PullZoneT } from '../../schemas/pull-zone.js';

@@ -21,7 +21,7 @@ const KEPT_ON_304 = ['cache-control', 'content-location', 'date', 'etag', 'expir
  * A copy's headers as a whole 200 answer sends them, made once per copy: each answer clones them
  * and sets `age`. Clones are made with Object.assign, never with spread syntax: V8 (Node 20) makes
  * each property added later to a spread clone cost about a microsecond (a new hidden class every
- * time), and the pipeline adds about ten (measured: 1.4 µs per property against 0.02).
+ * time), and the deliver step adds about ten (measured: 1.4 µs per property against 0.02).
  */
 const wholeAnswerHeaders = new WeakMap<CachedAnswer, Record<string, string | string[]>>();
 
