@@ -108,7 +108,10 @@ export class OriginFetches {
     const declared = Number(headers['content-length'] ?? Number.NaN);
     const limit = this.deps.cache.maxEntryBytes;
     if ((!store && (!shared || sharing.kind === 'none')) || declared > limit) return streamed(outcome, headers);
-    const buffered = await bufferUpTo(outcome.body, limit);
+    const buffered = await bufferUpTo(outcome.body, limit).catch((error: Error) => error);
+    if (buffered instanceof Error) {
+      return { kind: 'failed', status: 502, message: `The origin broke off its answer: ${buffered.message}.`, report: outcome.report };
+    }
     if (buffered.rest) return { kind: 'stream', status: outcome.status, headers, body: buffered.rest, report: outcome.report };
     delete headers['content-length'];
     const lastModified = Date.parse(String(headers['last-modified'] ?? ''));

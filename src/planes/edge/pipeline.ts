@@ -83,9 +83,12 @@ export class EdgePipeline {
           this.fetches.refresh(admitted, found);
           return deliverCopy(this.deps, admitted, found.entry, 'UPDATING');
         case 'miss':
-          return this.fetched(admitted, found);
+          return releasedOnFailure(admitted, this.fetched(admitted, found));
         case 'pass':
-          return this.fetches.pass(admitted).then((fill) => deliverFetched(this.deps, admitted, fill, undefined));
+          return releasedOnFailure(
+            admitted,
+            this.fetches.pass(admitted).then((fill) => deliverFetched(this.deps, admitted, fill, undefined)),
+          );
       }
     } catch (error) {
       admitted.admission.release();
@@ -96,4 +99,15 @@ export class EdgePipeline {
   private async fetched(admitted: Admitted, miss: Lookup & { kind: 'miss' }): Promise<Delivery> {
     return deliverFetched(this.deps, admitted, await this.fetches.miss(admitted, miss), miss.stale);
   }
+}
+
+/**
+ * A fetch that fails (the origin broke off an answer being kept) ends the request in an error the
+ * listener answers: the admission goes back then, as delivering would have given it back.
+ */
+function releasedOnFailure(admitted: Admitted, delivery: Promise<Delivery>): Promise<Delivery> {
+  return delivery.catch((error: unknown) => {
+    admitted.admission.release();
+    throw error;
+  });
 }

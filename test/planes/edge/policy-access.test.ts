@@ -151,6 +151,27 @@ describe('ConnectionLimitPerIPCount', () => {
       await slow.close();
     }
   });
+
+  it('answers 502 and gives the slot back when the origin breaks off an answer the edge was keeping', async () => {
+    // A cacheable answer is buffered before it is sent: the origin cuts it short, the buffering fails.
+    const broken = await startOrigin((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'max-age=600', 'content-length': '1000' });
+      res.write('only part of it');
+      setTimeout(() => res.destroy(), 20);
+    });
+    try {
+      const zone = await createPullZone(world.t, 'acc-conns-broken', broken.url, { ConnectionLimitPerIPCount: 1 });
+      for (let i = 0; i < 3; i++) {
+        expect((await world.edge.get(zone.host, `/broken-${i}`)).status).toBe(502);
+      }
+      broken.handle((req, res) => res.end(`now ${req.url}`));
+      const after = await world.edge.get(zone.host, '/whole');
+      expect(after.status).toBe(200);
+      expect(after.text).toBe('now /whole');
+    } finally {
+      await broken.close();
+    }
+  });
 });
 
 describe('LimitRatePerSecond and LimitRateAfter', () => {
