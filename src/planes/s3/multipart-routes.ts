@@ -2,12 +2,12 @@
 import { keyPath } from '../../domain/files/paths.js';
 import { prefixEnd } from '../../store/file-paths.js';
 import type { S3Upload } from '../../store/types.js';
+import { header } from '../common/headers.js';
 import { chooseRange } from '../common/ranges.js';
 import { requireWrite } from './access.js';
 import { etagOf, isoTime, owner } from './answer-parts.js';
 import { copySourceFile } from './copy-object.js';
 import { S3Error, s3Errors } from './errors.js';
-import { header } from './headers.js';
 import { type Listed, listPage, resumesPast } from './list-page.js';
 import { objectMetadata } from './object-metadata.js';
 import { countOf, encoder, numberOf, partNumberOf } from './query-params.js';

@@ -12,6 +12,7 @@ import type { UsageRecorder } from '../../domain/usage/recorder.js';
 import type { FileRecord } from '../../store/types.js';
 import { contentTypeOf } from '../common/content-types.js';
 import { evaluateConditions, rangeStillApplies, type Validators } from '../common/conditions.js';
+import { header } from '../common/headers.js';
 import { guardedListener } from '../common/last-resort.js';
 import { chooseRange, contentRange, unsatisfiedRange } from '../common/ranges.js';
 import { sendFailure, sendJson, sendMessage } from './answers.js';
@@ -153,11 +154,6 @@ export function storageHandler(deps: StorageHandlerDeps): RequestListener {
 
 /** The MD5 of the bytes, as S3 names objects' versions: one ETag for a file, whichever API serves it. */
 export const etagOf = (file: FileRecord) => `"${file.md5 ?? file.guid}"`;
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
 
 /** The reference takes `allowRootDelete=true` in the query or as a header. */
 function allowRootDelete(req: IncomingMessage): boolean {
