@@ -2,9 +2,10 @@
  * Listings: ListBuckets (the zone itself), ListObjectsV2 and ListObjects (v1), ListObjectVersions.
  * Keys come from the file service in byte order, as S3 lists them, a page at a time (list-page.ts).
  */
+import { etagOf } from '../../domain/files/etag.js';
 import type { FileRecord } from '../../store/types.js';
 import { prefixEnd } from '../../store/file-paths.js';
-import { etagOf, isoTime, owner } from './answer-parts.js';
+import { isoTime, owner } from './answer-parts.js';
 import { S3Error, s3Errors } from './errors.js';
 import { type Listed, listPage, MAX_KEYS, type Page, resumesPast } from './list-page.js';
 import { countOf, encoder } from './query-params.js';

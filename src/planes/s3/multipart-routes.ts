@@ -1,11 +1,12 @@
 /** Multipart uploads: Create, UploadPart, UploadPartCopy, Complete, Abort, ListParts, ListMultipartUploads. */
+import { etagOf } from '../../domain/files/etag.js';
 import { keyPath } from '../../domain/files/paths.js';
 import { prefixEnd } from '../../store/file-paths.js';
 import type { S3Upload } from '../../store/types.js';
 import { header } from '../common/headers.js';
 import { chooseRange } from '../common/ranges.js';
 import { requireWrite } from './access.js';
-import { etagOf, isoTime, owner } from './answer-parts.js';
+import { isoTime, owner } from './answer-parts.js';
 import { copySourceFile } from './copy-object.js';
 import { S3Error, s3Errors } from './errors.js';
 import { type Listed, listPage, resumesPast } from './list-page.js';
