@@ -34,6 +34,10 @@ export class BoundedMap<K, V> {
     this.oldest = undefined;
   }
 
+  get size(): number {
+    return this.map.size;
+  }
+
   private evictOldest(): void {
     this.oldest ??= this.map.keys();
     let next = this.oldest.next();
@@ -42,5 +46,26 @@ export class BoundedMap<K, V> {
       next = this.oldest.next();
     }
     if (!next.done) this.map.delete(next.value);
+  }
+}
+
+/** An entry that is kept until a time (in whatever unit its map's callers read the clock). */
+export interface Expiring {
+  readonly until: number;
+}
+
+/**
+ * A BoundedMap whose entries also expire: tokens, lookups, signatures and windows kept for a
+ * while. The entry carries its own end (no wrapper per entry), and one that has passed it is
+ * forgotten when it is next asked for; until then it only takes a place the oldest-first eviction
+ * gives back.
+ */
+export class ExpiringMap<K, V extends Expiring> extends BoundedMap<K, V> {
+  /** The entry, unless `now` is at or past its end. */
+  getFresh(key: K, now: number): V | undefined {
+    const entry = this.get(key);
+    if (entry === undefined || now < entry.until) return entry;
+    this.delete(key);
+    return undefined;
   }
 }

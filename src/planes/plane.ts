@@ -4,6 +4,8 @@
  * one folder each; `serve.ts` starts them all over the same domain services and store.
  */
 
+import type { EventEmitter } from 'node:events';
+
 /** Every plane edgeplane can run, as the health answer lists them (the API starts last: serve.ts). Only built planes are listed. */
 export const PLANES = ['api', 'storage', 'edge', 'edge-tls', 'dns', 's3'] as const;
 export type PlaneName = (typeof PLANES)[number];
@@ -35,6 +37,20 @@ export class PlaneStates {
   toJSON(): Record<PlaneName, PlaneState> {
     return Object.fromEntries(this.states) as Record<PlaneName, PlaneState>;
   }
+}
+
+/**
+ * Resolves once `start` (a socket's listen or bind, given `done` as its callback) has bound;
+ * rejects with the error the socket reports first instead, and leaves no listener behind.
+ */
+export function bound(socket: EventEmitter, start: (done: () => void) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    socket.once('error', reject);
+    start(() => {
+      socket.off('error', reject);
+      resolve();
+    });
+  });
 }
 
 /** A listener could not bind: the message names the variable that chose the port. */

@@ -5,19 +5,14 @@
  * reference models, in the container API's camelCase.
  */
 import { Type, type Static } from 'typebox';
-import { APPLICATION_STATUSES, ListMeta } from './containers.js';
+import { APPLICATION_STATUSES } from './containers.js';
 import { DateTime, Double, Int32, Int64, Nullable, StringEnum } from './common.js';
+import { CursorPage, cursorField, cursorPageQuery } from './paging.js';
 
 const closed = { additionalProperties: false } as const;
 
-const cursorField = (what: string) =>
-  Nullable(Type.String(), { description: `Send as \`nextCursor\` to get the ${what} after these; null when there are none.` });
-
 /** Query of the container API's cursor-paged lists (nodes, regions). */
-export const CursorPageQuery = Type.Object({
-  limit: Int32({ minimum: 1, maximum: 1000, default: 20, description: 'Most items returned (1 to 1000, default 20).' }),
-  nextCursor: Type.Optional(Type.String({ description: 'The `cursor` of the previous page; the first page when left out.' })),
-});
+export const CursorPageQuery = cursorPageQuery('items');
 
 // ---------------------------------------------------------------------------------------------
 // Limits
@@ -38,13 +33,10 @@ export const UserLimits = Type.Object(
 // ---------------------------------------------------------------------------------------------
 // Nodes
 
-export const ListNodesResponse = Type.Object(
-  {
-    items: Type.Array(Type.String(), { description: 'IP addresses of the nodes, in address order.' }),
-    meta: ListMeta,
-    cursor: cursorField('nodes'),
-  },
-  { ...closed, description: "One page of the nodes the account's instances run on." },
+export const ListNodesResponse = CursorPage(
+  Type.Array(Type.String(), { description: 'IP addresses of the nodes, in address order.' }),
+  cursorField('nodes'),
+  "One page of the nodes the account's instances run on.",
 );
 
 export const NodeAddresses = Type.Array(Type.String(), { description: "IP addresses of the nodes the account's instances run on, in address order." });
@@ -63,13 +55,10 @@ export const Region = Type.Object(
   { ...closed, description: 'A region applications can run in.' },
 );
 
-export const ListRegionsResponse = Type.Object(
-  {
-    items: Type.Array(Region, { description: 'Regions, by group and name.' }),
-    meta: ListMeta,
-    cursor: cursorField('regions'),
-  },
-  { ...closed, description: 'One page of the regions applications can run in.' },
+export const ListRegionsResponse = CursorPage(
+  Type.Array(Region, { description: 'Regions, by group and name.' }),
+  cursorField('regions'),
+  'One page of the regions applications can run in.',
 );
 
 export const OptimalRegionQuery = Type.Object({

@@ -5,7 +5,8 @@
  */
 import { Type, type Static } from 'typebox';
 import { DateTime, Int32, Int64, Nullable, StringEnum } from './common.js';
-import { EndpointRequest, IMAGE_NAME_PATTERN, IMAGE_TAG_PATTERN, ListMeta } from './containers.js';
+import { EndpointRequest, IMAGE_NAME_PATTERN, IMAGE_TAG_PATTERN } from './containers.js';
+import { CursorPage } from './paging.js';
 
 const closed = { additionalProperties: false } as const;
 
@@ -79,13 +80,10 @@ export const ContainerRegistry = Type.Object(
   { ...closed, description: 'An image registry of the account.' },
 );
 
-export const ListContainerRegistriesResponse = Type.Object(
-  {
-    items: Type.Array(ContainerRegistry, { description: 'Registries of the account, oldest first.' }),
-    meta: ListMeta,
-    cursor: Nullable(Type.String(), { description: 'Always null: the list is one page.' }),
-  },
-  { ...closed, description: "The account's image registries." },
+export const ListContainerRegistriesResponse = CursorPage(
+  Type.Array(ContainerRegistry, { description: 'Registries of the account, oldest first.' }),
+  Nullable(Type.String(), { description: 'Always null: the list is one page.' }),
+  "The account's image registries.",
 );
 
 export const RemoveContainerRegistryResult = Type.Object(

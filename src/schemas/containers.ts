@@ -10,6 +10,7 @@
  */
 import { Type, type Static } from 'typebox';
 import { Double, Int32, Int64, Nullable, StringEnum } from './common.js';
+import { CursorPage, cursorField, cursorPageQuery, ListMeta } from './paging.js';
 
 // ---------------------------------------------------------------------------------------------
 // Enumerations
@@ -602,19 +603,8 @@ export const NoContent = (description: string) => Type.Unsafe<undefined>({ type:
 // Lists. The container API pages with an opaque cursor: each answer's `cursor` is sent back as
 // `nextCursor` for the following page, and is null on the last one.
 
-export const ListMeta = Type.Object(
-  { totalItems: Int64({ minimum: 0, description: 'Number of items over all pages.' }) },
-  { ...closed, description: 'Facts about the whole list.' },
-);
-
-const cursorField = (what: string) =>
-  Nullable(Type.String(), { description: `Send as \`nextCursor\` to get the ${what} after these; null when there are none.` });
-
 /** Query of GET /mc/apps. */
-export const ListApplicationsQuery = Type.Object({
-  limit: Int32({ minimum: 1, maximum: 1000, default: 20, description: 'Most applications returned (1 to 1000, default 20).' }),
-  nextCursor: Type.Optional(Type.String({ description: 'The `cursor` of the previous page; the first page when left out.' })),
-});
+export const ListApplicationsQuery = cursorPageQuery('applications');
 
 export const AppListItem = Type.Object(
   {
@@ -627,13 +617,10 @@ export const AppListItem = Type.Object(
   { ...closed, description: 'An application in a list.' },
 );
 
-export const ListApplicationsResponse = Type.Object(
-  {
-    items: Type.Array(AppListItem, { description: 'Applications on this page, oldest first.' }),
-    meta: ListMeta,
-    cursor: cursorField('applications'),
-  },
-  { ...closed, description: "One page of the account's applications." },
+export const ListApplicationsResponse = CursorPage(
+  Type.Array(AppListItem, { description: 'Applications on this page, oldest first.' }),
+  cursorField('applications'),
+  "One page of the account's applications.",
 );
 
 export const EndpointListItem = Type.Object(
@@ -646,13 +633,10 @@ export const EndpointListItem = Type.Object(
 );
 
 /** Response of GET /mc/apps/{appId}/endpoints: every endpoint, on one page. */
-export const ListEndpointsResponse = Type.Object(
-  {
-    items: Type.Array(EndpointListItem, { description: 'Endpoints of all containers, in container order.' }),
-    meta: ListMeta,
-    cursor: cursorField('endpoints'),
-  },
-  { ...closed, description: 'The endpoints of an application.' },
+export const ListEndpointsResponse = CursorPage(
+  Type.Array(EndpointListItem, { description: 'Endpoints of all containers, in container order.' }),
+  cursorField('endpoints'),
+  'The endpoints of an application.',
 );
 
 // ---------------------------------------------------------------------------------------------

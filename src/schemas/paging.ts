@@ -1,10 +1,11 @@
 /**
  * Paging shared by the list operations. The platform's older lists answer a bare JSON array unless
  * a `page` is asked for, and then the same page object as the API key list; both shapes are
- * declared here once so every list documents and serializes them alike.
+ * declared here once so every list documents and serializes them alike. The container API's lists
+ * page by cursor instead.
  */
 import { Type, type Static, type TSchema } from 'typebox';
-import { Int32, Nullable } from './common.js';
+import { Int32, Int64, Nullable } from './common.js';
 
 /** The page object (spec 2.1) around items of any kind. */
 export const Paged = <T extends TSchema>(item: T, what = 'items') =>
@@ -37,6 +38,26 @@ export const PageQuery = Type.Object({
 });
 
 export type PageQueryT = Static<typeof PageQuery>;
+
+/** Query of the container API's cursor-paged lists, of `what` (applications, nodes …). */
+export const cursorPageQuery = (what: string) =>
+  Type.Object({
+    limit: Int32({ minimum: 1, maximum: 1000, default: 20, description: `Most ${what} returned (1 to 1000, default 20).` }),
+    nextCursor: Type.Optional(Type.String({ description: 'The `cursor` of the previous page; the first page when left out.' })),
+  });
+
+/** A cursor-paged list's `cursor`: where the next page of `what` starts. */
+export const cursorField = (what: string) =>
+  Nullable(Type.String(), { description: `Send as \`nextCursor\` to get the ${what} after these; null when there are none.` });
+
+export const ListMeta = Type.Object(
+  { totalItems: Int64({ minimum: 0, description: 'Number of items over all pages.' }) },
+  { additionalProperties: false, description: 'Facts about the whole list.' },
+);
+
+/** One page of a cursor-paged list: its `items`, facts about the whole list, and its `cursor` (cursorField). */
+export const CursorPage = <T extends TSchema, C extends TSchema>(items: T, cursor: C, description: string) =>
+  Type.Object({ items, meta: ListMeta, cursor }, { additionalProperties: false, description });
 
 const arrayOrPagedSchemas = new WeakSet<object>();
 

@@ -5,6 +5,7 @@
  * so a flood of distinct keys or addresses costs bounded memory.
  */
 import { createHash } from 'node:crypto';
+import { ExpiringMap } from '../domain/bounded-map.js';
 import { fullBucket, type TokenBucket, takeToken } from './token-bucket.js';
 
 export type Now = () => number;
@@ -64,7 +65,8 @@ export class TokenBuckets {
 }
 
 interface Window {
-  start: number;
+  /** When the window ends. */
+  until: number;
   /** Fingerprints of the distinct credentials that failed in this window. */
   failed: Set<string>;
 }
@@ -77,30 +79,34 @@ interface Window {
  * A success never clears the count, so a valid key cannot be used to reset a guessing run.
  */
 export class FailureWindows {
-  private readonly windows = new Map<string, Window>();
+  /**
+   * Once full, the oldest window gives its place: all last as long, so it is the first to end,
+   * and those that ended go before any that still count.
+   */
+  private readonly windows: ExpiringMap<string, Window>;
 
   constructor(
     private readonly limit: number,
     private readonly windowMs: number,
     private readonly now: Now,
-    private readonly maxEntries = DEFAULT_MAX_ENTRIES,
+    maxEntries = DEFAULT_MAX_ENTRIES,
   ) {
     if (limit < 1 || windowMs <= 0) throw new Error('a failure window needs a limit of at least 1 and a positive length');
+    this.windows = new ExpiringMap(maxEntries);
   }
 
   check(address: string): Verdict {
     const now = this.now();
-    const w = this.current(address, now);
+    const w = this.windows.getFresh(address, now);
     if (!w || w.failed.size < this.limit) return ALLOWED;
-    return { allowed: false, retryAfterSeconds: secondsUntil(w.start + this.windowMs - now) };
+    return { allowed: false, retryAfterSeconds: secondsUntil(w.until - now) };
   }
 
   recordFailure(address: string, credential: string): void {
     const now = this.now();
-    let w = this.current(address, now);
+    let w = this.windows.getFresh(address, now);
     if (!w) {
-      this.makeRoom(now);
-      w = { start: now, failed: new Set() };
+      w = { until: now + this.windowMs, failed: new Set() };
       this.windows.set(address, w);
     }
     // The set never grows past the limit: that is all the decision needs to know.
@@ -109,21 +115,6 @@ export class FailureWindows {
 
   get size(): number {
     return this.windows.size;
-  }
-
-  private current(address: string, now: number): Window | undefined {
-    const w = this.windows.get(address);
-    if (w && now - w.start >= this.windowMs) {
-      this.windows.delete(address);
-      return undefined;
-    }
-    return w;
-  }
-
-  private makeRoom(now: number): void {
-    if (this.windows.size < this.maxEntries) return;
-    for (const [address, w] of this.windows) if (now - w.start >= this.windowMs) this.windows.delete(address);
-    while (this.windows.size >= this.maxEntries) this.windows.delete(this.windows.keys().next().value!);
   }
 }
 

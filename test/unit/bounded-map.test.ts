@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BoundedMap } from '../../src/domain/bounded-map.js';
+import { BoundedMap, ExpiringMap } from '../../src/domain/bounded-map.js';
 
 type Op = { kind: 'set'; key: number; value: number } | { kind: 'delete'; key: number } | { kind: 'clear' } | { kind: 'get'; key: number };
 
@@ -56,5 +56,25 @@ describe('BoundedMap', () => {
     let best = Number.POSITIVE_INFINITY;
     for (let round = 0; round < 3; round++) best = Math.min(best, perInsert(20_000) / perInsert(1_000));
     expect(best).toBeLessThan(5);
+  });
+});
+
+describe('ExpiringMap', () => {
+  it('gives an entry until its end, not at it, and forgets it then', () => {
+    const map = new ExpiringMap<string, { until: number; value: string }>(10);
+    const entry = { until: 1_000, value: 'a' };
+    map.set('a', entry);
+    expect(map.getFresh('a', 0)).toBe(entry);
+    expect(map.getFresh('a', 999)).toBe(entry);
+    expect(map.getFresh('a', 1_000)).toBeUndefined();
+    expect(map.get('a')).toBeUndefined();
+    expect(map.size).toBe(0);
+  });
+
+  it('stays bounded, the oldest set giving its place, ended or not', () => {
+    const map = new ExpiringMap<number, { until: number }>(3);
+    for (let i = 0; i < 5; i++) map.set(i, { until: i < 2 ? 10 : 1_000 });
+    expect(map.size).toBe(3);
+    expect([0, 1, 2, 3, 4].map((i) => map.getFresh(i, 50) !== undefined)).toEqual([false, false, true, true, true]);
   });
 });

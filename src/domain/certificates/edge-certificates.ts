@@ -18,7 +18,7 @@
  */
 import type { PullZoneT } from '../../schemas/pull-zone.js';
 import type { Store, StoreChange } from '../../store/types.js';
-import { BoundedMap } from '../bounded-map.js';
+import { ExpiringMap } from '../bounded-map.js';
 import type { DocumentRepo } from '../documents.js';
 import type { Clock } from '../principal.js';
 import { canonicalHostname, findHostname, type HostnameClaim } from '../pull-zones/hostnames.js';
@@ -72,7 +72,7 @@ export const minVersionOf = (zone: PullZoneT): TlsVersion => (zone.EnableTLS1 ? 
 const parentOf = (name: string) => name.slice(name.indexOf('.') + 1);
 
 export class EdgeCertificates implements TlsCertificates {
-  private readonly lookups = new BoundedMap<string, { at: number; material: Promise<CertificateMaterial> }>(MAX_NAMES);
+  private readonly lookups = new ExpiringMap<string, { until: number; material: Promise<CertificateMaterial> }>(MAX_NAMES);
   private readonly edgeAddresses: ReadonlySet<string>;
 
   constructor(private readonly deps: EdgeCertificateDeps) {
@@ -83,11 +83,11 @@ export class EdgeCertificates implements TlsCertificates {
   forName(servername: string | undefined): Promise<CertificateMaterial> {
     const name = servername === undefined ? undefined : canonicalHostname(servername);
     const key = name ?? '';
-    const held = this.lookups.get(key);
-    if (held && Date.now() - held.at < LOOKUP_TTL_MS) return held.material;
+    const held = this.lookups.getFresh(key, Date.now());
+    if (held) return held.material;
     const generation = this.deps.store.changes.generation();
     const material = name === undefined ? this.defaultMaterial() : this.lookup(name);
-    const entry = { at: Date.now(), material };
+    const entry = { until: Date.now() + LOOKUP_TTL_MS, material };
     this.lookups.set(key, entry);
     // Kept only if nothing changed meanwhile (the ChangeFeed contract), and never when it failed.
     material.then(

@@ -7,7 +7,7 @@ import type { Static } from 'typebox';
 import type { DnsZoneStatistics as Schema } from '../../schemas/dns.js';
 import { BoundedMap } from '../bounded-map.js';
 import type { Clock, Principal } from '../principal.js';
-import { chartOf, periodOf, total } from '../usage/charts.js';
+import { metricChart, periodOf, total } from '../usage/charts.js';
 import { CountersById, hourOf, type UsageCounter, type UsageRecorder } from '../usage/recorder.js';
 import type { DnsZoneService } from './service.js';
 
@@ -105,18 +105,9 @@ export class DnsStatistics {
     await this.zones.get(principal, id);
     const period = periodOf(query.dateFrom, query.dateTo, this.clock());
     const entries = await this.usage.series(zoneSubject(id), [NORMAL, SMART, ...CHARTED_TYPES.map(byType)], period.from, period.to);
-    const normal = chartOf(
-      entries.filter((e) => e.metric === NORMAL),
-      period,
-    );
-    const smart = chartOf(
-      entries.filter((e) => e.metric === SMART),
-      period,
-    );
-    const all = chartOf(
-      entries.filter((e) => e.metric === NORMAL || e.metric === SMART),
-      period,
-    );
+    const normal = metricChart(entries, period, NORMAL);
+    const smart = metricChart(entries, period, SMART);
+    const all = metricChart(entries, period, NORMAL, SMART);
     const types: Record<string, number> = {};
     for (const e of entries) if (e.metric.startsWith('queries.type.')) types[e.metric.slice(13)] = (types[e.metric.slice(13)] ?? 0) + e.value;
     return {

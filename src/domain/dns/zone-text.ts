@@ -4,35 +4,39 @@
  */
 
 /**
- * The text a word or quoted string (without its quotes) stands for: `\X` is X, `\DDD` the octet DDD,
- * and the octets read as UTF-8. Undefined for a malformed escape.
+ * The octets a character-string stands for (RFC 1035 §5.1): `\X` is X, `\DDD` the octet DDD, other
+ * text its UTF-8 bytes. Undefined for a malformed escape.
  */
-export function decodeText(raw: string): string | undefined {
-  const bytes: number[] = [];
-  const utf8 = new TextEncoder();
-  const character = (at: number) => String.fromCodePoint(raw.codePointAt(at)!);
+export function charStringOctets(raw: string): Buffer | undefined {
+  const out: number[] = [];
   for (let i = 0; i < raw.length; ) {
-    if (raw[i] !== '\\') {
-      const c = character(i);
-      bytes.push(...utf8.encode(c));
-      i += c.length;
+    const c = raw.charCodeAt(i);
+    if (c !== 0x5c) {
+      const ch = String.fromCodePoint(raw.codePointAt(i)!);
+      out.push(...Buffer.from(ch, 'utf8'));
+      i += ch.length;
       continue;
     }
-    const digits = /^\d{3}/.exec(raw.slice(i + 1));
+    const digits = /^\d{3}/.exec(raw.slice(i + 1, i + 4));
     if (digits) {
-      const value = Number(digits[0]);
-      if (value > 255) return undefined;
-      bytes.push(value);
+      const octet = Number(digits[0]);
+      if (octet > 255) return undefined;
+      out.push(octet);
       i += 4;
     } else if (i + 1 < raw.length) {
-      const c = character(i + 1);
-      bytes.push(...utf8.encode(c));
-      i += 1 + c.length;
+      const ch = String.fromCodePoint(raw.codePointAt(i + 1)!);
+      out.push(...Buffer.from(ch, 'utf8'));
+      i += 1 + ch.length;
     } else {
       return undefined;
     }
   }
-  return Buffer.from(bytes).toString('utf8');
+  return Buffer.from(out);
+}
+
+/** The text a word or quoted string (without its quotes) stands for: its octets read as UTF-8. */
+export function decodeText(raw: string): string | undefined {
+  return charStringOctets(raw)?.toString('utf8');
 }
 
 /** Bytes written as themselves: printable ASCII but the quote and the backslash. */

@@ -2,7 +2,7 @@
 import type { StorageZoneEgressStatisticsT, StorageZoneStatisticsT } from '../../schemas/statistics.js';
 import type { FileService } from '../files/service.js';
 import type { Clock, Principal } from '../principal.js';
-import { chartOf, periodOf, pointName, total } from '../usage/charts.js';
+import { chartOf, metricChart, periodOf, pointName, total } from '../usage/charts.js';
 import type { UsageRecorder } from '../usage/recorder.js';
 import type { StorageZoneService } from './service.js';
 
@@ -41,14 +41,9 @@ export class StorageZoneStatistics {
     await this.zones.stored(principal, id);
     const period = periodOf(query.dateFrom, query.dateTo, this.clock(), query.hourly ?? false);
     const entries = await this.usage.series(`storageZone:${id}`, Object.values(EGRESS_METRICS), period.from, period.to);
-    const chart = (metric: string) =>
-      chartOf(
-        entries.filter((e) => e.metric === metric),
-        period,
-      );
-    const http = chart(EGRESS_METRICS.http);
-    const s3 = chart(EGRESS_METRICS.s3);
-    const presigned = chart(EGRESS_METRICS.s3Presigned);
+    const http = metricChart(entries, period, EGRESS_METRICS.http);
+    const s3 = metricChart(entries, period, EGRESS_METRICS.s3);
+    const presigned = metricChart(entries, period, EGRESS_METRICS.s3Presigned);
     const none = chartOf([], period);
     const all = chartOf(entries, period);
     return {

@@ -41,4 +41,11 @@ export function chartOf(entries: UsageEntry[], period: Period): Record<string, n
   return chart;
 }
 
+/** Sums the hourly counts of `metrics` among `entries` into the period's points. */
+export const metricChart = (entries: UsageEntry[], period: Period, ...metrics: string[]) =>
+  chartOf(
+    entries.filter((e) => metrics.includes(e.metric)),
+    period,
+  );
+
 export const total = (chart: Record<string, number>) => Object.values(chart).reduce((sum, v) => sum + v, 0);

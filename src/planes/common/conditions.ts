@@ -3,7 +3,7 @@
  * If-Unmodified-Since fail with 412; If-None-Match and If-Modified-Since answer 304 to a read.
  * If-Range decides whether a Range header is honoured at all.
  */
-type Headers = Record<string, string | string[] | undefined>;
+import { headerIn as header, type RequestHeaders as Headers } from './headers.js';
 
 export interface Validators {
   /** Quoted strong entity tag, e.g. `"9a0364b9e99bb480dd25e1f0284c8555"`. */
@@ -12,11 +12,6 @@ export interface Validators {
 }
 
 export type Outcome = 'proceed' | 'not-modified' | 'precondition-failed';
-
-const header = (headers: Headers, name: string) => {
-  const value = headers[name];
-  return Array.isArray(value) ? value.join(',') : value;
-};
 
 /** `"a", W/"b"` → the opaque tags, weak ones unprefixed (comparison is weak for 304s, strong for 412s). */
 function tags(value: string): { tag: string; weak: boolean }[] | '*' {

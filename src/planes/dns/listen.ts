@@ -7,7 +7,7 @@ import { lookup } from 'node:dns/promises';
 import net from 'node:net';
 import type { Authority } from '../../domain/dns/serving/types.js';
 import { TurnWrites } from '../common/turn-writes.js';
-import { listenError, type RunningPlane } from '../plane.js';
+import { bound, listenError, type RunningPlane } from '../plane.js';
 import { type DnsPlaneOptions, settingsOf } from './options.js';
 import { SourceRateLimit } from './rate-limit.js';
 import { Responder } from './respond.js';
@@ -88,13 +88,7 @@ export async function bindBoth(host: string, port: number, binding: UdpBinding):
     const boundPort = udp.port;
     const tcp = net.createServer();
     try {
-      await new Promise<void>((resolve, reject) => {
-        tcp.once('error', reject);
-        tcp.listen(boundPort, address, () => {
-          tcp.off('error', reject);
-          resolve();
-        });
-      });
+      await bound(tcp, (done) => tcp.listen(boundPort, address, done));
       return { udp, tcp, boundPort };
     } catch (error) {
       await udp.close(false);

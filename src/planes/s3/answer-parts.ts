@@ -1,9 +1,7 @@
-/** Pieces of S3's answers that several operations write alike: an object's ETag, a time, the Owner element. */
-import type { FileRecord } from '../../store/types.js';
+/** Pieces of S3's answers that several operations write alike: a time, the Owner element. */
 import type { S3Call } from './types.js';
 import { element } from './xml.js';
 
-export const etagOf = (file: FileRecord) => `"${file.md5 ?? file.guid}"`;
 export const isoTime = (iso: string) => new Date(iso).toISOString();
 
 /** The zone's owner, as `<Owner>` (or `<Initiator>`) names it. */

@@ -2,16 +2,17 @@
  * CopyObject, and the source of a copy (CopyObject, UploadPartCopy): `x-amz-copy-source` in the
  * caller's own zone, its conditions met, its metadata and tags copied or replaced.
  */
+import { etagOf } from '../../domain/files/etag.js';
 import { keyPath } from '../../domain/files/paths.js';
 import { tagsOf, untagged, withTags } from '../../domain/s3/object-tags.js';
 import type { Tag } from '../../domain/s3/types.js';
 import type { FileRecord } from '../../store/types.js';
 import { evaluateConditions } from '../common/conditions.js';
+import { header } from '../common/headers.js';
 import { requireWrite } from './access.js';
-import { etagOf, isoTime } from './answer-parts.js';
+import { isoTime } from './answer-parts.js';
 import { S3Error, s3Errors } from './errors.js';
 import { objectAt } from './get-object.js';
-import { header } from './headers.js';
 import { objectMetadata } from './object-metadata.js';
 import { sendXml } from './respond.js';
 import { checkWriteHeaders } from './settings/acl.js';

@@ -7,20 +7,14 @@ import { keyPath } from '../../domain/files/paths.js';
 import type { ZoneAccess } from '../../domain/files/types.js';
 import { TAG_PREFIX } from '../../domain/s3/object-tags.js';
 import { EGRESS_METRICS } from '../../domain/storage-zones/statistics.js';
-import type { ByteRange } from '../../files/types.js';
 import type { FileRecord } from '../../store/types.js';
-import { contentTypeOf } from '../common/content-types.js';
-import { evaluateConditions, rangeStillApplies, type Validators } from '../common/conditions.js';
-import { chooseRange, contentRange } from '../common/ranges.js';
-import { etagOf } from './answer-parts.js';
+import { header } from '../common/headers.js';
+import { unsatisfiedRange } from '../common/ranges.js';
+import { fileHeaders, type Slice, sendFile } from '../common/send-file.js';
 import { S3Error, s3Errors } from './errors.js';
-import { header } from './headers.js';
 import { SYSTEM_PREFIX } from './object-metadata.js';
 import { partNumberOf } from './query-params.js';
 import type { S3Call } from './types.js';
-
-/** Reads up to this size are answered from one buffer; larger ones stream. */
-const SMALL_READ_BYTES = 64 * 1024;
 
 /** The file at `key`, or NoSuchKey (directories are not objects). */
 export async function objectAt(call: Pick<S3Call, 'deps'>, zone: Pick<ZoneAccess, 'zoneId'>, key: string): Promise<FileRecord> {
@@ -30,13 +24,9 @@ export async function objectAt(call: Pick<S3Call, 'deps'>, zone: Pick<ZoneAccess
   return file;
 }
 
-function objectHeaders(file: FileRecord): Record<string, string> {
-  const headers: Record<string, string> = {
-    etag: etagOf(file),
-    'last-modified': new Date(file.changedAt).toUTCString(),
-    'content-type': file.contentType ?? contentTypeOf(file.path),
-    'accept-ranges': 'bytes',
-  };
+/** The file's headers, and those S3 keeps with an object: what the write gave, user metadata, how many tags. */
+function objectHeaders(file: FileRecord): Record<string, string | number> {
+  const headers = fileHeaders(file);
   let tags = 0;
   for (const [name, value] of Object.entries(file.metadata ?? {})) {
     if (name.startsWith(SYSTEM_PREFIX)) headers[name.slice(SYSTEM_PREFIX.length)] = value;
@@ -67,7 +57,7 @@ function partsOf(file: FileRecord): { start: number; size: number }[] | undefine
  * `?partNumber=N`: the bytes of part N, and how many parts there are. An object uploaded whole is
  * its own part 1, answered without a parts count, as S3 answers it.
  */
-function selectPart(call: S3Call, file: FileRecord, headers: Record<string, string | number>): { start: number; size: number } {
+function partSlice(call: S3Call, file: FileRecord, headers: Record<string, string | number>): Slice {
   const partNumber = partNumberOf(call.query);
   if (header(call.req, 'range') !== undefined) throw s3Errors.invalidRequest('Cannot specify both Range header and partNumber query parameter');
   const parts = partsOf(file);
@@ -78,10 +68,12 @@ function selectPart(call: S3Call, file: FileRecord, headers: Record<string, stri
       'The requested partnumber is not satisfiable',
       416,
       { PartNumberRequested: String(partNumber), ActualPartCount: String(count) },
-      { 'content-range': `bytes */${file.size}` },
+      { 'content-range': unsatisfiedRange(file.size) },
     );
   if (parts) headers['x-amz-mp-parts-count'] = String(count);
-  return parts?.[partNumber - 1] ?? { start: 0, size: file.size };
+  const part = parts?.[partNumber - 1] ?? { start: 0, size: file.size };
+  // A part is read as a range of the object; an empty one (a last part of no bytes) is answered 200, empty.
+  return { range: part.size > 0 ? { start: part.start, end: part.start + part.size - 1 } : undefined, length: part.size };
 }
 
 /** `response-content-type` and its kin override the headers of a GET's answer. */
@@ -104,68 +96,36 @@ export const headObject = (call: S3Call) => sendObject(call, 'HEAD');
 async function sendObject(call: S3Call, method: 'GET' | 'HEAD'): Promise<void> {
   const { req, res, deps, zone } = call;
   const file = await objectAt(call, zone, call.key!);
-  const validators: Validators = { etag: etagOf(file), lastModified: new Date(file.changedAt) };
-  const headers: Record<string, string | number> = objectHeaders(file);
+  const headers = objectHeaders(file);
   for (const name of OVERRIDES) {
     const value = call.query.get(`response-${name}`);
     if (value !== undefined) headers[name] = overrideValue(`response-${name}`, value);
   }
-  const outcome = evaluateConditions(method, req.headers, validators);
-  if (outcome === 'not-modified') {
-    res.writeHead(304, { etag: validators.etag, 'last-modified': String(headers['last-modified']) });
-    res.end();
-    return;
-  }
-  if (outcome === 'precondition-failed') throw new S3Error('PreconditionFailed', 'At least one of the pre-conditions you specified did not hold', 412);
-  let range: ByteRange | undefined;
-  let length: number;
-  if (call.query.has('partNumber')) {
-    // A part is read as a range of the object; an empty one (a last part of no bytes) is answered 200, empty.
-    const part = selectPart(call, file, headers);
-    range = part.size > 0 ? { start: part.start, end: part.start + part.size - 1 } : undefined;
-    length = part.size;
-  } else {
-    const choice = rangeStillApplies(req.headers, validators) ? chooseRange(header(req, 'range'), file.size) : ({ kind: 'whole' } as const);
-    if (choice.kind === 'unsatisfiable')
-      throw new S3Error(
-        'InvalidRange',
-        'The requested range is not satisfiable',
-        416,
-        { RangeRequested: header(req, 'range') ?? '', ActualObjectSize: String(file.size) },
-        { 'content-range': `bytes */${file.size}` },
-      );
-    range = choice.kind === 'range' ? choice.range : undefined;
-    length = range ? range.end - range.start + 1 : file.size;
-  }
-  headers['content-length'] = length;
-  if (range) headers['content-range'] = contentRange(range, file.size);
-  const status = range ? 206 : 200;
-  if (method === 'HEAD') {
-    res.writeHead(status, headers);
-    res.end();
-    return;
-  }
-  const subject = `storageZone:${zone.zoneId}`;
   // The zone's egress statistics tell S3 downloads, and those through presigned URLs, apart.
   const metric = call.auth.presigned ? EGRESS_METRICS.s3Presigned : EGRESS_METRICS.s3;
-  if (length <= SMALL_READ_BYTES) {
-    const bytes = length === 0 ? Buffer.alloc(0) : await deps.files.readBytes(file, range);
-    res.writeHead(status, headers);
-    res.end(bytes);
-    deps.usage.add(subject, metric, length);
-    return;
-  }
-  const body = await deps.files.read(file, range);
-  if (res.destroyed) {
-    body.destroy();
-    return;
-  }
-  res.writeHead(status, headers);
-  res.once('finish', () => deps.usage.add(subject, metric, length));
-  body.once('error', (error) => {
-    deps.logError(error);
-    res.destroy(error);
-  });
-  res.once('close', () => body.destroy());
-  body.pipe(res);
+  return sendFile(
+    req,
+    res,
+    deps.files,
+    {
+      method,
+      file,
+      headers,
+      slice: call.query.has('partNumber') ? () => partSlice(call, file, headers) : undefined,
+      preconditionFailed: () => {
+        throw new S3Error('PreconditionFailed', 'At least one of the pre-conditions you specified did not hold', 412);
+      },
+      rangeNotSatisfiable: () => {
+        throw new S3Error(
+          'InvalidRange',
+          'The requested range is not satisfiable',
+          416,
+          { RangeRequested: header(req, 'range') ?? '', ActualObjectSize: String(file.size) },
+          { 'content-range': unsatisfiedRange(file.size) },
+        );
+      },
+      sent: (length) => deps.usage.add(`storageZone:${zone.zoneId}`, metric, length),
+    },
+    deps.logError,
+  );
 }

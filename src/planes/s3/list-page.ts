@@ -2,8 +2,11 @@
  * A page of a listing in key order, the way S3 pages every listing (objects, uploads in progress):
  * with a delimiter, the keys under a common prefix are rolled up into it and skipped in one step
  * (the next fetch starts past the prefix), so a folder with a million keys costs one entry, not a
- * million.
+ * million. And what every listing reads from its query and ends its answer with.
  */
+import { countOf } from './query-params.js';
+import type { S3Call } from './types.js';
+import { element } from './xml.js';
 
 /** The most items a listing answers at once, and the batch it fetches them in. */
 export const MAX_KEYS = 1000;
@@ -59,3 +62,23 @@ export async function listPage<T, C>(source: Listed<T, C>, prefix: string, delim
 
 /** A marker that is a common prefix resumes past everything under it, as S3 does. */
 export const resumesPast = (marker: string, prefix: string, delimiter: string) => delimiter !== '' && marker.endsWith(delimiter) && marker.startsWith(prefix);
+
+/** The key or common prefix a page listed last (v1's NextMarker, NextKeyMarker). */
+export function lastKey<T>(page: Page<T, unknown>, keyOf: (item: T) => string): string | undefined {
+  const last = page.last;
+  return last === undefined ? undefined : 'item' in last ? keyOf(last.item) : last.prefix;
+}
+
+/** What every listing asks in its query: the prefix, the delimiter, and how many at most (`max-keys`, `max-uploads`). */
+export function listingQuery(call: S3Call, maxName: string): { prefix: string; delimiter: string; max: number } {
+  return { prefix: call.query.get('prefix') ?? '', delimiter: call.query.get('delimiter') ?? '', max: countOf(call.query, maxName, MAX_KEYS) };
+}
+
+/** The end of every listing's answer: the encoding type when one was asked, the entries, then the common prefixes. */
+export function listingEnd(call: S3Call, encode: (s: string) => string, entries: string[], prefixes: string[]): string[] {
+  return [
+    call.query.has('encoding-type') ? element('EncodingType', 'url') : '',
+    ...entries,
+    ...prefixes.map((p) => element('CommonPrefixes', [element('Prefix', encode(p))])),
+  ];
+}

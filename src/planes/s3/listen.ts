@@ -6,7 +6,7 @@ import { continueOnRead } from '../common/expect-continue.js';
 import { cutStalledTransfers, DEFAULT_TRANSFER_TIMEOUTS, type TransferTimeouts, trackExchange, transferServerOptions } from '../common/transfer-timeouts.js';
 import { closeGracefully } from '../common/graceful-close.js';
 import { TurnWrites } from '../common/turn-writes.js';
-import { httpUrl, listenError, type RunningPlane } from '../plane.js';
+import { bound, httpUrl, listenError, type RunningPlane } from '../plane.js';
 import { s3Handler } from './handler.js';
 
 export interface S3PlaneOptions {
@@ -42,21 +42,14 @@ export async function listenS3(services: Services, host: string, port: number, o
   // Answers leave at the end of the event loop's turn, as the API's and the edge's do.
   const turnWrites = new TurnWrites();
   turnWrites.hold(server);
-  let bound: AddressInfo;
   try {
-    bound = await new Promise<AddressInfo>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => {
-        server.off('error', reject);
-        resolve(server.address() as AddressInfo);
-      });
-    });
+    await bound(server, (done) => server.listen(port, host, done));
   } catch (error) {
     throw listenError(error, 'EDGEPLANE_S3_PORT', host, port);
   }
   return {
     name: 's3',
-    url: httpUrl('http', host, bound.port),
+    url: httpUrl('http', host, (server.address() as AddressInfo).port),
     close: () => {
       closing = true;
       return closeGracefully(server, turnWrites);

@@ -2,12 +2,13 @@
  * Listings: ListBuckets (the zone itself), ListObjectsV2 and ListObjects (v1), ListObjectVersions.
  * Keys come from the file service in byte order, as S3 lists them, a page at a time (list-page.ts).
  */
+import { etagOf } from '../../domain/files/etag.js';
 import type { FileRecord } from '../../store/types.js';
 import { prefixEnd } from '../../store/file-paths.js';
-import { etagOf, isoTime, owner } from './answer-parts.js';
+import { isoTime, owner } from './answer-parts.js';
 import { S3Error, s3Errors } from './errors.js';
-import { type Listed, listPage, MAX_KEYS, type Page, resumesPast } from './list-page.js';
-import { countOf, encoder } from './query-params.js';
+import { type Listed, lastKey, listingEnd, listingQuery, listPage, type Page, resumesPast } from './list-page.js';
+import { encoder } from './query-params.js';
 import { sendXml } from './respond.js';
 import type { S3Call } from './types.js';
 import { element, rootElement } from './xml.js';
@@ -23,21 +24,26 @@ export function listBuckets(call: Pick<S3Call, 'res' | 'zone' | 'auth'>): void {
   );
 }
 
+const pathOf = (file: FileRecord) => file.path;
+
 function objectPage(call: S3Call, prefix: string, delimiter: string, after: string, maxKeys: number): Promise<Page<FileRecord, string>> {
   const source: Listed<FileRecord, string> = {
     fetch: (cursor, limit) => call.deps.files.listInKeyOrder(call.zone, prefix, cursor === '' ? undefined : cursor, limit),
-    keyOf: (file) => file.path,
-    cursorOf: (file) => file.path,
+    keyOf: pathOf,
+    cursorOf: pathOf,
     past: prefixEnd,
   };
   return listPage(source, prefix, delimiter, after, maxKeys);
 }
 
-const lastListed = (page: Page<FileRecord, string>) => (page.last === undefined ? undefined : 'item' in page.last ? page.last.item.path : page.last.prefix);
+/** Where a page after a v1 `marker` or a `key-marker` starts: past the key, or past all under a common prefix. */
+const afterMarker = (marker: string, prefix: string, delimiter: string) => (resumesPast(marker, prefix, delimiter) ? prefixEnd(marker) : marker);
 
-function contents(file: FileRecord, encode: (s: string) => string, withOwner: string | undefined): string {
-  return element('Contents', [
+/** A listed object (`Contents`) or its one version (`Version`, with `versionParts`). */
+function objectElement(name: string, file: FileRecord, encode: (s: string) => string, versionParts: string[], withOwner: string | undefined): string {
+  return element(name, [
     element('Key', encode(file.path)),
+    ...versionParts,
     element('LastModified', isoTime(file.changedAt)),
     element('ETag', etagOf(file)),
     element('Size', file.size),
@@ -46,10 +52,30 @@ function contents(file: FileRecord, encode: (s: string) => string, withOwner: st
   ]);
 }
 
+/** Answers an object listing: the bucket and prefix, then `middle` (markers, counts, truncation), the entries and common prefixes. */
+function sendObjectListing(
+  call: S3Call,
+  root: string,
+  prefix: string,
+  encode: (s: string) => string,
+  middle: string[],
+  page: Page<FileRecord, string>,
+  entry: (file: FileRecord) => string,
+): void {
+  sendXml(
+    call.res,
+    200,
+    rootElement(root, [
+      element('Name', call.zone.zoneName),
+      element('Prefix', encode(prefix)),
+      ...middle,
+      ...listingEnd(call, encode, page.items.map(entry), page.prefixes),
+    ]),
+  );
+}
+
 export async function listObjectsV2(call: S3Call): Promise<void> {
-  const prefix = call.query.get('prefix') ?? '';
-  const delimiter = call.query.get('delimiter') ?? '';
-  const maxKeys = countOf(call.query, 'max-keys', MAX_KEYS);
+  const { prefix, delimiter, max: maxKeys } = listingQuery(call, 'max-keys');
   const token = call.query.get('continuation-token');
   const startAfter = call.query.get('start-after') ?? '';
   let after = startAfter;
@@ -61,93 +87,57 @@ export async function listObjectsV2(call: S3Call): Promise<void> {
   }
   const page = await objectPage(call, prefix, delimiter, after, maxKeys);
   const encode = encoder(call.query);
-  const fetchOwner = call.query.get('fetch-owner') === 'true';
-  sendXml(
-    call.res,
-    200,
-    rootElement('ListBucketResult', [
-      element('Name', call.zone.zoneName),
-      element('Prefix', encode(prefix)),
-      element('KeyCount', page.items.length + page.prefixes.length),
-      element('MaxKeys', maxKeys),
-      delimiter === '' ? '' : element('Delimiter', encode(delimiter)),
-      element('IsTruncated', page.truncated),
-      token === undefined ? '' : element('ContinuationToken', token),
-      page.truncated && page.next !== undefined ? element('NextContinuationToken', Buffer.from(`k:${page.next}`).toString('base64url')) : '',
-      startAfter === '' ? '' : element('StartAfter', encode(startAfter)),
-      call.query.has('encoding-type') ? element('EncodingType', 'url') : '',
-      ...page.items.map((f) => contents(f, encode, fetchOwner ? owner(call.zone) : undefined)),
-      ...page.prefixes.map((p) => element('CommonPrefixes', [element('Prefix', encode(p))])),
-    ]),
-  );
+  const withOwner = call.query.get('fetch-owner') === 'true' ? owner(call.zone) : undefined;
+  const middle = [
+    element('KeyCount', page.items.length + page.prefixes.length),
+    element('MaxKeys', maxKeys),
+    delimiter === '' ? '' : element('Delimiter', encode(delimiter)),
+    element('IsTruncated', page.truncated),
+    token === undefined ? '' : element('ContinuationToken', token),
+    page.truncated && page.next !== undefined ? element('NextContinuationToken', Buffer.from(`k:${page.next}`).toString('base64url')) : '',
+    startAfter === '' ? '' : element('StartAfter', encode(startAfter)),
+  ];
+  sendObjectListing(call, 'ListBucketResult', prefix, encode, middle, page, (f) => objectElement('Contents', f, encode, [], withOwner));
 }
 
 export async function listObjectsV1(call: S3Call): Promise<void> {
-  const prefix = call.query.get('prefix') ?? '';
-  const delimiter = call.query.get('delimiter') ?? '';
-  const maxKeys = countOf(call.query, 'max-keys', MAX_KEYS);
+  const { prefix, delimiter, max: maxKeys } = listingQuery(call, 'max-keys');
   const marker = call.query.get('marker') ?? '';
-  const after = resumesPast(marker, prefix, delimiter) ? prefixEnd(marker) : marker;
-  const page = await objectPage(call, prefix, delimiter, after, maxKeys);
+  const page = await objectPage(call, prefix, delimiter, afterMarker(marker, prefix, delimiter), maxKeys);
   const encode = encoder(call.query);
-  sendXml(
-    call.res,
-    200,
-    rootElement('ListBucketResult', [
-      element('Name', call.zone.zoneName),
-      element('Prefix', encode(prefix)),
-      element('Marker', encode(marker)),
-      page.truncated && delimiter !== '' && page.last !== undefined ? element('NextMarker', encode(lastListed(page)!)) : '',
-      element('MaxKeys', maxKeys),
-      delimiter === '' ? '' : element('Delimiter', encode(delimiter)),
-      element('IsTruncated', page.truncated),
-      call.query.has('encoding-type') ? element('EncodingType', 'url') : '',
-      ...page.items.map((f) => contents(f, encode, owner(call.zone))),
-      ...page.prefixes.map((p) => element('CommonPrefixes', [element('Prefix', encode(p))])),
-    ]),
-  );
+  const withOwner = owner(call.zone);
+  const middle = [
+    element('Marker', encode(marker)),
+    page.truncated && delimiter !== '' && page.last !== undefined ? element('NextMarker', encode(lastKey(page, pathOf)!)) : '',
+    element('MaxKeys', maxKeys),
+    delimiter === '' ? '' : element('Delimiter', encode(delimiter)),
+    element('IsTruncated', page.truncated),
+  ];
+  sendObjectListing(call, 'ListBucketResult', prefix, encode, middle, page, (f) => objectElement('Contents', f, encode, [], withOwner));
 }
+
+/** The parts of a `Version` that say it is the object's one version. */
+const ONLY_VERSION = [element('VersionId', 'null'), element('IsLatest', true)];
 
 /** ListObjectVersions: without versioning, every object is its one version, `null`, the latest. */
 export async function listObjectVersions(call: S3Call): Promise<void> {
-  const prefix = call.query.get('prefix') ?? '';
-  const delimiter = call.query.get('delimiter') ?? '';
-  const maxKeys = countOf(call.query, 'max-keys', MAX_KEYS);
+  const { prefix, delimiter, max: maxKeys } = listingQuery(call, 'max-keys');
   const keyMarker = call.query.get('key-marker') ?? '';
   const versionIdMarker = call.query.get('version-id-marker') ?? '';
   if (versionIdMarker !== '' && keyMarker === '')
     throw s3Errors.invalidArgument('A version-id marker cannot be specified without a key marker.', 'version-id-marker', versionIdMarker);
-  const after = resumesPast(keyMarker, prefix, delimiter) ? prefixEnd(keyMarker) : keyMarker;
-  const page = await objectPage(call, prefix, delimiter, after, maxKeys);
+  const page = await objectPage(call, prefix, delimiter, afterMarker(keyMarker, prefix, delimiter), maxKeys);
   const encode = encoder(call.query);
   const last = page.truncated ? page.last : undefined;
-  sendXml(
-    call.res,
-    200,
-    rootElement('ListVersionsResult', [
-      element('Name', call.zone.zoneName),
-      element('Prefix', encode(prefix)),
-      element('KeyMarker', encode(keyMarker)),
-      element('VersionIdMarker', versionIdMarker),
-      last === undefined ? '' : element('NextKeyMarker', encode(lastListed(page)!)),
-      last !== undefined && 'item' in last ? element('NextVersionIdMarker', 'null') : '',
-      element('MaxKeys', maxKeys),
-      delimiter === '' ? '' : element('Delimiter', encode(delimiter)),
-      element('IsTruncated', page.truncated),
-      call.query.has('encoding-type') ? element('EncodingType', 'url') : '',
-      ...page.items.map((file) =>
-        element('Version', [
-          element('Key', encode(file.path)),
-          element('VersionId', 'null'),
-          element('IsLatest', true),
-          element('LastModified', isoTime(file.changedAt)),
-          element('ETag', etagOf(file)),
-          element('Size', file.size),
-          element('StorageClass', 'STANDARD'),
-          owner(call.zone),
-        ]),
-      ),
-      ...page.prefixes.map((p) => element('CommonPrefixes', [element('Prefix', encode(p))])),
-    ]),
-  );
+  const withOwner = owner(call.zone);
+  const middle = [
+    element('KeyMarker', encode(keyMarker)),
+    element('VersionIdMarker', versionIdMarker),
+    last === undefined ? '' : element('NextKeyMarker', encode(lastKey(page, pathOf)!)),
+    last !== undefined && 'item' in last ? element('NextVersionIdMarker', 'null') : '',
+    element('MaxKeys', maxKeys),
+    delimiter === '' ? '' : element('Delimiter', encode(delimiter)),
+    element('IsTruncated', page.truncated),
+  ];
+  sendObjectListing(call, 'ListVersionsResult', prefix, encode, middle, page, (f) => objectElement('Version', f, encode, ONLY_VERSION, withOwner));
 }

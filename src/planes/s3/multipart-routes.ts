@@ -1,14 +1,15 @@
 /** Multipart uploads: Create, UploadPart, UploadPartCopy, Complete, Abort, ListParts, ListMultipartUploads. */
+import { etagOf } from '../../domain/files/etag.js';
 import { keyPath } from '../../domain/files/paths.js';
 import { prefixEnd } from '../../store/file-paths.js';
 import type { S3Upload } from '../../store/types.js';
+import { header } from '../common/headers.js';
 import { chooseRange } from '../common/ranges.js';
 import { requireWrite } from './access.js';
-import { etagOf, isoTime, owner } from './answer-parts.js';
+import { isoTime, owner } from './answer-parts.js';
 import { copySourceFile } from './copy-object.js';
 import { S3Error, s3Errors } from './errors.js';
-import { header } from './headers.js';
-import { type Listed, listPage, resumesPast } from './list-page.js';
+import { type Listed, lastKey, listingEnd, listingQuery, listPage, MAX_KEYS, resumesPast } from './list-page.js';
 import { objectMetadata } from './object-metadata.js';
 import { countOf, encoder, numberOf, partNumberOf } from './query-params.js';
 import { checkContentMd5, declaredLength, objectBody, smallBody } from './request-body.js';
@@ -16,8 +17,6 @@ import { sendEmpty, sendXml } from './respond.js';
 import { checkWriteHeaders } from './settings/acl.js';
 import type { S3Call } from './types.js';
 import { element, parseXml, rootElement, textOf } from './xml.js';
-
-const MAX_LISTED = 1000;
 
 type UploadCursor = { key: string; uploadId: string };
 
@@ -124,7 +123,7 @@ export async function abortUpload(call: S3Call): Promise<void> {
 export async function listParts(call: S3Call): Promise<void> {
   const upload = await uploadOf(call);
   const marker = numberOf(call.query, 'part-number-marker', 0);
-  const maxParts = countOf(call.query, 'max-parts', MAX_LISTED);
+  const maxParts = countOf(call.query, 'max-parts', MAX_KEYS);
   const parts = await call.deps.multipart.parts(upload, marker, maxParts + 1);
   const truncated = parts.length > maxParts;
   const shown = parts.slice(0, maxParts);
@@ -155,11 +154,9 @@ export async function listParts(call: S3Call): Promise<void> {
 }
 
 export async function listUploads(call: S3Call): Promise<void> {
-  const prefix = call.query.get('prefix') ?? '';
-  const delimiter = call.query.get('delimiter') ?? '';
+  const { prefix, delimiter, max: maxUploads } = listingQuery(call, 'max-uploads');
   const keyMarker = call.query.get('key-marker') ?? '';
   const uploadIdMarker = call.query.get('upload-id-marker') ?? '';
-  const maxUploads = countOf(call.query, 'max-uploads', MAX_LISTED);
   const encode = encoder(call.query);
   const source: Listed<S3Upload, UploadCursor> = {
     fetch: (after, limit) => call.deps.multipart.list(call.zone, { prefix, after, limit }),
@@ -183,24 +180,27 @@ export async function listUploads(call: S3Call): Promise<void> {
       element('Bucket', call.zone.zoneName),
       element('KeyMarker', encode(keyMarker)),
       element('UploadIdMarker', uploadIdMarker),
-      last === undefined ? '' : element('NextKeyMarker', encode('item' in last ? last.item.key : last.prefix)),
+      last === undefined ? '' : element('NextKeyMarker', encode(lastKey(page, source.keyOf)!)),
       last !== undefined && 'item' in last ? element('NextUploadIdMarker', last.item.uploadId) : '',
       element('Prefix', encode(prefix)),
       delimiter === '' ? '' : element('Delimiter', encode(delimiter)),
       element('MaxUploads', maxUploads),
       element('IsTruncated', page.truncated),
-      call.query.has('encoding-type') ? element('EncodingType', 'url') : '',
-      ...page.items.map((u) =>
-        element('Upload', [
-          element('Key', encode(u.key)),
-          element('UploadId', u.uploadId),
-          owner(call.zone, 'Initiator'),
-          owner(call.zone),
-          element('StorageClass', 'STANDARD'),
-          element('Initiated', isoTime(u.createdAt)),
-        ]),
+      ...listingEnd(
+        call,
+        encode,
+        page.items.map((u) =>
+          element('Upload', [
+            element('Key', encode(u.key)),
+            element('UploadId', u.uploadId),
+            owner(call.zone, 'Initiator'),
+            owner(call.zone),
+            element('StorageClass', 'STANDARD'),
+            element('Initiated', isoTime(u.createdAt)),
+          ]),
+        ),
+        page.prefixes,
       ),
-      ...page.prefixes.map((p) => element('CommonPrefixes', [element('Prefix', encode(p))])),
     ]),
   );
 }

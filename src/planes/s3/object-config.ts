@@ -5,11 +5,11 @@
  * torrents refused with S3's own answer or NotImplemented and the reason (see config-kinds.ts).
  */
 import { tagsOf, withTags } from '../../domain/s3/object-tags.js';
+import { header } from '../common/headers.js';
 import { requireWrite } from './access.js';
 import { absent, CONFIG_BODY_BYTES, configuration, writer } from './config-kinds.js';
 import { S3Error, s3Errors } from './errors.js';
 import { objectAt } from './get-object.js';
-import { header } from './headers.js';
 import { smallBody } from './request-body.js';
 import { sendXml } from './respond.js';
 import { getAcl, putAcl } from './settings/acl.js';

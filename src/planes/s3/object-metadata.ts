@@ -5,17 +5,17 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { withTags } from '../../domain/s3/object-tags.js';
+import { header } from '../common/headers.js';
 import { S3Error } from './errors.js';
-import { header } from './headers.js';
 import { parseTaggingHeader } from './settings/tagging.js';
 
 /** `x-amz-meta-*` headers as user metadata (lowercase names), within S3's 2 KB. */
 export function userMetadata(req: IncomingMessage): Record<string, string> | null {
   const out: Record<string, string> = {};
   let size = 0;
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (!name.startsWith('x-amz-meta-') || value === undefined) continue;
-    const text = Array.isArray(value) ? value.join(',') : value;
+  for (const name of Object.keys(req.headers)) {
+    const text = name.startsWith('x-amz-meta-') ? header(req, name) : undefined;
+    if (text === undefined) continue;
     const short = name.slice('x-amz-meta-'.length);
     out[short] = text;
     size += Buffer.byteLength(short) + Buffer.byteLength(text);

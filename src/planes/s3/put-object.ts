@@ -1,11 +1,11 @@
 /** PutObject: an object's bytes stored whole (or an empty folder, for a key ending in `/`), under the write's conditions. */
 import type { Readable } from 'node:stream';
+import { etagOf } from '../../domain/files/etag.js';
 import { keyPath } from '../../domain/files/paths.js';
 import { bareEtag } from '../../domain/s3/etag.js';
+import { header } from '../common/headers.js';
 import { requireWrite } from './access.js';
-import { etagOf } from './answer-parts.js';
 import { asS3Error, S3Error, s3Errors } from './errors.js';
-import { header } from './headers.js';
 import { objectMetadata } from './object-metadata.js';
 import { checkContentMd5, declaredLength, md5Check, objectBody, smallBody } from './request-body.js';
 import { sendEmpty } from './respond.js';

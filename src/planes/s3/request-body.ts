@@ -5,9 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import { finished, type Readable, Transform } from 'node:stream';
+import { header } from '../common/headers.js';
 import { AwsChunkedDecoder } from './aws-chunked.js';
 import { S3Error, s3Errors } from './errors.js';
-import { header } from './headers.js';
 import { sha256Hex } from './sigv4.js';
 import type { S3Call } from './types.js';
 

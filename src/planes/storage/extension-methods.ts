@@ -59,6 +59,7 @@ import { DESCRIBE, METHOD_MARKER_HEADER, RequestFramer, REWRITTEN_METHOD } from 
 import { continueOnRead } from '../common/expect-continue.js';
 import { closeGracefully } from '../common/graceful-close.js';
 import { TurnWrites } from '../common/turn-writes.js';
+import { bound } from '../plane.js';
 
 export { DESCRIBE, METHOD_MARKER_HEADER, REWRITTEN_METHOD } from './request-framer.js';
 
@@ -127,14 +128,10 @@ export function createExtensionMethodServer(handler: http.RequestListener, optio
   return {
     server,
     http: httpServer,
-    listen: (port, host) =>
-      new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          server.off('error', reject);
-          resolve(server.address() as AddressInfo);
-        });
-      }),
+    listen: async (port, host) => {
+      await bound(server, (done) => server.listen(port, host, done));
+      return server.address() as AddressInfo;
+    },
     close: () => {
       closing = true;
       return closeGracefully(server, turnWrites, httpServer);

@@ -9,11 +9,10 @@ import type { FileService } from '../../domain/files/service.js';
 import { storageObject } from '../../domain/files/storage-object.js';
 import type { ZoneAccess } from '../../domain/files/types.js';
 import type { UsageRecorder } from '../../domain/usage/recorder.js';
-import type { FileRecord } from '../../store/types.js';
-import { contentTypeOf } from '../common/content-types.js';
-import { evaluateConditions, rangeStillApplies, type Validators } from '../common/conditions.js';
+import { header } from '../common/headers.js';
 import { guardedListener } from '../common/last-resort.js';
-import { chooseRange, contentRange, unsatisfiedRange } from '../common/ranges.js';
+import { unsatisfiedRange } from '../common/ranges.js';
+import { fileHeaders, sendFile } from '../common/send-file.js';
 import { sendFailure, sendJson, sendMessage } from './answers.js';
 import { requestMethod } from './extension-methods.js';
 import { targetOf } from './requests.js';
@@ -25,8 +24,6 @@ export interface StorageHandlerDeps {
 }
 
 const CHECKSUM = /^[0-9a-fA-F]{64}$/;
-/** Reads up to this size are answered from one buffer; larger ones stream. */
-const SMALL_READ_BYTES = 64 * 1024;
 
 export function storageHandler(deps: StorageHandlerDeps): RequestListener {
   const { files } = deps;
@@ -87,53 +84,20 @@ export function storageHandler(deps: StorageHandlerDeps): RequestListener {
   async function download(req: IncomingMessage, res: ServerResponse, zone: ZoneAccess, path: string, method: 'GET' | 'HEAD'): Promise<void> {
     const file = await files.find(zone, path);
     if (!file || file.isDirectory) throw errors.notFound('object');
-    const validators: Validators = { etag: etagOf(file), lastModified: new Date(file.changedAt) };
-    const headers: Record<string, string | number> = {
-      'content-type': file.contentType ?? contentTypeOf(file.path),
-      etag: validators.etag,
-      'last-modified': validators.lastModified.toUTCString(),
-      'accept-ranges': 'bytes',
-    };
-    const outcome = evaluateConditions(method, req.headers, validators);
-    if (outcome === 'not-modified') {
-      res.writeHead(304, { etag: validators.etag, 'last-modified': String(headers['last-modified']) });
-      res.end();
-      return;
-    }
-    if (outcome === 'precondition-failed') return sendMessage(res, 412, 'Precondition Failed');
-    const choice = rangeStillApplies(req.headers, validators) ? chooseRange(header(req, 'range'), file.size) : ({ kind: 'whole' } as const);
-    if (choice.kind === 'unsatisfiable') return sendMessage(res, 416, 'Range Not Satisfiable', { 'content-range': unsatisfiedRange(file.size) });
-    const range = choice.kind === 'range' ? choice.range : undefined;
-    const length = range ? range.end - range.start + 1 : file.size;
-    headers['content-length'] = length;
-    if (range) headers['content-range'] = contentRange(range, file.size);
-    if (method === 'HEAD') {
-      res.writeHead(range ? 206 : 200, headers);
-      res.end();
-      return;
-    }
-    if (length <= SMALL_READ_BYTES) {
-      // One read instead of a stream: for small files the stream's machinery costs more than the bytes.
-      const bytes = await files.readBytes(file, range);
-      res.writeHead(range ? 206 : 200, headers);
-      res.end(bytes);
-      deps.usage.add(`storageZone:${zone.zoneId}`, 'egress.http', length);
-      return;
-    }
-    const body = await files.read(file, range);
-    // The client may have gone while the file was opened: nobody will read it, so close it now.
-    if (res.destroyed) {
-      body.destroy();
-      return;
-    }
-    res.writeHead(range ? 206 : 200, headers);
-    res.once('finish', () => deps.usage.add(`storageZone:${zone.zoneId}`, 'egress.http', length));
-    body.once('error', (error) => {
-      deps.logError(error);
-      res.destroy(error);
-    });
-    res.once('close', () => body.destroy());
-    body.pipe(res);
+    return sendFile(
+      req,
+      res,
+      files,
+      {
+        method,
+        file,
+        headers: fileHeaders(file),
+        preconditionFailed: () => sendMessage(res, 412, 'Precondition Failed'),
+        rangeNotSatisfiable: () => sendMessage(res, 416, 'Range Not Satisfiable', { 'content-range': unsatisfiedRange(file.size) }),
+        sent: (length) => deps.usage.add(`storageZone:${zone.zoneId}`, 'egress.http', length),
+      },
+      deps.logError,
+    );
   }
 
   // Should answering the failure throw too, common/last-resort.ts has the last word.
@@ -149,14 +113,6 @@ export function storageHandler(deps: StorageHandlerDeps): RequestListener {
       }),
     deps.logError,
   );
-}
-
-/** The MD5 of the bytes, as S3 names objects' versions: one ETag for a file, whichever API serves it. */
-export const etagOf = (file: FileRecord) => `"${file.md5 ?? file.guid}"`;
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }
 
 /** The reference takes `allowRootDelete=true` in the query or as a header. */

@@ -317,6 +317,9 @@ describe('S3 bucket policy', () => {
       [policyOf({ ...base, Condition: { DateLessThan: { 'aws:CurrentTime': '2030-01-01T00:00:00Z' } } }), /invalid condition key|Invalid Condition type/],
       [policyOf({ ...base, Condition: { StringLooksLike: { 's3:prefix': 'a' } } }), /Invalid Condition type: StringLooksLike/],
       [policyOf({ ...base, Condition: { IpAddress: { 'aws:SourceIp': 'not-an-address' } } }), /not-an-address/],
+      // Read with Number() once: an empty prefix was /0 (everyone), `1e1` was 10.
+      [policyOf({ ...base, Condition: { IpAddress: { 'aws:SourceIp': '192.0.2.1/' } } }), /192\.0\.2\.1\//],
+      [policyOf({ ...base, Condition: { IpAddress: { 'aws:SourceIp': '192.0.2.0/1e1' } } }), /1e1/],
       [policyOf({ ...base, Principal: undefined, NotPrincipal: { AWS: 'x' } }), /NotPrincipal/],
       [policyOf({ ...base, Principal: undefined }), /Principal/],
       [policyOf({ ...base, Effect: 'Maybe' }), /Effect/],

@@ -10,7 +10,7 @@
  * wrong, never passed on as the registry's own text.
  */
 import { createHash } from 'node:crypto';
-import { BoundedMap } from '../../bounded-map.js';
+import { ExpiringMap } from '../../bounded-map.js';
 
 export interface RegistryCredentials {
   userName: string;
@@ -103,7 +103,7 @@ export class OciClient {
   private readonly maxBytes: number;
   private readonly maxPages: number;
   /** Bearer tokens by registry, identity and scope. */
-  private readonly tokens = new BoundedMap<string, { token: string; expiresAt: number }>(1000);
+  private readonly tokens = new ExpiringMap<string, { token: string; until: number }>(1000);
 
   constructor(options: OciClientOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? 10_000;
@@ -254,14 +254,14 @@ export class OciClient {
   private async send(location: RegistryLocation, path: string, method: 'GET' | 'HEAD', accept: string | undefined, scope: string | undefined): Promise<Answer> {
     const url = `${location.baseUrl}${path}`;
     const cacheKey = this.tokenKey(location, scope);
-    const cached = this.tokens.get(cacheKey);
-    const first = await this.exchange(url, method, accept, cached && cached.expiresAt > Date.now() ? `Bearer ${cached.token}` : undefined);
+    const cached = this.tokens.getFresh(cacheKey, Date.now());
+    const first = await this.exchange(url, method, accept, cached ? `Bearer ${cached.token}` : undefined);
     if (first.status !== 401) return first;
     const challenge = parseChallenge(first.headers.get('www-authenticate') ?? '');
     const { credentials } = location;
     if (challenge?.scheme === 'bearer' && challenge.params['realm']) {
       const token = await this.token(challenge.params, scope ?? challenge.params['scope'], credentials);
-      this.tokens.set(cacheKey, { token: token.token, expiresAt: Date.now() + token.expiresInSeconds * 1000 - 5000 });
+      this.tokens.set(cacheKey, { token: token.token, until: Date.now() + token.expiresInSeconds * 1000 - 5000 });
       return this.exchange(url, method, accept, `Bearer ${token.token}`);
     }
     if (challenge?.scheme === 'basic' && credentials) return this.exchange(url, method, accept, basic(credentials));

@@ -1,6 +1,7 @@
 /**
  * Pieces of the zone-file presentation format that record values written as rdata text use (SVCB,
- * HTTPS, TLSA): character-strings as octets, names in wire form, RFC 3597's generic `\# len hex`.
+ * HTTPS, TLSA): value-lists, names in wire form, RFC 3597's generic `\# len hex` (character-strings
+ * as octets: zone-text.ts).
  */
 import { tokenizeLine } from '../zone-file.js';
 
@@ -12,37 +13,6 @@ export function words(value: string): string[] | undefined {
   const tokens = tokenizeLine(value);
   if (!tokens || tokens.length === 0) return undefined;
   return tokens.map((t) => (t.quoted ? t.text : t.text.replace(/^([^"=]*=)"(.*)"$/s, '$1$2')));
-}
-
-/**
- * The octets a character-string stands for (RFC 1035 §5.1): `\X` is X, `\DDD` the octet DDD, other
- * text its UTF-8 bytes. Undefined for a malformed escape.
- */
-export function charStringOctets(raw: string): Buffer | undefined {
-  const out: number[] = [];
-  for (let i = 0; i < raw.length; ) {
-    const c = raw.charCodeAt(i);
-    if (c !== 0x5c) {
-      const ch = String.fromCodePoint(raw.codePointAt(i)!);
-      out.push(...Buffer.from(ch, 'utf8'));
-      i += ch.length;
-      continue;
-    }
-    const digits = /^\d{3}/.exec(raw.slice(i + 1, i + 4));
-    if (digits) {
-      const octet = Number(digits[0]);
-      if (octet > 255) return undefined;
-      out.push(octet);
-      i += 4;
-    } else if (i + 1 < raw.length) {
-      const ch = String.fromCodePoint(raw.codePointAt(i + 1)!);
-      out.push(...Buffer.from(ch, 'utf8'));
-      i += 1 + ch.length;
-    } else {
-      return undefined;
-    }
-  }
-  return Buffer.from(out);
 }
 
 /**

@@ -9,6 +9,7 @@
  */
 import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
 import dnsPacket, { type Answer } from 'dns-packet';
+import { ExpiringMap } from '../../bounded-map.js';
 import type { Clock } from '../../principal.js';
 import { ALGORITHM, dnskeyRdata, keyTag } from './dnssec.js';
 import { labelCount, lowerName, nameWire } from './names.js';
@@ -54,13 +55,15 @@ export function typeCode(type: string): number {
 interface Kept {
   rrsig: RR;
   signedAt: number;
+  /** When it is due to be signed again (RESIGN_AFTER after signedAt). */
+  until: number;
 }
 
 export class ZoneSigner {
   private readonly privateKey: KeyObject;
   private readonly keyTag: number;
   private readonly signerName: Buffer;
-  private readonly kept = new Map<string, Kept>();
+  private readonly kept = new ExpiringMap<string, Kept>(CACHE_LIMIT);
 
   constructor(
     private readonly apex: string,
@@ -80,13 +83,12 @@ export class ZoneSigner {
     const lowerOwner = lowerName(owner);
     const key = `${lowerOwner}|${type}|${ttl}|${contentKey ?? answers.map(answerIdentity).join('\n')}`;
     const now = Math.floor(this.clock().getTime() / 1000);
-    const kept = this.kept.get(key);
-    if (kept && now - kept.signedAt < RESIGN_AFTER && now >= kept.signedAt) return kept.rrsig;
+    const kept = this.kept.getFresh(key, now);
+    // A clock that stepped back behind the signature's time signs again: its inception may lie ahead.
+    if (kept && now >= kept.signedAt) return kept.rrsig;
 
     const rrsig = this.signNow(lowerOwner, type, ttl, answers, now);
-    if (kept) this.kept.delete(key);
-    else if (this.kept.size >= CACHE_LIMIT) this.kept.delete(this.kept.keys().next().value!);
-    this.kept.set(key, { rrsig, signedAt: now });
+    this.kept.set(key, { rrsig, signedAt: now, until: now + RESIGN_AFTER });
     return rrsig;
   }
 

@@ -6,7 +6,8 @@
  * a record is not served, as a zone file loader would refuse it.
  */
 import { isIPv4, isIPv6 } from 'node:net';
-import { charStringOctets, domainWire, genericRdata, isU16, valueList, words } from './presentation.js';
+import { charStringOctets } from '../zone-text.js';
+import { domainWire, genericRdata, isU16, valueList, words } from './presentation.js';
 
 const KEYS: Record<string, number> = {
   mandatory: 0,

@@ -3,6 +3,7 @@
  * TTL (at most five minutes), so a flattened apex under load asks upstream once per TTL rather than
  * once per query. Concurrent questions for one name share one upstream query.
  */
+import { ExpiringMap } from '../../bounded-map.js';
 import type { Clock } from '../../principal.js';
 import type { Maybe } from './maybe.js';
 import type { UpstreamResolver } from './types.js';
@@ -24,7 +25,7 @@ interface Kept {
 }
 
 export class UpstreamAddresses {
-  private readonly kept = new Map<string, Kept>();
+  private readonly kept = new ExpiringMap<string, Kept>(LIMIT);
   private readonly pending = new Map<string, Promise<Resolved>>();
 
   constructor(
@@ -36,8 +37,8 @@ export class UpstreamAddresses {
     if (!this.resolver) return 'servfail';
     const key = `${type} ${name}`;
     const now = this.clock().getTime();
-    const kept = this.kept.get(key);
-    if (kept && kept.until > now) return { data: kept.value.data, ttl: Math.max(0, Math.floor((kept.until - now) / 1000)) };
+    const kept = this.kept.getFresh(key, now);
+    if (kept) return { data: kept.value.data, ttl: Math.max(0, Math.floor((kept.until - now) / 1000)) };
     const pending = this.pending.get(key);
     if (pending) return pending;
 
@@ -63,7 +64,6 @@ export class UpstreamAddresses {
   }
 
   private keep(key: string, value: Addresses, now: number): void {
-    if (this.kept.size >= LIMIT) this.kept.delete(this.kept.keys().next().value!);
     this.kept.set(key, { value, until: now + Math.min(value.ttl, MAX_KEEP_SECONDS) * 1000 });
   }
 }

@@ -21,7 +21,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { IpList, type ParsedIp, parseIp } from '../policy/ip.js';
+import { IpList, type ParsedIp, parseIp } from '../../../security/ip-list.js';
 
 export type PrivateAddressPolicy = 'allow' | 'deny';
 

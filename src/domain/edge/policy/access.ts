@@ -18,7 +18,7 @@
  */
 import type { PullZoneT } from '../../../schemas/pull-zone.js';
 import type { EdgeRequest, Verdict } from '../types.js';
-import { IpList, type ParsedIp } from './ip.js';
+import { IpList, type ParsedIp } from '../../../security/ip-list.js';
 import { compileAny, type Matcher } from './patterns.js';
 import { referrerHostOf } from './referrer.js';
 

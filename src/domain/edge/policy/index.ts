@@ -16,7 +16,7 @@
 import type { PullZoneT } from '../../../schemas/pull-zone.js';
 import type { Admission, EdgePolicy, EdgeRequest, RuleEffects, Verdict } from '../types.js';
 import { CompiledZones } from './compiled-zone.js';
-import { canonicalIpText, parseIp } from './ip.js';
+import { canonicalIpText, parseIp } from '../../../security/ip-list.js';
 import { ClientLimits, NO_ADMISSION_NEEDED } from './limits.js';
 import { shapeAnswer } from './response.js';
 import { ruleLimits, runRequestRules, runResponseRules } from './rules/compile.js';

@@ -19,6 +19,7 @@ import * as containerRegistrySchemas from '../../../schemas/container-registries
 import * as logForwardingSchemas from '../../../schemas/log-forwarding.js';
 import * as dnsSchemas from '../../../schemas/dns.js';
 import * as operatorSchemas from '../../../schemas/operator.js';
+import * as pagingSchemas from '../../../schemas/paging.js';
 import * as pullZoneSchemas from '../../../schemas/pull-zone.js';
 import * as storageZoneSchemas from '../../../schemas/storage-zone.js';
 import * as videoLibrarySchemas from '../../../schemas/video-library.js';
@@ -60,6 +61,7 @@ const SCHEMA_MODULES = [
   dnsSchemas,
   videoLibrarySchemas,
   containerSchemas,
+  pagingSchemas,
   containerPlatformSchemas,
   containerRegistrySchemas,
   logForwardingSchemas,

@@ -1,6 +1,7 @@
 /** The DNS plane's UDP socket over `node:dgram`: one datagram per callback, answers sent together at the turn's end. */
 import dgram from 'node:dgram';
 import { EndOfTurn } from '../../common/turn-writes.js';
+import { bound } from '../../plane.js';
 import type { Datagrams } from './datagrams.js';
 
 /**
@@ -14,13 +15,7 @@ export const RECEIVE_BUFFER_BYTES = 4 * 1024 * 1024;
 export async function bindNodeDatagrams(address: string, family: 4 | 6, port: number, logError: (error: unknown) => void): Promise<NodeDatagrams> {
   const socket = dgram.createSocket({ type: family === 6 ? 'udp6' : 'udp4', recvBufferSize: RECEIVE_BUFFER_BYTES, lookup: literal(family) });
   try {
-    await new Promise<void>((resolve, reject) => {
-      socket.once('error', reject);
-      socket.bind(port, address, () => {
-        socket.off('error', reject);
-        resolve();
-      });
-    });
+    await bound(socket, (done) => socket.bind(port, address, done));
   } catch (error) {
     try {
       socket.close();

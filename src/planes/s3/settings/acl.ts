@@ -6,9 +6,9 @@
  * is the bucket policy's business.
  */
 import type { IncomingMessage } from 'node:http';
+import { header } from '../../common/headers.js';
 import { owner } from '../answer-parts.js';
 import { S3Error } from '../errors.js';
-import { header } from '../headers.js';
 import { smallBody } from '../request-body.js';
 import { sendEmpty, sendXml } from '../respond.js';
 import type { S3Call } from '../types.js';

@@ -6,7 +6,7 @@
  * identity, and the only one here is the zone's own key, written as its name or as
  * `arn:aws:iam::<zone name>:root`.
  */
-import { BlockList, isIPv4, isIPv6 } from 'node:net';
+import { IpList, type Prefix, parseIp, parsePrefix } from '../../../security/ip-list.js';
 import { S3Error } from '../errors.js';
 
 export const MAX_POLICY_BYTES = 20 * 1024;
@@ -72,22 +72,16 @@ const CONDITION_KEYS: Record<string, (r: PolicyRequest) => string | undefined> =
   's3:prefix': (r) => r.prefix,
 };
 
-function ipList(values: string[]): BlockList {
-  const list = new BlockList();
-  for (const value of values) {
-    const [address = '', bits] = value.split('/');
-    const type = isIPv4(address) ? 'ipv4' : isIPv6(address) ? 'ipv6' : undefined;
-    const prefix = bits === undefined ? (type === 'ipv4' ? 32 : 128) : Number(bits);
-    if (!type || !Number.isInteger(prefix) || prefix < 0 || prefix > (type === 'ipv4' ? 32 : 128)) throw malformed(`Invalid IP address or range: ${value}`);
-    list.addSubnet(address, prefix, type);
-  }
-  return list;
+/** An address or CIDR block as a policy gives it (no spaces around), or MalformedPolicy. */
+function sourcePrefix(value: string): Prefix {
+  const prefix = value === value.trim() ? parsePrefix(value) : undefined;
+  if (!prefix) throw malformed(`Invalid IP address or range: ${value}`);
+  return prefix;
 }
 
-function inList(list: BlockList, ip: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)?.[1];
-  const address = mapped ?? ip;
-  return list.check(address, isIPv4(address) ? 'ipv4' : 'ipv6');
+function ipList(values: string[]): IpList {
+  for (const value of values) sourcePrefix(value);
+  return new IpList(values);
 }
 
 function condition(operator: string, key: string, values: string[]): Condition {
@@ -118,11 +112,11 @@ function condition(operator: string, key: string, values: string[]): Condition {
       }
       case 'IpAddress': {
         const list = ipList(values);
-        return (v) => inList(list, v);
+        return (v) => list.contains(parseIp(v));
       }
       case 'NotIpAddress': {
         const list = ipList(values);
-        return (v) => !inList(list, v);
+        return (v) => !list.contains(parseIp(v));
       }
       case 'Bool':
         return (v) => values.some((x) => x.toLowerCase() === v);
@@ -148,8 +142,8 @@ function condition(operator: string, key: string, values: string[]): Condition {
 function limitsSource(operator: string, key: string, values: string[]): boolean {
   if (key.toLowerCase() !== 'aws:sourceip' || (operator !== 'IpAddress' && operator !== 'IpAddressIfExists')) return false;
   return values.every((value) => {
-    const [address = '', bits] = value.split('/');
-    return bits === undefined || Number(bits) >= (isIPv4(address) ? 8 : 32);
+    const prefix = sourcePrefix(value);
+    return prefix.bits >= ('v4' in prefix.ip ? 8 : 32);
   });
 }
 

@@ -28,7 +28,7 @@
  */
 import type { EdgeRuleTriggerT } from '../../../../schemas/pull-zone.js';
 import type { EdgeRequest } from '../../types.js';
-import { canonicalIpText, IpList, type ParsedIp, parsePrefix } from '../ip.js';
+import { canonicalIpText, IpList, type ParsedIp, parsePrefix } from '../../../../security/ip-list.js';
 import { compilePattern, type Matcher } from '../patterns.js';
 import { cookieOf, extensionOf, fullUrlOf, queryParameterOf } from '../url-parts.js';
 

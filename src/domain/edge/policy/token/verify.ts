@@ -25,7 +25,7 @@
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { EdgeRequest } from '../../types.js';
-import { canonicalIpText, ipBytes, type ParsedIp } from '../ip.js';
+import { canonicalIpText, ipBytes, type ParsedIp } from '../../../../security/ip-list.js';
 import { locateToken, queryWithout, TOKEN_PARAMETERS } from './locate.js';
 
 export type TokenOutcome =

@@ -1,8 +1,9 @@
 /**
- * Client addresses and the address lists they are checked against (BlockedIps, RemoteIP triggers).
- * An address is parsed once into numbers, and a list is compiled once per zone into prefix
- * matchers, so that a check is a few integer comparisons. IPv4-mapped IPv6 addresses
- * (`::ffff:192.0.2.1`, what a dual-stack socket reports for an IPv4 client) count as IPv4.
+ * Addresses and the address lists they are checked against, for every plane: the edge's BlockedIps
+ * and RemoteIP triggers, the origin addresses it refuses, S3's aws:SourceIp conditions. An address
+ * is parsed once into numbers, and a list is compiled once into prefix matchers, so that a check is
+ * a few integer comparisons. IPv4-mapped IPv6 addresses (`::ffff:192.0.2.1`, what a dual-stack
+ * socket reports for an IPv4 client) count as IPv4, in a list as in an address checked against it.
  */
 import { isIPv4, isIPv6 } from 'node:net';
 
@@ -64,7 +65,7 @@ export function ipBytes(ip: ParsedIp): Buffer {
 
 const mask32 = (bits: number) => (bits <= 0 ? 0 : bits >= 32 ? 0xffffffff : (0xffffffff << (32 - bits)) >>> 0);
 
-interface Prefix {
+export interface Prefix {
   ip: ParsedIp;
   bits: number;
 }
