@@ -7,7 +7,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { closeGracefully } from '../common/graceful-close.js';
 import { TurnWrites } from '../common/turn-writes.js';
-import { httpUrl, listenError, type PlaneName, type RunningPlane } from '../plane.js';
+import { bound, httpUrl, listenError, type PlaneName, type RunningPlane } from '../plane.js';
 import type { EdgeCore } from './core.js';
 import { edgeHandler } from './handler.js';
 import type { TlsCertificates } from '../../domain/certificates/edge-certificates.js';
@@ -52,13 +52,12 @@ async function start(
   port: number,
   turnWrites?: TurnWrites,
 ): Promise<RunningPlane> {
-  const bound = await new Promise<AddressInfo>((resolve, reject) => {
-    server.once('error', (error) => reject(listenError(error, variable, host, port)));
-    server.listen(port, host, () => resolve(server.address() as AddressInfo));
+  await bound(server, (done) => server.listen(port, host, done)).catch((error: unknown) => {
+    throw listenError(error, variable, host, port);
   });
   return {
     name,
-    url: httpUrl(scheme, host, bound.port),
+    url: httpUrl(scheme, host, (server.address() as AddressInfo).port),
     close: () => closeGracefully(server, turnWrites),
     forceClose: () => server.closeAllConnections(),
   };

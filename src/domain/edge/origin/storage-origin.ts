@@ -9,6 +9,7 @@ import { Readable } from 'node:stream';
 import { zonePath } from '../../files/paths.js';
 import type { FileService } from '../../files/service.js';
 import { mimeTypes } from '../../../files/media-types.js';
+import { etagOf } from '../../files/etag.js';
 
 export interface StorageAnswer {
   status: number;
@@ -28,7 +29,7 @@ export async function readStorageOrigin(files: FileService, storageZoneId: numbe
   if (!file || file.isDirectory) return NOT_FOUND;
   const headers = {
     'content-type': file.contentType ?? (mimeTypes().lookup(file.path) || 'application/octet-stream'),
-    etag: `"${file.md5 ?? file.guid}"`,
+    etag: etagOf(file),
     'last-modified': new Date(file.changedAt).toUTCString(),
     'content-length': String(file.size),
   };

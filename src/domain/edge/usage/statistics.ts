@@ -16,7 +16,7 @@ import { INITIAL_BALANCE } from '../../accounts/service.js';
 import { RECORD_TYPE } from '../../billing/service.js';
 import type { Clock, Principal } from '../../principal.js';
 import type { PullZoneService } from '../../pull-zones/service.js';
-import { chartOf, type Period, periodOf, pointName, points, total } from '../../usage/charts.js';
+import { chartOf, metricChart, type Period, periodOf, pointName, points, total } from '../../usage/charts.js';
 import * as metric from '../../usage/pull-zone-metrics.js';
 import type { UsageRecorder } from '../../usage/recorder.js';
 import { EDGE_LOCATION } from './access-log.js';
@@ -63,11 +63,7 @@ export class CdnStatistics {
     const zoneIds = await this.zonesOf(principal, query.pullZone ?? -1);
     const period = this.periodOf(query);
     const entries = await this.entriesOf(zoneIds, METRICS, period);
-    const chart = (name: string) =>
-      chartOf(
-        entries.filter((e) => e.metric === name),
-        period,
-      );
+    const chart = (name: string) => metricChart(entries, period, name);
     const bandwidth = chart(metric.BANDWIDTH);
     const requests = chart(metric.REQUESTS);
     const cachedRequests = chart(metric.CACHED_REQUESTS);
