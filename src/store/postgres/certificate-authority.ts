@@ -8,7 +8,7 @@ import {
   type LeafRow,
   leafFromRow,
   leafValues,
-} from '../certificate-authority.js';
+} from '../tables/certificate-authority.js';
 import type { CertificateAuthorityRecords, StoredAuthority, StoredLeaf } from '../types.js';
 import type { Queryable } from './repositories.js';
 

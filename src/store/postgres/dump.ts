@@ -25,11 +25,12 @@ interface ResourceRow {
 }
 import { FILE_COLUMNS, type FileRow, fileFromRow, fileRowValues } from './files.js';
 import type { PgSequences } from './repositories.js';
-import { splitZoneDocument } from '../dns-records.js';
+import { splitZoneDocument } from '../tables/dns-records.js';
 import { dumpPgS3Uploads, loadPgS3Record } from './s3-uploads.js';
-import { AUDIT_COLUMNS, auditFromRow, type AuditRow, billingFromRow, type BillingRow } from '../account-records.js';
-import { type AuthorityRow, authorityFromRow, authorityValues } from '../certificate-authority.js';
-import { type AccessLogRow, accessLogFromRow } from '../access-log-rows.js';
+import { AUDIT_COLUMNS, auditFromRow, type AuditRow } from '../tables/audit-log.js';
+import { billingFromRow, type BillingRow } from '../tables/billing-records.js';
+import { type AuthorityRow, authorityFromRow, authorityValues } from '../tables/certificate-authority.js';
+import { type AccessLogRow, accessLogFromRow } from '../tables/access-log.js';
 
 const PAGE = 1000;
 

@@ -29,7 +29,8 @@ import type {
 } from '../types.js';
 import { PgAccessLog } from './access-log.js';
 import { PgS3Uploads } from './s3-uploads.js';
-import { PgAuditLog, PgBillingRecords } from './account-records.js';
+import { PgAuditLog } from './audit-log.js';
+import { PgBillingRecords } from './billing-records.js';
 import { PgCertificateAuthority } from './certificate-authority.js';
 import { channelOf, newInstanceId, PgChangeFeed, TransactionChanges } from './changes.js';
 import { PgDnsRecords } from './dns-records.js';

@@ -1,5 +1,5 @@
 /** S3 multipart uploads in progress on PostgreSQL (migration 0010). */
-import { insertPart, insertUpload, type PartRow, partFromRow, partRowValues, type UploadRow, uploadFromRow, uploadRowValues } from '../s3-upload-rows.js';
+import { insertPart, insertUpload, type PartRow, partFromRow, partRowValues, type UploadRow, uploadFromRow, uploadRowValues } from '../tables/s3-uploads.js';
 import type { DumpRecord, S3Upload, S3UploadPart, S3Uploads } from '../types.js';
 import { prefixEnd } from '../file-paths.js';
 import type { Queryable } from './repositories.js';

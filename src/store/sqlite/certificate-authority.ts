@@ -9,7 +9,7 @@ import {
   type LeafRow,
   leafFromRow,
   leafValues,
-} from '../certificate-authority.js';
+} from '../tables/certificate-authority.js';
 import type { CertificateAuthorityRecords, StoredAuthority, StoredLeaf } from '../types.js';
 
 export class SqliteCertificateAuthority implements CertificateAuthorityRecords {

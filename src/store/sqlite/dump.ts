@@ -2,13 +2,14 @@
 import type Database from 'better-sqlite3';
 import type { DumpRecord, KeyKind, ResourceKind } from '../types.js';
 import { decodeDoc, encodeDoc } from './doc-codec.js';
-import { splitZoneDocument } from '../dns-records.js';
+import { splitZoneDocument } from '../tables/dns-records.js';
 import { type FileRow, fileFromRow, fileRowValues } from './files.js';
-import { partRowValues, uploadRowValues } from '../s3-upload-rows.js';
+import { partRowValues, uploadRowValues } from '../tables/s3-uploads.js';
 import { dumpS3Uploads, INSERT_PART, INSERT_UPLOAD } from './s3-uploads.js';
-import { AUDIT_COLUMNS, auditFromRow, type AuditRow, billingFromRow, type BillingRow } from '../account-records.js';
-import { type AuthorityRow, authorityFromRow, authorityValues } from '../certificate-authority.js';
-import { type AccessLogRow, accessLogFromRow } from '../access-log-rows.js';
+import { AUDIT_COLUMNS, auditFromRow, type AuditRow } from '../tables/audit-log.js';
+import { billingFromRow, type BillingRow } from '../tables/billing-records.js';
+import { type AuthorityRow, authorityFromRow, authorityValues } from '../tables/certificate-authority.js';
+import { type AccessLogRow, accessLogFromRow } from '../tables/access-log.js';
 
 interface KeyRow {
   id: number;

@@ -1,7 +1,7 @@
 /** S3 multipart uploads in progress on SQLite (migration 0009). */
 import type Database from 'better-sqlite3';
 import { prefixEnd } from '../file-paths.js';
-import { insertPart, insertUpload, type PartRow, partFromRow, partRowValues, type UploadRow, uploadFromRow, uploadRowValues } from '../s3-upload-rows.js';
+import { insertPart, insertUpload, type PartRow, partFromRow, partRowValues, type UploadRow, uploadFromRow, uploadRowValues } from '../tables/s3-uploads.js';
 import type { S3Upload, S3UploadPart, S3Uploads } from '../types.js';
 import { BOUND_LIMIT } from './limits.js';
 

@@ -50,7 +50,8 @@ import type {
 } from '../types.js';
 import { SqliteAccessLog } from './access-log.js';
 import { SqliteS3Uploads } from './s3-uploads.js';
-import { SqliteAuditLog, SqliteBillingRecords } from './account-records.js';
+import { SqliteAuditLog } from './audit-log.js';
+import { SqliteBillingRecords } from './billing-records.js';
 import { SqliteCertificateAuthority } from './certificate-authority.js';
 import { SqliteChangeFeed } from './changes.js';
 import { SqliteDnsRecords } from './dns-records.js';

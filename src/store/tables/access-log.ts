@@ -1,5 +1,5 @@
 /** The access log's rows as both stores read them (migrations sqlite 0008/0010, postgres 0009/0011). */
-import type { AccessLogEntry } from './types.js';
+import type { AccessLogEntry } from '../types.js';
 
 export interface AccessLogRow {
   id: number;

@@ -1,5 +1,5 @@
-/** Rows of the audit log and the billing ledger, and the audit filters as SQL: the same in both dialects. */
-import type { AuditEntry, AuditQuery, BillingRecord } from './types.js';
+/** The audit log's rows (migrations sqlite 0005, postgres 0006), and its filters as SQL: the same in both dialects. */
+import type { AuditEntry, AuditQuery } from '../types.js';
 
 export interface AuditRow {
   id: number;
@@ -53,25 +53,3 @@ export function auditConditions(accountId: number, query: AuditQuery, param: (in
   }
   return { where: where.join(' AND '), values };
 }
-
-export interface BillingRow {
-  id: number;
-  account_id: number;
-  type: number;
-  amount: number;
-  at: string;
-  month: string | null;
-  payer: string | null;
-  details: string | null;
-}
-
-export const billingFromRow = (r: BillingRow): BillingRecord => ({
-  id: r.id,
-  accountId: r.account_id,
-  recordType: r.type,
-  amount: r.amount,
-  at: r.at,
-  month: r.month,
-  payer: r.payer,
-  details: r.details,
-});

@@ -2,7 +2,7 @@
  * What both dialects share about DNS record rows (migrations 0006 / 0007): reading a dump made
  * before records had rows, where each zone document still held its `Records` array.
  */
-import type { DumpRecord } from './types.js';
+import type { DumpRecord } from '../types.js';
 
 type DnsRecordDump = Extract<DumpRecord, { type: 'dnsRecord' }>;
 

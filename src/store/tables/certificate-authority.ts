@@ -1,5 +1,5 @@
 /** The rows of the local certificate authority and its kept leaves, the same in both dialects (migrations sqlite 0007 and 0011, postgres 0008 and 0012). */
-import type { StoredAuthority, StoredLeaf } from './types.js';
+import type { StoredAuthority, StoredLeaf } from '../types.js';
 
 export interface AuthorityRow {
   installation_id: string;

@@ -1,5 +1,5 @@
 /** Rows of S3 multipart uploads in progress and of their parts: the same in both dialects. */
-import type { S3Upload, S3UploadPart } from './types.js';
+import type { S3Upload, S3UploadPart } from '../types.js';
 
 export interface UploadRow {
   upload_id: string;
