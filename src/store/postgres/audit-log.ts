@@ -1,7 +1,7 @@
 /** The audit log on PostgreSQL (migration 0006). */
 import { AUDIT_COLUMNS, auditConditions, auditFromRow, type AuditRow } from '../tables/audit-log.js';
 import type { AuditEntry, AuditLog, AuditQuery } from '../types.js';
-import type { Queryable } from './repositories.js';
+import type { Queryable } from './queryable.js';
 
 export class PgAuditLog implements AuditLog {
   constructor(private readonly db: Queryable) {}

@@ -1,7 +1,7 @@
 /** The billing ledger on PostgreSQL (migration 0006). */
 import { billingFromRow, type BillingRow } from '../tables/billing-records.js';
 import type { BillingRecord, BillingRecords } from '../types.js';
-import type { Queryable } from './repositories.js';
+import type { Queryable } from './queryable.js';
 
 export class PgBillingRecords implements BillingRecords {
   constructor(private readonly db: Queryable) {}

@@ -10,7 +10,7 @@ import {
   leafValues,
 } from '../tables/certificate-authority.js';
 import type { CertificateAuthorityRecords, StoredAuthority, StoredLeaf } from '../types.js';
-import type { Queryable } from './repositories.js';
+import type { Queryable } from './queryable.js';
 
 const SELECT = 'SELECT installation_id, certificate, sealed_key, created_at FROM certificate_authority WHERE id = 1';
 

@@ -24,7 +24,7 @@ interface ResourceRow {
   doc: string;
 }
 import { FILE_COLUMNS, type FileRow, fileFromRow, fileRowValues } from './files.js';
-import type { PgSequences } from './repositories.js';
+import type { PgSequences } from './sequences.js';
 import { splitZoneDocument } from '../tables/dns-records.js';
 import { dumpPgS3Uploads, loadPgS3Record } from './s3-uploads.js';
 import { AUDIT_COLUMNS, auditFromRow, type AuditRow } from '../tables/audit-log.js';

@@ -1,7 +1,7 @@
 /** File metadata, zone counters, dead blobs and usage counters of the PostgreSQL store. */
 import { prefixEnd } from '../file-paths.js';
 import type { DailyFileUsage, DeadBlobs, FileRange, FileRecord, Files, FileUsage, ResourceKind, ResourceTotal, UsageCounters, UsageEntry } from '../types.js';
-import type { Queryable } from './repositories.js';
+import type { Queryable } from './queryable.js';
 
 export interface FileRow {
   zone_id: string;

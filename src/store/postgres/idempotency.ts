@@ -1,6 +1,6 @@
 /** Idempotency records in PostgreSQL (see IdempotencyKeys); each call is one statement. */
 import type { IdempotencyClaim, IdempotencyKeys, IdempotencyRecord } from '../types.js';
-import type { Queryable } from './repositories.js';
+import type { Queryable } from './queryable.js';
 
 interface Row {
   fingerprint: string;

@@ -37,7 +37,12 @@ import { PgDnsRecords } from './dns-records.js';
 import { dumpPostgres, loadPostgres } from './dump.js';
 import { PgDeadBlobs, PgFiles, PgUsageCounters } from './files.js';
 import { PgIdempotencyKeys } from './idempotency.js';
-import { PgAccounts, PgApiKeys, PgDocuments, PgJobs, PgSequences, type Queryable } from './repositories.js';
+import { PgAccounts } from './accounts.js';
+import { PgApiKeys } from './api-keys.js';
+import { PgJobs } from './jobs.js';
+import type { Queryable } from './queryable.js';
+import { PgDocuments } from './resources.js';
+import { PgSequences } from './sequences.js';
 
 export interface PostgresOptions {
   url: string;

@@ -2,7 +2,7 @@
 import { insertPart, insertUpload, type PartRow, partFromRow, partRowValues, type UploadRow, uploadFromRow, uploadRowValues } from '../tables/s3-uploads.js';
 import type { DumpRecord, S3Upload, S3UploadPart, S3Uploads } from '../types.js';
 import { prefixEnd } from '../file-paths.js';
-import type { Queryable } from './repositories.js';
+import type { Queryable } from './queryable.js';
 
 const INSERT_UPLOAD = insertUpload((i) => `$${i}`);
 const INSERT_PART = insertPart((i) => `$${i}`);

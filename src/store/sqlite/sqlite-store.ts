@@ -58,7 +58,11 @@ import { SqliteDnsRecords } from './dns-records.js';
 import { dumpSqlite, loadSqlite } from './dump.js';
 import { SqliteDeadBlobs, SqliteFiles, SqliteUsageCounters } from './files.js';
 import { SqliteIdempotencyKeys } from './idempotency.js';
-import { SqliteAccounts, SqliteApiKeys, SqliteDocuments, SqliteJobs, SqliteSequences } from './repositories.js';
+import { SqliteAccounts } from './accounts.js';
+import { SqliteApiKeys } from './api-keys.js';
+import { SqliteJobs } from './jobs.js';
+import { SqliteDocuments } from './resources.js';
+import { SqliteSequences } from './sequences.js';
 
 type Db = Database.Database;
 

@@ -1,0 +1,47 @@
+/** The API keys table (migration 0001): its rows as both dialects read them. */
+import type { ApiKeyRecord, ApiKeys, KeyKind } from '../types.js';
+import type { DumpedTable } from './dumped-table.js';
+
+export interface KeyRow {
+  id: number;
+  account_id: number;
+  kind: KeyKind;
+  /** JSON array of role names. */
+  roles: string;
+  lookup_hash: string;
+  sealed_key: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export const keyFromRow = (r: KeyRow): ApiKeyRecord => ({
+  id: r.id,
+  accountId: r.account_id,
+  kind: r.kind,
+  roles: JSON.parse(r.roles) as string[],
+  sealedKey: r.sealed_key,
+  createdAt: r.created_at,
+});
+
+/** A new key's values, in the order of `KEY_COLUMNS`. */
+export const newKeyValues = (k: Parameters<ApiKeys['create']>[0]) => [k.accountId, k.kind, JSON.stringify(k.roles), k.lookupHash, k.sealedKey, k.createdAt];
+export const KEY_COLUMNS = ['account_id', 'kind', 'roles', 'lookup_hash', 'sealed_key', 'created_at'] as const;
+
+export const apiKeysDumped: DumpedTable<'apiKey', KeyRow> = {
+  type: 'apiKey',
+  table: 'api_keys',
+  order: ['id'],
+  columns: ['id', ...KEY_COLUMNS, 'revoked_at'],
+  record: (r) => ({
+    type: 'apiKey',
+    id: r.id,
+    accountId: r.account_id,
+    kind: r.kind,
+    roles: JSON.parse(r.roles) as string[],
+    lookupHash: r.lookup_hash,
+    sealedKey: r.sealed_key,
+    createdAt: r.created_at,
+    revokedAt: r.revoked_at,
+  }),
+  values: (r) => [r.id, ...newKeyValues(r), r.revokedAt],
+};
