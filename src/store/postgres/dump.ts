@@ -23,7 +23,7 @@ interface ResourceRow {
   version: number;
   doc: string;
 }
-import { FILE_COLUMNS, type FileRow, fileFromRow, fileRowValues } from './files.js';
+import { FILE_SELECT as FILE_COLUMNS, type FileRow, fileFromRow, fileRowValues } from '../tables/files.js';
 import type { PgSequences } from './sequences.js';
 import { splitZoneDocument } from '../tables/dns-records.js';
 import { dumpPgS3Uploads, loadPgS3Record } from './s3-uploads.js';

@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import type { DumpRecord, KeyKind, ResourceKind } from '../types.js';
 import { decodeDoc, encodeDoc } from './doc-codec.js';
 import { splitZoneDocument } from '../tables/dns-records.js';
-import { type FileRow, fileFromRow, fileRowValues } from './files.js';
+import { type FileRow, fileFromRow, fileRowValues } from '../tables/files.js';
 import { partRowValues, uploadRowValues } from '../tables/s3-uploads.js';
 import { dumpS3Uploads, INSERT_PART, INSERT_UPLOAD } from './s3-uploads.js';
 import { AUDIT_COLUMNS, auditFromRow, type AuditRow } from '../tables/audit-log.js';
