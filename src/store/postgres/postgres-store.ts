@@ -38,7 +38,7 @@ import { dumpPostgres, loadPostgres } from './dump.js';
 import { PgDeadBlobs } from './dead-blobs.js';
 import { PgFiles } from './files.js';
 import { PgUsageCounters } from './usage-counters.js';
-import { PgIdempotencyKeys } from './idempotency.js';
+import { PgIdempotencyKeys } from './idempotency-keys.js';
 import { PgAccounts } from './accounts.js';
 import { PgApiKeys } from './api-keys.js';
 import { PgJobs } from './jobs.js';

@@ -59,7 +59,7 @@ import { dumpSqlite, loadSqlite } from './dump.js';
 import { SqliteDeadBlobs } from './dead-blobs.js';
 import { SqliteFiles } from './files.js';
 import { SqliteUsageCounters } from './usage-counters.js';
-import { SqliteIdempotencyKeys } from './idempotency.js';
+import { SqliteIdempotencyKeys } from './idempotency-keys.js';
 import { SqliteAccounts } from './accounts.js';
 import { SqliteApiKeys } from './api-keys.js';
 import { SqliteJobs } from './jobs.js';
