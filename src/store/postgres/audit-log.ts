@@ -1,5 +1,5 @@
 /** The audit log on PostgreSQL (migration 0006). */
-import { AUDIT_COLUMNS, auditConditions, auditFromRow, type AuditRow } from '../tables/audit-log.js';
+import { AUDIT_SELECT, auditConditions, auditFromRow, type AuditRow } from '../tables/audit-log.js';
 import type { AuditEntry, AuditLog, AuditQuery } from '../types.js';
 import type { Queryable } from './queryable.js';
 
@@ -22,7 +22,7 @@ export class PgAuditLog implements AuditLog {
   async list(accountId: number, query: AuditQuery): Promise<AuditEntry[]> {
     const { where, values } = auditConditions(accountId, query, (i) => `$${i}`);
     values.push(query.limit);
-    const sql = `SELECT ${AUDIT_COLUMNS} FROM audit_log WHERE ${where} ORDER BY id ${query.descending ? 'DESC' : 'ASC'} LIMIT $${values.length}`;
+    const sql = `SELECT ${AUDIT_SELECT} FROM audit_log WHERE ${where} ORDER BY id ${query.descending ? 'DESC' : 'ASC'} LIMIT $${values.length}`;
     return (await this.db.query<AuditRow>(sql, values)).rows.map(auditFromRow);
   }
   async purgeBefore(day: string): Promise<number> {

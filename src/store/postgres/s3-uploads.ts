@@ -1,24 +1,21 @@
 /** S3 multipart uploads in progress on PostgreSQL (migration 0010). */
-import { insertPart, insertUpload, type PartRow, partFromRow, partRowValues, type UploadRow, uploadFromRow, uploadRowValues } from '../tables/s3-uploads.js';
-import type { DumpRecord, S3Upload, S3UploadPart, S3Uploads } from '../types.js';
+import {
+  PART_COLUMNS,
+  type PartRow,
+  partFromRow,
+  partRowValues,
+  UPLOAD_COLUMNS,
+  type UploadRow,
+  uploadFromRow,
+  uploadRowValues,
+} from '../tables/s3-uploads.js';
+import { insertSql, postgresParam } from '../tables/sql.js';
+import type { S3Upload, S3UploadPart, S3Uploads } from '../types.js';
 import { prefixEnd } from '../file-paths.js';
 import type { Queryable } from './queryable.js';
 
-const INSERT_UPLOAD = insertUpload((i) => `$${i}`);
-const INSERT_PART = insertPart((i) => `$${i}`);
-
-/** Every upload, then every part (uploads in progress are few: read at once). */
-export async function* dumpPgS3Uploads(db: Queryable): AsyncGenerator<DumpRecord> {
-  for (const r of (await db.query<UploadRow>('SELECT * FROM s3_uploads ORDER BY upload_id')).rows) yield { type: 's3Upload', ...uploadFromRow(r) };
-  for (const r of (await db.query<PartRow>('SELECT * FROM s3_upload_parts ORDER BY upload_id, part_number')).rows)
-    yield { type: 's3UploadPart', ...partFromRow(r) };
-}
-
-/** Replays a dump's upload or part record. */
-export async function loadPgS3Record(db: Queryable, r: ({ type: 's3Upload' } & S3Upload) | ({ type: 's3UploadPart' } & S3UploadPart)): Promise<void> {
-  if (r.type === 's3Upload') await db.query(INSERT_UPLOAD, uploadRowValues(r));
-  else await db.query(INSERT_PART, partRowValues(r));
-}
+const INSERT_UPLOAD = insertSql('s3_uploads', UPLOAD_COLUMNS, postgresParam);
+const INSERT_PART = insertSql('s3_upload_parts', PART_COLUMNS, postgresParam);
 
 export class PgS3Uploads implements S3Uploads {
   constructor(private readonly db: Queryable) {}

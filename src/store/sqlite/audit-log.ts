@@ -1,6 +1,6 @@
 /** The audit log on SQLite (migration 0005). */
 import type Database from 'better-sqlite3';
-import { AUDIT_COLUMNS, auditConditions, auditFromRow, type AuditRow } from '../tables/audit-log.js';
+import { AUDIT_SELECT, auditConditions, auditFromRow, type AuditRow } from '../tables/audit-log.js';
 import type { AuditEntry, AuditLog, AuditQuery } from '../types.js';
 import { BOUND_LIMIT } from './limits.js';
 
@@ -19,7 +19,7 @@ export class SqliteAuditLog implements AuditLog {
   async list(accountId: number, query: AuditQuery): Promise<AuditEntry[]> {
     const { where, values } = auditConditions(accountId, query, () => '?');
     // The filters vary per request; better-sqlite3 caches nothing across prepares, and a day's log is small.
-    const sql = `SELECT ${AUDIT_COLUMNS} FROM audit_log WHERE ${where} ORDER BY id ${query.descending ? 'DESC' : 'ASC'} ${BOUND_LIMIT}`;
+    const sql = `SELECT ${AUDIT_SELECT} FROM audit_log WHERE ${where} ORDER BY id ${query.descending ? 'DESC' : 'ASC'} ${BOUND_LIMIT}`;
     return (this.db.prepare(sql).all(...values, query.limit) as AuditRow[]).map(auditFromRow);
   }
   async purgeBefore(day: string): Promise<number> {

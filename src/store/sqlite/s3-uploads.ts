@@ -1,19 +1,22 @@
 /** S3 multipart uploads in progress on SQLite (migration 0009). */
 import type Database from 'better-sqlite3';
 import { prefixEnd } from '../file-paths.js';
-import { insertPart, insertUpload, type PartRow, partFromRow, partRowValues, type UploadRow, uploadFromRow, uploadRowValues } from '../tables/s3-uploads.js';
+import {
+  PART_COLUMNS,
+  type PartRow,
+  partFromRow,
+  partRowValues,
+  UPLOAD_COLUMNS,
+  type UploadRow,
+  uploadFromRow,
+  uploadRowValues,
+} from '../tables/s3-uploads.js';
+import { insertSql, sqliteParam } from '../tables/sql.js';
 import type { S3Upload, S3UploadPart, S3Uploads } from '../types.js';
 import { BOUND_LIMIT } from './limits.js';
 
-export const INSERT_UPLOAD = insertUpload(() => '?');
-export const INSERT_PART = insertPart(() => '?');
-
-/** Every upload, then every part: what a dump holds of them. */
-export function* dumpS3Uploads(db: Database.Database): Generator<({ type: 's3Upload' } & S3Upload) | ({ type: 's3UploadPart' } & S3UploadPart)> {
-  for (const r of db.prepare('SELECT * FROM s3_uploads ORDER BY upload_id').iterate() as Iterable<UploadRow>) yield { type: 's3Upload', ...uploadFromRow(r) };
-  for (const r of db.prepare('SELECT * FROM s3_upload_parts ORDER BY upload_id, part_number').iterate() as Iterable<PartRow>)
-    yield { type: 's3UploadPart', ...partFromRow(r) };
-}
+const INSERT_UPLOAD = insertSql('s3_uploads', UPLOAD_COLUMNS, sqliteParam);
+const INSERT_PART = insertSql('s3_upload_parts', PART_COLUMNS, sqliteParam);
 
 export class SqliteS3Uploads implements S3Uploads {
   private readonly insertStmt;

@@ -1,5 +1,6 @@
 /** The audit log's rows (migrations sqlite 0005, postgres 0006), and its filters as SQL: the same in both dialects. */
 import type { AuditEntry, AuditQuery } from '../types.js';
+import type { DumpedTable } from './dumped-table.js';
 
 export interface AuditRow {
   id: number;
@@ -29,7 +30,9 @@ export const auditFromRow = (r: AuditRow): AuditEntry => ({
   diff: r.diff,
 });
 
-export const AUDIT_COLUMNS = 'id, account_id, day, at, product, resource_type, resource_id, action, actor_id, actor_type, diff';
+export const AUDIT_COLUMNS = ['id', 'account_id', 'day', 'at', 'product', 'resource_type', 'resource_id', 'action', 'actor_id', 'actor_type', 'diff'] as const;
+/** `AUDIT_COLUMNS` as a select list. */
+export const AUDIT_SELECT = AUDIT_COLUMNS.join(', ');
 
 /** The filters of a query as SQL conditions, in one place for both dialects: `param(i)` writes the i-th placeholder. */
 export function auditConditions(accountId: number, query: AuditQuery, param: (index: number) => string): { where: string; values: unknown[] } {
@@ -53,3 +56,12 @@ export function auditConditions(accountId: number, query: AuditQuery, param: (in
   }
   return { where: where.join(' AND '), values };
 }
+
+export const auditLogDumped: DumpedTable<'auditEntry', AuditRow> = {
+  type: 'auditEntry',
+  table: 'audit_log',
+  order: ['id'],
+  columns: AUDIT_COLUMNS,
+  record: (r) => ({ type: 'auditEntry', ...auditFromRow(r) }),
+  values: (r) => [r.id, r.accountId, r.day, r.at, r.product, r.resourceType, r.resourceId, r.action, r.actorId, r.actorType, r.diff],
+};

@@ -1,5 +1,6 @@
 /** The billing ledger's rows (migrations sqlite 0005, postgres 0006): the same in both dialects. */
 import type { BillingRecord } from '../types.js';
+import type { DumpedTable } from './dumped-table.js';
 
 export interface BillingRow {
   id: number;
@@ -22,3 +23,12 @@ export const billingFromRow = (r: BillingRow): BillingRecord => ({
   payer: r.payer,
   details: r.details,
 });
+
+export const billingRecordsDumped: DumpedTable<'billingRecord', BillingRow> = {
+  type: 'billingRecord',
+  table: 'billing_records',
+  order: ['id'],
+  columns: ['id', 'account_id', 'type', 'amount', 'at', 'month', 'payer', 'details'],
+  record: (r) => ({ type: 'billingRecord', ...billingFromRow(r) }),
+  values: (r) => [r.id, r.accountId, r.recordType, r.amount, r.at, r.month, r.payer, r.details],
+};

@@ -1,5 +1,6 @@
 /** The rows of the local certificate authority and its kept leaves, the same in both dialects (migrations sqlite 0007 and 0011, postgres 0008 and 0012). */
 import type { StoredAuthority, StoredLeaf } from '../types.js';
+import type { DumpedTable } from './dumped-table.js';
 
 export interface AuthorityRow {
   installation_id: string;
@@ -44,3 +45,15 @@ export const leafFromRow = (r: LeafRow): StoredLeaf => ({
 });
 
 export const leafValues = (key: string, l: StoredLeaf) => [key, l.installationId, l.certificate, l.sealedKey, l.serial, l.notBefore, l.notAfter];
+
+/** A dump's authority replaces the loading store's own (which survives wipes, so an "empty" store may have one). Its kept leaves are not dumped. */
+export const certificateAuthorityDumped: DumpedTable<'certificateAuthority', AuthorityRow> = {
+  type: 'certificateAuthority',
+  table: 'certificate_authority',
+  order: ['id'],
+  columns: ['id', 'installation_id', 'certificate', 'sealed_key', 'created_at'],
+  onConflict:
+    'ON CONFLICT (id) DO UPDATE SET installation_id = excluded.installation_id, certificate = excluded.certificate, sealed_key = excluded.sealed_key, created_at = excluded.created_at',
+  record: (r) => ({ type: 'certificateAuthority', ...authorityFromRow(r) }),
+  values: (r) => [1, ...authorityValues(r)],
+};

@@ -1,10 +1,44 @@
 /**
- * What both dialects share about DNS record rows (migrations 0006 / 0007): reading a dump made
- * before records had rows, where each zone document still held its `Records` array.
+ * The records of DNS zones, a row each (migrations sqlite 0006, postgres 0007), as both dialects
+ * dump them; and reading a dump made before records had rows, where each zone document still held
+ * its `Records` array.
  */
-import type { DumpRecord } from '../types.js';
+import type { DumpedTable, DumpRecordOf } from './dumped-table.js';
 
-type DnsRecordDump = Extract<DumpRecord, { type: 'dnsRecord' }>;
+type DnsRecordDump = DumpRecordOf<'dnsRecord'>;
+
+export interface DnsRecordRow {
+  zone_id: number;
+  id: number;
+  account_id: number;
+  /** The record's place in its zone's order. */
+  position: number;
+  /** The record's type (its index in the platform's list of types). */
+  type: number;
+  link_id: number | null;
+  /** The record, JSON. */
+  doc: string;
+}
+
+export const DNS_RECORD_COLUMNS = ['zone_id', 'id', 'account_id', 'position', 'type', 'link_id', 'doc'] as const;
+
+export const dnsRecordsDumped: DumpedTable<'dnsRecord', DnsRecordRow> = {
+  type: 'dnsRecord',
+  table: 'dns_records',
+  order: ['zone_id', 'position'],
+  columns: DNS_RECORD_COLUMNS,
+  record: (r) => ({
+    type: 'dnsRecord',
+    zoneId: r.zone_id,
+    id: r.id,
+    accountId: r.account_id,
+    position: r.position,
+    recordType: r.type,
+    linkId: r.link_id,
+    doc: r.doc,
+  }),
+  values: (r) => [r.zoneId, r.id, r.accountId, r.position, r.recordType, r.linkId, r.doc],
+};
 
 /**
  * A zone document as dumped: when it still holds its records (a dump of an older store), they

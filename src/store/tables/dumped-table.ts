@@ -29,5 +29,8 @@ export interface DumpedTable<K extends DumpType, R extends object> {
   values(record: DumpRecordOf<K>, docs: DocCodec): unknown[];
 }
 
-/** Any table's, as the dump's loops see them. */
-export type SomeDumpedTable = DumpedTable<DumpType, object>;
+/** Any table's, as the dump's loops see them (its methods take what that table's take). */
+export interface SomeDumpedTable extends Omit<DumpedTable<DumpType, object>, 'record' | 'values'> {
+  record(row: object, docs: DocCodec): DumpRecord;
+  values(record: DumpRecord, docs: DocCodec): unknown[];
+}

@@ -1,5 +1,6 @@
-/** Rows of S3 multipart uploads in progress and of their parts: the same in both dialects. */
+/** Rows of S3 multipart uploads in progress and of their parts (migrations sqlite 0009, postgres 0010): the same in both dialects. */
 import type { S3Upload, S3UploadPart } from '../types.js';
+import type { DumpedTable } from './dumped-table.js';
 
 export interface UploadRow {
   upload_id: string;
@@ -41,7 +42,9 @@ export const partFromRow = (r: PartRow): S3UploadPart => ({
   uploadedAt: r.uploaded_at,
 });
 
-/** An upload's values in the order of `insertUpload`'s columns. */
+export const UPLOAD_COLUMNS = ['upload_id', 'zone_id', 'account_id', 'key', 'content_type', 'meta', 'created_at'] as const;
+
+/** An upload's values in the order of `UPLOAD_COLUMNS`. */
 export const uploadRowValues = (u: S3Upload) => [
   u.uploadId,
   u.zoneId,
@@ -51,15 +54,25 @@ export const uploadRowValues = (u: S3Upload) => [
   u.metadata === null ? null : JSON.stringify(u.metadata),
   u.createdAt,
 ];
-/** A part's values in the order of `insertPart`'s columns. */
+export const PART_COLUMNS = ['upload_id', 'part_number', 'blob_key', 'size', 'md5', 'sha256', 'uploaded_at'] as const;
+
+/** A part's values in the order of `PART_COLUMNS`. */
 export const partRowValues = (p: S3UploadPart) => [p.uploadId, p.partNumber, p.blobKey, p.size, p.md5, p.sha256, p.uploadedAt];
 
-const insert = (table: string, columns: string[], param: (index: number) => string) =>
-  `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((_, i) => param(i + 1)).join(', ')})`;
+export const s3UploadsDumped: DumpedTable<'s3Upload', UploadRow> = {
+  type: 's3Upload',
+  table: 's3_uploads',
+  order: ['upload_id'],
+  columns: UPLOAD_COLUMNS,
+  record: (r) => ({ type: 's3Upload', ...uploadFromRow(r) }),
+  values: uploadRowValues,
+};
 
-/** The INSERT of an upload row; `param(i)` writes the i-th placeholder. */
-export const insertUpload = (param: (index: number) => string) =>
-  insert('s3_uploads', ['upload_id', 'zone_id', 'account_id', 'key', 'content_type', 'meta', 'created_at'], param);
-/** The INSERT of a part row; `param(i)` writes the i-th placeholder. */
-export const insertPart = (param: (index: number) => string) =>
-  insert('s3_upload_parts', ['upload_id', 'part_number', 'blob_key', 'size', 'md5', 'sha256', 'uploaded_at'], param);
+export const s3UploadPartsDumped: DumpedTable<'s3UploadPart', PartRow> = {
+  type: 's3UploadPart',
+  table: 's3_upload_parts',
+  order: ['upload_id', 'part_number'],
+  columns: PART_COLUMNS,
+  record: (r) => ({ type: 's3UploadPart', ...partFromRow(r) }),
+  values: partRowValues,
+};
