@@ -30,32 +30,22 @@ export function eachRepository(repos: Repositories, wrap: (name: keyof Repositor
 }
 
 export abstract class StoreRepositories implements Repositories {
-  readonly accounts: Accounts;
-  readonly apiKeys: ApiKeys;
-  readonly docs: Documents;
-  readonly jobs: Jobs;
-  readonly files: Files;
-  readonly deadBlobs: DeadBlobs;
-  readonly usage: UsageCounters;
-  readonly audit: AuditLog;
-  readonly billing: BillingRecords;
-  readonly dnsRecords: DnsRecordRows;
-  readonly accessLog: AccessLog;
-  readonly s3Uploads: S3Uploads;
+  // Assigned all at once from a whole Repositories (the constructor's), so none can be missing.
+  readonly accounts!: Accounts;
+  readonly apiKeys!: ApiKeys;
+  readonly docs!: Documents;
+  readonly jobs!: Jobs;
+  readonly files!: Files;
+  readonly deadBlobs!: DeadBlobs;
+  readonly usage!: UsageCounters;
+  readonly audit!: AuditLog;
+  readonly billing!: BillingRecords;
+  readonly dnsRecords!: DnsRecordRows;
+  readonly accessLog!: AccessLog;
+  readonly s3Uploads!: S3Uploads;
 
   protected constructor(repos: Repositories) {
-    this.accounts = repos.accounts;
-    this.apiKeys = repos.apiKeys;
-    this.docs = repos.docs;
-    this.jobs = repos.jobs;
-    this.files = repos.files;
-    this.deadBlobs = repos.deadBlobs;
-    this.usage = repos.usage;
-    this.audit = repos.audit;
-    this.billing = repos.billing;
-    this.dnsRecords = repos.dnsRecords;
-    this.accessLog = repos.accessLog;
-    this.s3Uploads = repos.s3Uploads;
+    Object.assign(this, repos);
   }
 
   async lock(): Promise<void> {

@@ -1,21 +1,12 @@
 /** S3 multipart uploads in progress on PostgreSQL (migration 0010). */
-import {
-  PART_COLUMNS,
-  type PartRow,
-  partFromRow,
-  partRowValues,
-  UPLOAD_COLUMNS,
-  type UploadRow,
-  uploadFromRow,
-  uploadRowValues,
-} from '../tables/s3-uploads.js';
-import { insertSql, postgresParam } from '../tables/sql.js';
+import { insertUpload, type PartRow, partFromRow, partRowValues, type UploadRow, uploadFromRow, uploadRowValues, upsertPart } from '../tables/s3-uploads.js';
+import { postgresParam } from '../tables/sql.js';
 import type { S3Upload, S3UploadPart, S3Uploads } from '../types.js';
 import { prefixEnd } from '../file-paths.js';
 import type { Queryable } from './queryable.js';
 
-const INSERT_UPLOAD = insertSql('s3_uploads', UPLOAD_COLUMNS, postgresParam);
-const INSERT_PART = insertSql('s3_upload_parts', PART_COLUMNS, postgresParam);
+const INSERT_UPLOAD = insertUpload(postgresParam);
+const UPSERT_PART = upsertPart(postgresParam);
 
 export class PgS3Uploads implements S3Uploads {
   constructor(private readonly db: Queryable) {}
@@ -47,11 +38,7 @@ export class PgS3Uploads implements S3Uploads {
       part.uploadId,
       part.partNumber,
     ]);
-    await this.db.query(
-      `${INSERT_PART} ON CONFLICT (upload_id, part_number) DO UPDATE SET blob_key = excluded.blob_key, size = excluded.size,
-       md5 = excluded.md5, sha256 = excluded.sha256, uploaded_at = excluded.uploaded_at`,
-      partRowValues(part),
-    );
+    await this.db.query(UPSERT_PART, partRowValues(part));
     return { replaced: rows[0] && partFromRow(rows[0]) };
   }
 

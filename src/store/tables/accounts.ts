@@ -1,6 +1,6 @@
 /** The accounts table (migration 0001): its rows as both dialects read them. */
 import type { Account } from '../types.js';
-import type { DumpedTable } from './dumped-table.js';
+import { dumpedTable } from './dumped-table.js';
 
 export interface AccountRow {
   id: number;
@@ -11,11 +11,7 @@ export interface AccountRow {
 
 export const accountFromRow = (r: AccountRow): Account => ({ id: r.id, name: r.name, balance: r.balance, createdAt: r.created_at });
 
-export const accountsDumped: DumpedTable<'account', AccountRow> = {
-  type: 'account',
-  table: 'accounts',
-  order: ['id'],
-  columns: ['id', 'name', 'balance', 'created_at'],
-  record: (r) => ({ type: 'account', ...accountFromRow(r) }),
-  values: (r) => [r.id, r.name, r.balance, r.createdAt],
-};
+const ACCOUNT_COLUMNS = ['id', 'name', 'balance', 'created_at'];
+const accountValues = (a: Account) => [a.id, a.name, a.balance, a.createdAt];
+
+export const accountsDumped = dumpedTable('account', 'accounts', ['id'], ACCOUNT_COLUMNS, accountFromRow, accountValues);

@@ -1,6 +1,6 @@
 /** The audit log's rows (migrations sqlite 0005, postgres 0006), and its filters as SQL: the same in both dialects. */
 import type { AuditEntry, AuditQuery } from '../types.js';
-import type { DumpedTable } from './dumped-table.js';
+import { dumpedTable } from './dumped-table.js';
 
 export interface AuditRow {
   id: number;
@@ -57,11 +57,6 @@ export function auditConditions(accountId: number, query: AuditQuery, param: (in
   return { where: where.join(' AND '), values };
 }
 
-export const auditLogDumped: DumpedTable<'auditEntry', AuditRow> = {
-  type: 'auditEntry',
-  table: 'audit_log',
-  order: ['id'],
-  columns: AUDIT_COLUMNS,
-  record: (r) => ({ type: 'auditEntry', ...auditFromRow(r) }),
-  values: (r) => [r.id, r.accountId, r.day, r.at, r.product, r.resourceType, r.resourceId, r.action, r.actorId, r.actorType, r.diff],
-};
+const auditValues = (e: AuditEntry) => [e.id, e.accountId, e.day, e.at, e.product, e.resourceType, e.resourceId, e.action, e.actorId, e.actorType, e.diff];
+
+export const auditLogDumped = dumpedTable('auditEntry', 'audit_log', ['id'], AUDIT_COLUMNS, auditFromRow, auditValues);

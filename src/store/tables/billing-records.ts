@@ -1,6 +1,6 @@
 /** The billing ledger's rows (migrations sqlite 0005, postgres 0006): the same in both dialects. */
 import type { BillingRecord } from '../types.js';
-import type { DumpedTable } from './dumped-table.js';
+import { dumpedTable } from './dumped-table.js';
 
 export interface BillingRow {
   id: number;
@@ -24,11 +24,7 @@ export const billingFromRow = (r: BillingRow): BillingRecord => ({
   details: r.details,
 });
 
-export const billingRecordsDumped: DumpedTable<'billingRecord', BillingRow> = {
-  type: 'billingRecord',
-  table: 'billing_records',
-  order: ['id'],
-  columns: ['id', 'account_id', 'type', 'amount', 'at', 'month', 'payer', 'details'],
-  record: (r) => ({ type: 'billingRecord', ...billingFromRow(r) }),
-  values: (r) => [r.id, r.accountId, r.recordType, r.amount, r.at, r.month, r.payer, r.details],
-};
+const BILLING_COLUMNS = ['id', 'account_id', 'type', 'amount', 'at', 'month', 'payer', 'details'];
+const billingValues = (b: BillingRecord) => [b.id, b.accountId, b.recordType, b.amount, b.at, b.month, b.payer, b.details];
+
+export const billingRecordsDumped = dumpedTable('billingRecord', 'billing_records', ['id'], BILLING_COLUMNS, billingFromRow, billingValues);

@@ -1,5 +1,5 @@
 /** Blobs no file points at any more, until the sweep removes them (migrations sqlite 0004, postgres 0005), as both dialects dump them. */
-import type { DumpedTable } from './dumped-table.js';
+import { type DumpRecordOf, dumpedTable } from './dumped-table.js';
 
 export interface DeadBlobRow {
   key: string;
@@ -7,11 +7,7 @@ export interface DeadBlobRow {
   dead_at: number;
 }
 
-export const deadBlobsDumped: DumpedTable<'deadBlob', DeadBlobRow> = {
-  type: 'deadBlob',
-  table: 'dead_blobs',
-  order: ['key'],
-  columns: ['key', 'dead_at'],
-  record: (r) => ({ type: 'deadBlob', key: r.key, deadAt: r.dead_at }),
-  values: (r) => [r.key, r.deadAt],
-};
+const deadBlobFields = (r: DeadBlobRow) => ({ key: r.key, deadAt: r.dead_at });
+const deadBlobValues = (b: DumpRecordOf<'deadBlob'>) => [b.key, b.deadAt];
+
+export const deadBlobsDumped = dumpedTable('deadBlob', 'dead_blobs', ['key'], ['key', 'dead_at'], deadBlobFields, deadBlobValues);

@@ -3,7 +3,7 @@
  * dump them; and reading a dump made before records had rows, where each zone document still held
  * its `Records` array.
  */
-import type { DumpedTable, DumpRecordOf } from './dumped-table.js';
+import { type DumpRecordOf, dumpedTable } from './dumped-table.js';
 
 type DnsRecordDump = DumpRecordOf<'dnsRecord'>;
 
@@ -22,23 +22,18 @@ export interface DnsRecordRow {
 
 export const DNS_RECORD_COLUMNS = ['zone_id', 'id', 'account_id', 'position', 'type', 'link_id', 'doc'] as const;
 
-export const dnsRecordsDumped: DumpedTable<'dnsRecord', DnsRecordRow> = {
-  type: 'dnsRecord',
-  table: 'dns_records',
-  order: ['zone_id', 'position'],
-  columns: DNS_RECORD_COLUMNS,
-  record: (r) => ({
-    type: 'dnsRecord',
-    zoneId: r.zone_id,
-    id: r.id,
-    accountId: r.account_id,
-    position: r.position,
-    recordType: r.type,
-    linkId: r.link_id,
-    doc: r.doc,
-  }),
-  values: (r) => [r.zoneId, r.id, r.accountId, r.position, r.recordType, r.linkId, r.doc],
-};
+const dnsRecordFields = (r: DnsRecordRow) => ({
+  zoneId: r.zone_id,
+  id: r.id,
+  accountId: r.account_id,
+  position: r.position,
+  recordType: r.type,
+  linkId: r.link_id,
+  doc: r.doc,
+});
+const dnsRecordValues = (d: DnsRecordDump) => [d.zoneId, d.id, d.accountId, d.position, d.recordType, d.linkId, d.doc];
+
+export const dnsRecordsDumped = dumpedTable('dnsRecord', 'dns_records', ['zone_id', 'position'], DNS_RECORD_COLUMNS, dnsRecordFields, dnsRecordValues);
 
 /**
  * A zone document as dumped: when it still holds its records (a dump of an older store), they

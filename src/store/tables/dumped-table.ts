@@ -29,6 +29,23 @@ export interface DumpedTable<K extends DumpType, R extends object> {
   values(record: DumpRecordOf<K>, docs: DocCodec): unknown[];
 }
 
+/**
+ * `table`'s rows become records of `type` (`{ type, ...fields(row) }`), dumped in the order of
+ * `order`; a load writes `values(record)` into `columns`, then `onConflict` when given.
+ */
+export function dumpedTable<K extends DumpType, R extends object>(
+  type: K,
+  table: string,
+  order: readonly string[],
+  columns: readonly string[],
+  fields: (row: R, docs: DocCodec) => Omit<DumpRecordOf<K>, 'type'>,
+  values: (record: DumpRecordOf<K>, docs: DocCodec) => unknown[],
+  onConflict?: string,
+): DumpedTable<K, R> {
+  const record = (row: R, docs: DocCodec) => ({ type, ...fields(row, docs) }) as DumpRecordOf<K>;
+  return onConflict === undefined ? { type, table, order, columns, record, values } : { type, table, order, columns, onConflict, record, values };
+}
+
 /** Any table's, as the dump's loops see them (its methods take what that table's take). */
 export interface SomeDumpedTable extends Omit<DumpedTable<DumpType, object>, 'record' | 'values'> {
   record(row: object, docs: DocCodec): DumpRecord;

@@ -1,6 +1,6 @@
 /** The files table (migrations sqlite 0004, postgres 0005): a storage zone's files and directories, as both dialects read them. */
 import type { FileRecord } from '../types.js';
-import type { DumpedTable } from './dumped-table.js';
+import { dumpedTable } from './dumped-table.js';
 
 export interface FileRow {
   zone_id: string;
@@ -83,11 +83,4 @@ export function parentOf(path: string): string {
   return cut < 0 ? '' : trimmed.slice(0, cut + 1);
 }
 
-export const filesDumped: DumpedTable<'file', FileRow> = {
-  type: 'file',
-  table: 'files',
-  order: ['zone_id', 'path'],
-  columns: FILE_COLUMNS,
-  record: (r) => ({ type: 'file', ...fileFromRow(r) }),
-  values: fileRowValues,
-};
+export const filesDumped = dumpedTable('file', 'files', ['zone_id', 'path'], FILE_COLUMNS, fileFromRow, fileRowValues);

@@ -3,7 +3,7 @@
  * indexes itself (kind, owner, unique name, parent and link ids). Its rows as both dialects read them.
  */
 import type { ResourceKind, StoredDoc } from '../types.js';
-import type { DumpedTable } from './dumped-table.js';
+import { type DocCodec, type DumpRecordOf, dumpedTable } from './dumped-table.js';
 
 /** What a read of a document selects (`DOC_COLUMNS`); `doc` as the dialect stores it (see DocCodec). */
 export interface DocRow {
@@ -30,21 +30,27 @@ export interface ResourceRow extends DocRow {
   link_id: string | null;
 }
 
-export const resourcesDumped: DumpedTable<'resource', ResourceRow> = {
-  type: 'resource',
-  table: 'resources',
-  order: ['rid'],
-  columns: ['kind', 'id', 'account_id', 'name', 'parent_id', 'link_id', 'version', 'doc'],
-  record: (r, docs) => ({
-    type: 'resource',
-    kind: r.kind,
-    id: r.id,
-    accountId: r.account_id,
-    name: r.name,
-    parentId: r.parent_id,
-    linkId: r.link_id,
-    version: r.version,
-    doc: docs.decode(r.doc),
-  }),
-  values: (r, docs) => [r.kind, r.id, r.accountId, r.name, r.parentId, r.linkId, r.version, docs.encode(r.kind, r.doc)],
-};
+/** A resource as a dump holds it: every column but its order (`rid`), the document as text. */
+const resourceDumpFields = (r: ResourceRow, docs: DocCodec) => ({
+  kind: r.kind,
+  id: r.id,
+  accountId: r.account_id,
+  name: r.name,
+  parentId: r.parent_id,
+  linkId: r.link_id,
+  version: r.version,
+  doc: docs.decode(r.doc),
+});
+const RESOURCE_COLUMNS = ['kind', 'id', 'account_id', 'name', 'parent_id', 'link_id', 'version', 'doc'];
+const resourceValues = (r: DumpRecordOf<'resource'>, docs: DocCodec) => [
+  r.kind,
+  r.id,
+  r.accountId,
+  r.name,
+  r.parentId,
+  r.linkId,
+  r.version,
+  docs.encode(r.kind, r.doc),
+];
+
+export const resourcesDumped = dumpedTable('resource', 'resources', ['rid'], RESOURCE_COLUMNS, resourceDumpFields, resourceValues);

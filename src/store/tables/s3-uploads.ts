@@ -1,6 +1,7 @@
 /** Rows of S3 multipart uploads in progress and of their parts (migrations sqlite 0009, postgres 0010): the same in both dialects. */
 import type { S3Upload, S3UploadPart } from '../types.js';
-import type { DumpedTable } from './dumped-table.js';
+import { dumpedTable } from './dumped-table.js';
+import { insertSql, type Param } from './sql.js';
 
 export interface UploadRow {
   upload_id: string;
@@ -59,20 +60,13 @@ export const PART_COLUMNS = ['upload_id', 'part_number', 'blob_key', 'size', 'md
 /** A part's values in the order of `PART_COLUMNS`. */
 export const partRowValues = (p: S3UploadPart) => [p.uploadId, p.partNumber, p.blobKey, p.size, p.md5, p.sha256, p.uploadedAt];
 
-export const s3UploadsDumped: DumpedTable<'s3Upload', UploadRow> = {
-  type: 's3Upload',
-  table: 's3_uploads',
-  order: ['upload_id'],
-  columns: UPLOAD_COLUMNS,
-  record: (r) => ({ type: 's3Upload', ...uploadFromRow(r) }),
-  values: uploadRowValues,
-};
+/** The INSERT of an upload row. */
+export const insertUpload = (param: Param) => insertSql('s3_uploads', UPLOAD_COLUMNS, param);
+/** Adds a part, or replaces the one with its number. */
+export const upsertPart = (param: Param) =>
+  `${insertSql('s3_upload_parts', PART_COLUMNS, param)} ON CONFLICT (upload_id, part_number) DO UPDATE SET blob_key = excluded.blob_key, size = excluded.size,
+   md5 = excluded.md5, sha256 = excluded.sha256, uploaded_at = excluded.uploaded_at`;
 
-export const s3UploadPartsDumped: DumpedTable<'s3UploadPart', PartRow> = {
-  type: 's3UploadPart',
-  table: 's3_upload_parts',
-  order: ['upload_id', 'part_number'],
-  columns: PART_COLUMNS,
-  record: (r) => ({ type: 's3UploadPart', ...partFromRow(r) }),
-  values: partRowValues,
-};
+export const s3UploadsDumped = dumpedTable('s3Upload', 's3_uploads', ['upload_id'], UPLOAD_COLUMNS, uploadFromRow, uploadRowValues);
+
+export const s3UploadPartsDumped = dumpedTable('s3UploadPart', 's3_upload_parts', ['upload_id', 'part_number'], PART_COLUMNS, partFromRow, partRowValues);

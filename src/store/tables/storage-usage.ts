@@ -1,5 +1,5 @@
 /** A storage zone's counters and their closing figures per day (migrations sqlite 0004, postgres 0005), as both dialects dump them. */
-import type { DumpedTable } from './dumped-table.js';
+import { type DumpRecordOf, dumpedTable } from './dumped-table.js';
 
 export interface StorageUsageRow {
   zone_id: string;
@@ -16,20 +16,16 @@ export interface StorageUsageDayRow {
   bytes: number;
 }
 
-export const storageUsageDumped: DumpedTable<'storageUsage', StorageUsageRow> = {
-  type: 'storageUsage',
-  table: 'storage_usage',
-  order: ['zone_id'],
-  columns: ['zone_id', 'account_id', 'files', 'bytes'],
-  record: (r) => ({ type: 'storageUsage', zoneId: r.zone_id, accountId: r.account_id, files: r.files, bytes: r.bytes }),
-  values: (r) => [r.zoneId, r.accountId, r.files, r.bytes],
-};
+const usageFields = (r: StorageUsageRow) => ({ zoneId: r.zone_id, accountId: r.account_id, files: r.files, bytes: r.bytes });
+const usageValues = (u: DumpRecordOf<'storageUsage'>) => [u.zoneId, u.accountId, u.files, u.bytes];
 
-export const storageUsageDaysDumped: DumpedTable<'storageUsageDay', StorageUsageDayRow> = {
-  type: 'storageUsageDay',
-  table: 'storage_usage_daily',
-  order: ['zone_id', 'day'],
-  columns: ['zone_id', 'day', 'files', 'bytes'],
-  record: (r) => ({ type: 'storageUsageDay', zoneId: r.zone_id, day: r.day, files: r.files, bytes: r.bytes }),
-  values: (r) => [r.zoneId, r.day, r.files, r.bytes],
-};
+const USAGE_COLUMNS = ['zone_id', 'account_id', 'files', 'bytes'];
+
+export const storageUsageDumped = dumpedTable('storageUsage', 'storage_usage', ['zone_id'], USAGE_COLUMNS, usageFields, usageValues);
+
+const dayFields = (r: StorageUsageDayRow) => ({ zoneId: r.zone_id, day: r.day, files: r.files, bytes: r.bytes });
+const dayValues = (d: DumpRecordOf<'storageUsageDay'>) => [d.zoneId, d.day, d.files, d.bytes];
+
+const DAY_COLUMNS = ['zone_id', 'day', 'files', 'bytes'];
+
+export const storageUsageDaysDumped = dumpedTable('storageUsageDay', 'storage_usage_daily', ['zone_id', 'day'], DAY_COLUMNS, dayFields, dayValues);

@@ -1,12 +1,9 @@
 /** The planes' hourly counters (migrations sqlite 0004, postgres 0005): their rows are UsageEntry as they are. */
 import type { UsageEntry } from '../types.js';
-import type { DumpedTable } from './dumped-table.js';
+import { dumpedTable } from './dumped-table.js';
 
-export const usageCountersDumped: DumpedTable<'usage', UsageEntry> = {
-  type: 'usage',
-  table: 'usage_counters',
-  order: ['subject', 'metric', 'hour'],
-  columns: ['subject', 'metric', 'hour', 'value'],
-  record: (r) => ({ type: 'usage', subject: r.subject, metric: r.metric, hour: r.hour, value: r.value }),
-  values: (r) => [r.subject, r.metric, r.hour, r.value],
-};
+const COUNTER_COLUMNS = ['subject', 'metric', 'hour', 'value'];
+const counterFields = (r: UsageEntry) => ({ subject: r.subject, metric: r.metric, hour: r.hour, value: r.value });
+const counterValues = (c: UsageEntry) => [c.subject, c.metric, c.hour, c.value];
+
+export const usageCountersDumped = dumpedTable('usage', 'usage_counters', ['subject', 'metric', 'hour'], COUNTER_COLUMNS, counterFields, counterValues);
