@@ -50,7 +50,7 @@ describe('a write and its audit entry, one commit', () => {
 
     expect(answers.map((a) => a.status)).toEqual([201, 204, 204, 201, 200, 201, 201, 201, 201, 204]);
     // One each: the audit entry joined its operation's batch. A batch also closes once it has been
-    // open 10 ms (sqlite-store.ts), so on a loaded machine a slow operation may commit before its
+    // open 10 ms (sqlite/group-commit.ts), so on a loaded machine a slow operation may commit before its
     // entry joins: allowed for two of ten. Each in a batch of its own would make twenty.
     expect(answers.every((a) => a.commits >= 1 && a.commits <= 2)).toBe(true);
     expect(answers.reduce((sum, a) => sum + a.commits, 0)).toBeLessThanOrEqual(12);

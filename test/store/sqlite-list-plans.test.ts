@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listStatements } from '../../src/store/sqlite/repositories.js';
+import { listStatements } from '../../src/store/sqlite/resources.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { ListQuery } from '../../src/store/types.js';
 

@@ -1,7 +1,7 @@
 /** The pull zones' access log on PostgreSQL (migrations 0009, 0011). */
-import { type AccessLogRow, accessLogFromRow, trimStatement } from '../access-log-rows.js';
+import { type AccessLogRow, accessLogFromRow, trimStatement } from '../tables/access-log.js';
 import type { AccessLog, AccessLogEntry } from '../types.js';
-import type { Queryable } from './repositories.js';
+import type { Queryable } from './queryable.js';
 
 const TRIM = trimStatement((n) => `$${n}`);
 

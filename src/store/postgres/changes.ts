@@ -12,6 +12,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type pg from 'pg';
+import { ChangeListeners } from '../change-listeners.js';
 import type { ChangeFeed, ResourceKind, StoreChange } from '../types.js';
 
 const HEARTBEAT_MS = 500;
@@ -23,9 +24,7 @@ export const newInstanceId = () => randomBytes(8).toString('hex');
 /** The channel of one schema: each schema is a separate store (tests run many side by side). */
 export const channelOf = (schema: string) => `edgeplane_${createHash('md5').update(schema).digest('hex')}`;
 
-export class PgChangeFeed implements ChangeFeed {
-  private current = 0;
-  private readonly listeners: ((change: StoreChange) => void)[] = [];
+export class PgChangeFeed extends ChangeListeners implements ChangeFeed {
   private client: pg.Client | undefined;
   private listening = false;
   private closed = false;
@@ -41,7 +40,9 @@ export class PgChangeFeed implements ChangeFeed {
     private readonly connect: () => Promise<pg.Client>,
     private readonly channel: string,
     readonly instance: string,
-  ) {}
+  ) {
+    super();
+  }
 
   /** Starts listening; resolves once it listens (or failed to, in which case it keeps trying). */
   async start(): Promise<void> {
@@ -52,15 +53,6 @@ export class PgChangeFeed implements ChangeFeed {
     // Not listening: a change could go unheard, so no value computed now may be kept.
     if (!this.listening) this.current++;
     return this.current;
-  }
-
-  subscribe(listener: (change: StoreChange) => void): void {
-    this.listeners.push(listener);
-  }
-
-  emit(change: StoreChange): void {
-    this.current++;
-    for (const listener of this.listeners) listener(change);
   }
 
   async close(): Promise<void> {

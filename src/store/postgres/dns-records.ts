@@ -1,6 +1,6 @@
 /** DNS records on PostgreSQL, a row each (migration 0007). */
 import type { DnsRecordRows, NewZoneRecord, Page } from '../types.js';
-import type { Queryable } from './repositories.js';
+import type { Queryable } from './queryable.js';
 
 /** Rows per INSERT of an import: one round trip each, parameters well under the protocol's 65,535. */
 const APPEND_BATCH = 1000;

@@ -7,36 +7,27 @@
 import pg from 'pg';
 import { StoreUnavailableError } from '../errors.js';
 import { loadMigrations } from '../migrations.js';
-import type {
-  Accounts,
-  ApiKeys,
-  AccessLog,
-  AuditLog,
-  BillingRecords,
-  DnsRecordRows,
-  CertificateAuthorityRecords,
-  DeadBlobs,
-  Documents,
-  DumpRecord,
-  Files,
-  IdempotencyKeys,
-  Jobs,
-  S3Uploads,
-  Store,
-  StoreStats,
-  StoreTx,
-  UsageCounters,
-} from '../types.js';
+import { wrapEachMethod } from '../each-method.js';
+import { eachRepository, type Repositories, StoreRepositories } from '../repositories.js';
+import type { CertificateAuthorityRecords, DumpRecord, IdempotencyKeys, Store, StoreStats, StoreTx } from '../types.js';
 import { PgAccessLog } from './access-log.js';
-import { PgS3Uploads } from './s3-uploads.js';
-import { PgAuditLog, PgBillingRecords } from './account-records.js';
+import { PgAccounts } from './accounts.js';
+import { PgApiKeys } from './api-keys.js';
+import { PgAuditLog } from './audit-log.js';
+import { PgBillingRecords } from './billing-records.js';
 import { PgCertificateAuthority } from './certificate-authority.js';
-import { channelOf, newInstanceId, PgChangeFeed, TransactionChanges } from './changes.js';
+import { type ChangeSink, channelOf, newInstanceId, PgChangeFeed, TransactionChanges } from './changes.js';
+import { PgDeadBlobs } from './dead-blobs.js';
 import { PgDnsRecords } from './dns-records.js';
 import { dumpPostgres, loadPostgres } from './dump.js';
-import { PgDeadBlobs, PgFiles, PgUsageCounters } from './files.js';
-import { PgIdempotencyKeys } from './idempotency.js';
-import { PgAccounts, PgApiKeys, PgDocuments, PgJobs, PgSequences, type Queryable } from './repositories.js';
+import { PgFiles } from './files.js';
+import { PgIdempotencyKeys } from './idempotency-keys.js';
+import { PgJobs } from './jobs.js';
+import type { Queryable } from './queryable.js';
+import { PgDocuments } from './resources.js';
+import { PgS3Uploads } from './s3-uploads.js';
+import { PgSequences } from './sequences.js';
+import { PgUsageCounters } from './usage-counters.js';
 
 export interface PostgresOptions {
   url: string;
@@ -84,36 +75,35 @@ function isUnavailable(error: unknown): boolean {
 
 /** Wraps every call so an unreachable database becomes a 503 instead of a 500. */
 function guard<T extends object>(repo: T): T {
-  const proto = Object.getPrototypeOf(repo) as Record<string, unknown>;
-  const out = {} as Record<string, unknown>;
-  for (const name of Object.getOwnPropertyNames(proto)) {
-    const fn = proto[name];
-    if (name === 'constructor' || typeof fn !== 'function') continue;
-    out[name] = async (...args: unknown[]) => {
-      try {
-        return await (fn as (...a: unknown[]) => Promise<unknown>).apply(repo, args);
-      } catch (error) {
-        throw isUnavailable(error) ? new StoreUnavailableError(error) : error;
-      }
-    };
-  }
-  return out as T;
+  return wrapEachMethod(repo, (method) => async (...args: unknown[]) => {
+    try {
+      return await method.apply(repo, args);
+    } catch (error) {
+      throw isUnavailable(error) ? new StoreUnavailableError(error) : error;
+    }
+  });
 }
 
-export class PostgresStore implements Store {
+/** Every repository on `db`: the pool, or the client of a transaction (`inTransaction`: its reads lock what they read to change). */
+function repositories(db: Queryable, inTransaction: boolean, changes: ChangeSink): Repositories {
+  return {
+    accounts: new PgAccounts(db),
+    apiKeys: new PgApiKeys(db, changes),
+    docs: new PgDocuments(db, inTransaction, changes),
+    jobs: new PgJobs(db),
+    files: new PgFiles(db, inTransaction),
+    deadBlobs: new PgDeadBlobs(db),
+    usage: new PgUsageCounters(db),
+    audit: new PgAuditLog(db),
+    billing: new PgBillingRecords(db),
+    dnsRecords: new PgDnsRecords(db),
+    accessLog: new PgAccessLog(db),
+    s3Uploads: new PgS3Uploads(db),
+  };
+}
+
+export class PostgresStore extends StoreRepositories implements Store {
   readonly dialect = 'postgres' as const;
-  readonly accounts: Accounts;
-  readonly apiKeys: ApiKeys;
-  readonly docs: Documents;
-  readonly jobs: Jobs;
-  readonly files: Files;
-  readonly deadBlobs: DeadBlobs;
-  readonly usage: UsageCounters;
-  readonly audit: AuditLog;
-  readonly accessLog: AccessLog;
-  readonly s3Uploads: S3Uploads;
-  readonly billing: BillingRecords;
-  readonly dnsRecords: DnsRecordRows;
   readonly idempotency: IdempotencyKeys;
   readonly certificateAuthority: CertificateAuthorityRecords;
   private readonly sequences: PgSequences;
@@ -123,18 +113,7 @@ export class PostgresStore implements Store {
     connectOne: () => Promise<pg.Client>,
     readonly changes: PgChangeFeed,
   ) {
-    this.accounts = guard(new PgAccounts(pool as Queryable));
-    this.apiKeys = guard(new PgApiKeys(pool as Queryable, changes));
-    this.docs = guard(new PgDocuments(pool as Queryable, false, changes));
-    this.jobs = guard(new PgJobs(pool as Queryable));
-    this.files = guard(new PgFiles(pool as Queryable, false));
-    this.deadBlobs = guard(new PgDeadBlobs(pool as Queryable));
-    this.usage = guard(new PgUsageCounters(pool as Queryable));
-    this.audit = guard(new PgAuditLog(pool as Queryable));
-    this.billing = guard(new PgBillingRecords(pool as Queryable));
-    this.dnsRecords = guard(new PgDnsRecords(pool as Queryable));
-    this.accessLog = guard(new PgAccessLog(pool as Queryable));
-    this.s3Uploads = guard(new PgS3Uploads(pool as Queryable));
+    super(eachRepository(repositories(pool as Queryable, false, changes), (_name, repo) => guard(repo)));
     this.idempotency = guard(new PgIdempotencyKeys(pool as Queryable));
     this.certificateAuthority = guard(new PgCertificateAuthority(pool as Queryable));
     this.sequences = new PgSequences(connectOne as () => Promise<Queryable & { end(): Promise<void> }>);
@@ -192,15 +171,6 @@ export class PostgresStore implements Store {
     return store;
   }
 
-  async lock(): Promise<void> {
-    throw new Error('lock() needs a transaction');
-  }
-
-  /** Outside a transaction a write is committed when its call returns: nothing to wait for. */
-  afterCommit(fn: () => void): void {
-    fn();
-  }
-
   async nextId(sequence: string): Promise<number> {
     try {
       return await this.sequences.next(this.pool as Queryable, sequence);
@@ -231,19 +201,8 @@ export class PostgresStore implements Store {
         const changes = new TransactionChanges(this.changes);
         const committed: (() => void)[] = [];
         const tx: StoreTx = {
+          ...repositories(client as Queryable, true, changes),
           afterCommit: (fn) => committed.push(fn),
-          accounts: new PgAccounts(client as Queryable),
-          apiKeys: new PgApiKeys(client as Queryable, changes),
-          docs: new PgDocuments(client as Queryable, true, changes),
-          jobs: new PgJobs(client as Queryable),
-          files: new PgFiles(client as Queryable, true),
-          deadBlobs: new PgDeadBlobs(client as Queryable),
-          usage: new PgUsageCounters(client as Queryable),
-          audit: new PgAuditLog(client as Queryable),
-          billing: new PgBillingRecords(client as Queryable),
-          dnsRecords: new PgDnsRecords(client as Queryable),
-          accessLog: new PgAccessLog(client as Queryable),
-          s3Uploads: new PgS3Uploads(client as Queryable),
           nextId: (name) => this.sequences.next(client as Queryable, name),
           nextIds: (name, count) => this.sequences.nextMany(client as Queryable, name, count),
           lock: async (name) => {

@@ -1,24 +1,12 @@
 /** S3 multipart uploads in progress on PostgreSQL (migration 0010). */
-import { insertPart, insertUpload, type PartRow, partFromRow, partRowValues, type UploadRow, uploadFromRow, uploadRowValues } from '../s3-upload-rows.js';
-import type { DumpRecord, S3Upload, S3UploadPart, S3Uploads } from '../types.js';
+import { insertUpload, type PartRow, partFromRow, partRowValues, type UploadRow, uploadFromRow, uploadRowValues, upsertPart } from '../tables/s3-uploads.js';
+import { postgresParam } from '../tables/sql.js';
+import type { S3Upload, S3UploadPart, S3Uploads } from '../types.js';
 import { prefixEnd } from '../file-paths.js';
-import type { Queryable } from './repositories.js';
+import type { Queryable } from './queryable.js';
 
-const INSERT_UPLOAD = insertUpload((i) => `$${i}`);
-const INSERT_PART = insertPart((i) => `$${i}`);
-
-/** Every upload, then every part (uploads in progress are few: read at once). */
-export async function* dumpPgS3Uploads(db: Queryable): AsyncGenerator<DumpRecord> {
-  for (const r of (await db.query<UploadRow>('SELECT * FROM s3_uploads ORDER BY upload_id')).rows) yield { type: 's3Upload', ...uploadFromRow(r) };
-  for (const r of (await db.query<PartRow>('SELECT * FROM s3_upload_parts ORDER BY upload_id, part_number')).rows)
-    yield { type: 's3UploadPart', ...partFromRow(r) };
-}
-
-/** Replays a dump's upload or part record. */
-export async function loadPgS3Record(db: Queryable, r: ({ type: 's3Upload' } & S3Upload) | ({ type: 's3UploadPart' } & S3UploadPart)): Promise<void> {
-  if (r.type === 's3Upload') await db.query(INSERT_UPLOAD, uploadRowValues(r));
-  else await db.query(INSERT_PART, partRowValues(r));
-}
+const INSERT_UPLOAD = insertUpload(postgresParam);
+const UPSERT_PART = upsertPart(postgresParam);
 
 export class PgS3Uploads implements S3Uploads {
   constructor(private readonly db: Queryable) {}
@@ -50,11 +38,7 @@ export class PgS3Uploads implements S3Uploads {
       part.uploadId,
       part.partNumber,
     ]);
-    await this.db.query(
-      `${INSERT_PART} ON CONFLICT (upload_id, part_number) DO UPDATE SET blob_key = excluded.blob_key, size = excluded.size,
-       md5 = excluded.md5, sha256 = excluded.sha256, uploaded_at = excluded.uploaded_at`,
-      partRowValues(part),
-    );
+    await this.db.query(UPSERT_PART, partRowValues(part));
     return { replaced: rows[0] && partFromRow(rows[0]) };
   }
 

@@ -1,6 +1,6 @@
 /** The pull zones' access log on SQLite (migrations 0008, 0010). */
 import type Database from 'better-sqlite3';
-import { type AccessLogRow, accessLogFromRow, trimStatement } from '../access-log-rows.js';
+import { type AccessLogRow, accessLogFromRow, trimStatement } from '../tables/access-log.js';
 import type { AccessLog, AccessLogEntry } from '../types.js';
 import { BOUND_LIMIT } from './limits.js';
 

@@ -1,15 +1,8 @@
 /** The local certificate authority's row and its kept leaves on SQLite (migrations 0007, 0011). */
 import type Database from 'better-sqlite3';
-import {
-  type AuthorityRow,
-  authorityFromRow,
-  authorityValues,
-  keepLeafSql,
-  LEAF_COLUMNS,
-  type LeafRow,
-  leafFromRow,
-  leafValues,
-} from '../certificate-authority.js';
+import { type AuthorityRow, authorityFromRow, authorityValues, GET_AUTHORITY } from '../tables/certificate-authority.js';
+import { keepLeafSql, LEAF_SELECT, type LeafRow, leafFromRow, leafValues } from '../tables/kept-certificates.js';
+import { sqliteParam } from '../tables/sql.js';
 import type { CertificateAuthorityRecords, StoredAuthority, StoredLeaf } from '../types.js';
 
 export class SqliteCertificateAuthority implements CertificateAuthorityRecords {
@@ -18,9 +11,9 @@ export class SqliteCertificateAuthority implements CertificateAuthorityRecords {
   private readonly leafStmt;
   private readonly keepStmt;
   constructor(db: Database.Database) {
-    this.leafStmt = db.prepare<[string], LeafRow>(`SELECT ${LEAF_COLUMNS} FROM kept_certificates WHERE key = ?`);
-    this.keepStmt = db.prepare(keepLeafSql('?, ?, ?, ?, ?, ?, ?'));
-    this.getStmt = db.prepare<[], AuthorityRow>('SELECT installation_id, certificate, sealed_key, created_at FROM certificate_authority WHERE id = 1');
+    this.leafStmt = db.prepare<[string], LeafRow>(`SELECT ${LEAF_SELECT} FROM kept_certificates WHERE key = ?`);
+    this.keepStmt = db.prepare(keepLeafSql(sqliteParam));
+    this.getStmt = db.prepare<[], AuthorityRow>(GET_AUTHORITY);
     this.insertStmt = db.prepare(
       'INSERT INTO certificate_authority (id, installation_id, certificate, sealed_key, created_at) VALUES (1, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING',
     );

@@ -6,11 +6,10 @@
  * concurrent with any write made meanwhile, and the next turn sees it.
  */
 import type Database from 'better-sqlite3';
-import type { ChangeFeed, StoreChange } from '../types.js';
+import { ChangeListeners } from '../change-listeners.js';
+import type { ChangeFeed } from '../types.js';
 
-export class SqliteChangeFeed implements ChangeFeed {
-  private current = 0;
-  private readonly listeners: ((change: StoreChange) => void)[] = [];
+export class SqliteChangeFeed extends ChangeListeners implements ChangeFeed {
   private readonly dataVersionStmt;
   private seenDataVersion: number;
   private checkedThisTurn = false;
@@ -19,6 +18,7 @@ export class SqliteChangeFeed implements ChangeFeed {
   };
 
   constructor(db: Database.Database) {
+    super();
     this.dataVersionStmt = db.prepare<[], number>('PRAGMA data_version').pluck();
     this.seenDataVersion = this.dataVersionStmt.get()!;
   }
@@ -33,14 +33,5 @@ export class SqliteChangeFeed implements ChangeFeed {
       this.emit({ type: 'all' });
     }
     return this.current;
-  }
-
-  subscribe(listener: (change: StoreChange) => void): void {
-    this.listeners.push(listener);
-  }
-
-  emit(change: StoreChange): void {
-    this.current++;
-    for (const listener of this.listeners) listener(change);
   }
 }

@@ -1,5 +1,7 @@
 /** DNS records on SQLite, a row each (migration 0006). */
 import type Database from 'better-sqlite3';
+import { DNS_RECORD_COLUMNS } from '../tables/dns-records.js';
+import { insertSql, sqliteParam } from '../tables/sql.js';
 import type { DnsRecordRows, NewZoneRecord, Page } from '../types.js';
 import { BOUND_PAGE } from './limits.js';
 
@@ -31,9 +33,7 @@ export class SqliteDnsRecords implements DnsRecordRows {
     );
     this.getStmt = db.prepare<[number, number], string>('SELECT doc FROM dns_records WHERE zone_id = ? AND id = ?').pluck();
     this.lastStmt = db.prepare<[number], number>('SELECT coalesce(max(position), 0) FROM dns_records WHERE zone_id = ?').pluck();
-    this.insertStmt = db.prepare<[number, number, number, number, number, number | null, string]>(
-      'INSERT INTO dns_records (zone_id, id, account_id, position, type, link_id, doc) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    );
+    this.insertStmt = db.prepare<[number, number, number, number, number, number | null, string]>(insertSql('dns_records', DNS_RECORD_COLUMNS, sqliteParam));
     this.replaceStmt = db.prepare<[number, number | null, string, number, number]>(
       'UPDATE dns_records SET type = ?, link_id = ?, doc = ? WHERE zone_id = ? AND id = ?',
     );

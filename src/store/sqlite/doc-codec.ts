@@ -13,6 +13,7 @@
  * ever changes. PostgreSQL is not concerned: it compresses large values itself (TOAST).
  */
 import { deflateRawSync, inflateRawSync, constants } from 'node:zlib';
+import type { DocCodec } from '../tables/dumped-table.js';
 import type { ResourceKind } from '../types.js';
 import { DOC_DICTIONARY_1 } from './doc-dictionary.js';
 
@@ -33,3 +34,6 @@ export function decodeDoc(stored: string | Buffer): string {
   if (stored[0] !== DEFLATE_WITH_DICTIONARY_1) throw new Error(`stored document has unknown encoding ${stored[0]}`);
   return inflateRawSync(stored.subarray(1), { dictionary: dictionary1 }).toString('utf8');
 }
+
+/** What a dump reads and writes documents with (see DocCodec). */
+export const sqliteDocs: DocCodec = { encode: encodeDoc, decode: decodeDoc };

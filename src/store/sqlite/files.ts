@@ -1,63 +1,9 @@
-/** File metadata, zone counters, dead blobs and usage counters of the SQLite store. */
+/** Storage zones' file metadata and their counters on SQLite (migration 0004). */
 import type Database from 'better-sqlite3';
 import { prefixEnd } from '../file-paths.js';
-import type { DailyFileUsage, DeadBlobs, FileRange, FileRecord, Files, FileUsage, ResourceKind, ResourceTotal, UsageCounters, UsageEntry } from '../types.js';
+import { FILE_SELECT, type FileRow, fileFromRow, fileRowValues, parentOf } from '../tables/files.js';
+import type { DailyFileUsage, FileRange, FileRecord, Files, FileUsage } from '../types.js';
 import { BOUND_LIMIT } from './limits.js';
-
-type Db = Database.Database;
-
-export interface FileRow {
-  zone_id: string;
-  path: string;
-  parent: string;
-  account_id: number;
-  is_dir: number;
-  size: number;
-  sha256: string | null;
-  md5: string | null;
-  content_type: string | null;
-  guid: string;
-  blobs: string;
-  meta: string | null;
-  created_at: string;
-  changed_at: string;
-}
-
-export const fileFromRow = (r: FileRow): FileRecord => ({
-  zoneId: r.zone_id,
-  accountId: r.account_id,
-  path: r.path,
-  parent: r.parent,
-  isDirectory: r.is_dir === 1,
-  size: r.size,
-  sha256: r.sha256,
-  md5: r.md5,
-  contentType: r.content_type,
-  guid: r.guid,
-  blobs: JSON.parse(r.blobs) as FileRecord['blobs'],
-  metadata: r.meta === null ? null : (JSON.parse(r.meta) as Record<string, string>),
-  createdAt: r.created_at,
-  changedAt: r.changed_at,
-});
-
-export const fileRowValues = (f: FileRecord) => [
-  f.zoneId,
-  f.path,
-  f.parent,
-  f.accountId,
-  f.isDirectory ? 1 : 0,
-  f.size,
-  f.sha256,
-  f.md5,
-  f.contentType,
-  f.guid,
-  JSON.stringify(f.blobs),
-  f.metadata === null ? null : JSON.stringify(f.metadata),
-  f.createdAt,
-  f.changedAt,
-];
-
-const COLUMNS = 'zone_id, path, parent, account_id, is_dir, size, sha256, md5, content_type, guid, blobs, meta, created_at, changed_at';
 
 export class SqliteFiles implements Files {
   private readonly getStmt;
@@ -77,26 +23,26 @@ export class SqliteFiles implements Files {
   private readonly beforeStmt;
   private readonly accountDailyStmt;
 
-  constructor(db: Db) {
-    this.getStmt = db.prepare<[string, string], FileRow>(`SELECT ${COLUMNS} FROM files WHERE zone_id = ? AND path = ?`);
+  constructor(db: Database.Database) {
+    this.getStmt = db.prepare<[string, string], FileRow>(`SELECT ${FILE_SELECT} FROM files WHERE zone_id = ? AND path = ?`);
     this.guidStmt = db.prepare<[string, string], { blobs: string }>('SELECT blobs FROM files WHERE zone_id = ? AND guid = ?');
-    this.childrenStmt = db.prepare<[string, string], FileRow>(`SELECT ${COLUMNS} FROM files WHERE zone_id = ? AND parent = ? ORDER BY path`);
+    this.childrenStmt = db.prepare<[string, string], FileRow>(`SELECT ${FILE_SELECT} FROM files WHERE zone_id = ? AND parent = ? ORDER BY path`);
     this.rangeStmt = db.prepare<[string, string, string, string, number], FileRow>(
-      `SELECT ${COLUMNS} FROM files WHERE zone_id = ? AND path >= ? AND path < ? AND path > ? ORDER BY path ${BOUND_LIMIT}`,
+      `SELECT ${FILE_SELECT} FROM files WHERE zone_id = ? AND path >= ? AND path < ? AND path > ? ORDER BY path ${BOUND_LIMIT}`,
     );
     this.rangeFilesStmt = db.prepare<[string, string, string, string, number], FileRow>(
-      `SELECT ${COLUMNS} FROM files WHERE zone_id = ? AND path >= ? AND path < ? AND path > ? AND is_dir = 0 ORDER BY path ${BOUND_LIMIT}`,
+      `SELECT ${FILE_SELECT} FROM files WHERE zone_id = ? AND path >= ? AND path < ? AND path > ? AND is_dir = 0 ORDER BY path ${BOUND_LIMIT}`,
     );
-    this.upsertStmt = db.prepare(`INSERT OR REPLACE INTO files (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    this.upsertStmt = db.prepare(`INSERT OR REPLACE INTO files (${FILE_SELECT}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     this.dirStmt = db.prepare(
-      `INSERT INTO files (${COLUMNS}) VALUES (?, ?, ?, ?, 1, 0, NULL, NULL, NULL, ?, '[]', NULL, ?, ?) ON CONFLICT (zone_id, path) DO NOTHING`,
+      `INSERT INTO files (${FILE_SELECT}) VALUES (?, ?, ?, ?, 1, 0, NULL, NULL, NULL, ?, '[]', NULL, ?, ?) ON CONFLICT (zone_id, path) DO NOTHING`,
     );
-    this.removeStmt = db.prepare<[string, string], FileRow>(`DELETE FROM files WHERE zone_id = ? AND path = ? RETURNING ${COLUMNS}`);
+    this.removeStmt = db.prepare<[string, string], FileRow>(`DELETE FROM files WHERE zone_id = ? AND path = ? RETURNING ${FILE_SELECT}`);
     this.underStmt = db.prepare<[string, string, string, number], { path: string }>(
       `SELECT path FROM files WHERE zone_id = ? AND path >= ? AND path < ? ORDER BY path ${BOUND_LIMIT}`,
     );
     this.removeUnderStmt = db.prepare<[string, string, string], FileRow>(
-      `DELETE FROM files WHERE zone_id = ? AND path >= ? AND path <= ? RETURNING ${COLUMNS}`,
+      `DELETE FROM files WHERE zone_id = ? AND path >= ? AND path <= ? RETURNING ${FILE_SELECT}`,
     );
     this.usageStmt = db.prepare<[string], { files: number; bytes: number }>('SELECT files, bytes FROM storage_usage WHERE zone_id = ?');
     this.changeUsageStmt = db.prepare<[string, number, number, number], { files: number; bytes: number }>(
@@ -197,72 +143,5 @@ export class SqliteFiles implements Files {
 
   async accountDailyUsage(accountId: number, fromDay: string, toDay: string): Promise<(DailyFileUsage & { zoneId: string })[]> {
     return this.accountDailyStmt.all(accountId, toDay, fromDay, fromDay);
-  }
-}
-
-/** `a/b/c.txt` → `a/b/`; `a/b/` → `a/`; `a/` → ``. */
-export function parentOf(path: string): string {
-  const trimmed = path.endsWith('/') ? path.slice(0, -1) : path;
-  const cut = trimmed.lastIndexOf('/');
-  return cut < 0 ? '' : trimmed.slice(0, cut + 1);
-}
-
-export class SqliteDeadBlobs implements DeadBlobs {
-  private readonly addStmt;
-  private readonly dueStmt;
-  private readonly forgetStmt;
-  constructor(db: Db) {
-    this.addStmt = db.prepare<[string, number]>('INSERT INTO dead_blobs (key, dead_at) VALUES (?, ?) ON CONFLICT (key) DO NOTHING');
-    this.dueStmt = db.prepare<[number, number], { key: string }>(`SELECT key FROM dead_blobs WHERE dead_at <= ? ORDER BY dead_at ${BOUND_LIMIT}`);
-    this.forgetStmt = db.prepare<[string]>('DELETE FROM dead_blobs WHERE key = ?');
-  }
-  async add(keys: string[], deadAt: number): Promise<void> {
-    for (const key of keys) this.addStmt.run(key, deadAt);
-  }
-  async due(before: number, limit: number): Promise<string[]> {
-    return this.dueStmt.all(before, limit).map((r) => r.key);
-  }
-  async forget(keys: string[]): Promise<void> {
-    for (const key of keys) this.forgetStmt.run(key);
-  }
-}
-
-export class SqliteUsageCounters implements UsageCounters {
-  private readonly addStmt;
-  private readonly seriesStatements = new Map<number, Database.Statement<unknown[], UsageEntry>>();
-  private readonly totalsStatements = new Map<number, Database.Statement<unknown[], ResourceTotal>>();
-  constructor(private readonly db: Db) {
-    this.addStmt = db.prepare<[string, string, number, number]>(
-      `INSERT INTO usage_counters (subject, metric, hour, value) VALUES (?, ?, ?, ?)
-       ON CONFLICT (subject, metric, hour) DO UPDATE SET value = value + excluded.value`,
-    );
-  }
-  async add(entries: UsageEntry[]): Promise<void> {
-    for (const e of entries) this.addStmt.run(e.subject, e.metric, e.hour, e.value);
-  }
-  async series(subject: string, metrics: string[], fromHour: number, toHour: number): Promise<UsageEntry[]> {
-    let stmt = this.seriesStatements.get(metrics.length);
-    if (!stmt) {
-      stmt = this.db.prepare<unknown[], UsageEntry>(
-        `SELECT subject, metric, hour, value FROM usage_counters
-         WHERE subject = ? AND metric IN (${metrics.map(() => '?').join(', ')}) AND hour >= ? AND hour <= ? ORDER BY hour`,
-      );
-      this.seriesStatements.set(metrics.length, stmt);
-    }
-    return stmt.all(subject, ...metrics, fromHour, toHour);
-  }
-  async accountTotals(kind: ResourceKind, accountId: number, metrics: string[], fromHour: number, toHour: number): Promise<ResourceTotal[]> {
-    let stmt = this.totalsStatements.get(metrics.length);
-    if (!stmt) {
-      // One index probe per resource of the account: the subject is the counters' key's first column.
-      stmt = this.db.prepare<unknown[], ResourceTotal>(
-        `SELECT r.id AS id, u.metric AS metric, sum(u.value) AS value
-         FROM resources r JOIN usage_counters u ON u.subject = ? || r.id
-         WHERE r.kind = ? AND r.account_id = ? AND u.metric IN (${metrics.map(() => '?').join(', ')}) AND u.hour >= ? AND u.hour <= ?
-         GROUP BY r.id, u.metric`,
-      );
-      this.totalsStatements.set(metrics.length, stmt);
-    }
-    return stmt.all(`${kind}:`, kind, accountId, ...metrics, fromHour, toHour);
   }
 }

@@ -1,19 +1,13 @@
 /** S3 multipart uploads in progress on SQLite (migration 0009). */
 import type Database from 'better-sqlite3';
 import { prefixEnd } from '../file-paths.js';
-import { insertPart, insertUpload, type PartRow, partFromRow, partRowValues, type UploadRow, uploadFromRow, uploadRowValues } from '../s3-upload-rows.js';
+import { insertUpload, type PartRow, partFromRow, partRowValues, type UploadRow, uploadFromRow, uploadRowValues, upsertPart } from '../tables/s3-uploads.js';
+import { sqliteParam } from '../tables/sql.js';
 import type { S3Upload, S3UploadPart, S3Uploads } from '../types.js';
 import { BOUND_LIMIT } from './limits.js';
 
-export const INSERT_UPLOAD = insertUpload(() => '?');
-export const INSERT_PART = insertPart(() => '?');
-
-/** Every upload, then every part: what a dump holds of them. */
-export function* dumpS3Uploads(db: Database.Database): Generator<({ type: 's3Upload' } & S3Upload) | ({ type: 's3UploadPart' } & S3UploadPart)> {
-  for (const r of db.prepare('SELECT * FROM s3_uploads ORDER BY upload_id').iterate() as Iterable<UploadRow>) yield { type: 's3Upload', ...uploadFromRow(r) };
-  for (const r of db.prepare('SELECT * FROM s3_upload_parts ORDER BY upload_id, part_number').iterate() as Iterable<PartRow>)
-    yield { type: 's3UploadPart', ...partFromRow(r) };
-}
+const INSERT_UPLOAD = insertUpload(sqliteParam);
+const UPSERT_PART = upsertPart(sqliteParam);
 
 export class SqliteS3Uploads implements S3Uploads {
   private readonly insertStmt;
@@ -36,10 +30,7 @@ export class SqliteS3Uploads implements S3Uploads {
        ORDER BY key, upload_id ${BOUND_LIMIT}`,
     );
     this.partStmt = db.prepare<[string, number], PartRow>('SELECT * FROM s3_upload_parts WHERE upload_id = ? AND part_number = ?');
-    this.upsertPartStmt = db.prepare(
-      `${INSERT_PART} ON CONFLICT (upload_id, part_number) DO UPDATE SET blob_key = excluded.blob_key, size = excluded.size,
-       md5 = excluded.md5, sha256 = excluded.sha256, uploaded_at = excluded.uploaded_at`,
-    );
+    this.upsertPartStmt = db.prepare(UPSERT_PART);
     this.partsStmt = db.prepare<[string, number, number], PartRow>(
       `SELECT * FROM s3_upload_parts WHERE upload_id = ? AND part_number > ? ORDER BY part_number ${BOUND_LIMIT}`,
     );

@@ -6,182 +6,76 @@
  * (NORMAL still syncs around checkpoints, which is what keeps a log reused after one safe.)
  *
  * better-sqlite3 is synchronous, but the Store interface is async (PostgreSQL needs it). Transactions
- * run one at a time; while one runs, its body may await, and a lock keeps every caller outside a
- * transaction waiting, so no one ever reads another request's uncommitted writes.
- *
- * Group commit: the fsync is a large part of a write, and the disk can sync far more often than one
- * commit at a time allows, so transactions that follow each other share one COMMIT. The first of a
- * batch opens it (BEGIN IMMEDIATE) and each one runs in its own SAVEPOINT, so one that fails is undone
- * and rejected alone. One that succeeds is not answered yet: the batch commits once no transaction is
- * queued behind it (a turn of the event loop later, so requests already readable join it) or when it
- * reaches its bounds, and only then are its callers answered — all of them rejected if COMMIT fails.
- * So a resolved transaction is always a durable one, and a transaction that read an earlier one's
- * writes is answered by the same COMMIT that makes them durable. (A caller that waits for durability
- * itself — an API write, before it answers — passes a `Durability`: its transaction resolves once
- * its savepoint is released and hands over the batch's commit instead, so what the request writes
- * next, its audit entry, joins the same batch and the same sync.) The lock is held until that COMMIT
- * and its sync are done: reads outside a transaction see only committed rows, and writes outside one
- * (each its own commit) never land inside a batch that could still be lost.
+ * run one at a time, and transactions that follow each other share one COMMIT and one sync: see
+ * group-commit.ts, which also keeps every caller outside a transaction waiting while one runs. This
+ * file assembles the store: the repositories, a file per table, served through that lock.
  */
 import Database from 'better-sqlite3';
-import { closeSync, fdatasync, mkdirSync, openSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { loadMigrations } from '../migrations.js';
-import type {
-  Accounts,
-  ApiKeys,
-  AccessLog,
-  AuditLog,
-  BillingRecords,
-  DnsRecordRows,
-  CertificateAuthorityRecords,
-  DeadBlobs,
-  Documents,
-  DumpRecord,
-  Durability,
-  Files,
-  IdempotencyKeys,
-  Jobs,
-  S3Uploads,
-  Store,
-  StoreStats,
-  StoreTx,
-  UsageCounters,
-} from '../types.js';
+import { eachRepository, type Repositories, StoreRepositories } from '../repositories.js';
+import type { CertificateAuthorityRecords, DumpRecord, Durability, IdempotencyKeys, Store, StoreTx } from '../types.js';
 import { SqliteAccessLog } from './access-log.js';
-import { SqliteS3Uploads } from './s3-uploads.js';
-import { SqliteAuditLog, SqliteBillingRecords } from './account-records.js';
+import { SqliteAccounts } from './accounts.js';
+import { SqliteApiKeys } from './api-keys.js';
+import { SqliteAuditLog } from './audit-log.js';
+import { SqliteBillingRecords } from './billing-records.js';
 import { SqliteCertificateAuthority } from './certificate-authority.js';
 import { SqliteChangeFeed } from './changes.js';
+import { SqliteDeadBlobs } from './dead-blobs.js';
 import { SqliteDnsRecords } from './dns-records.js';
 import { dumpSqlite, loadSqlite } from './dump.js';
-import { SqliteDeadBlobs, SqliteFiles, SqliteUsageCounters } from './files.js';
-import { SqliteIdempotencyKeys } from './idempotency.js';
-import { SqliteAccounts, SqliteApiKeys, SqliteDocuments, SqliteJobs, SqliteSequences } from './repositories.js';
+import { SqliteFiles } from './files.js';
+import { GroupCommit, type SqliteStats } from './group-commit.js';
+import { SqliteIdempotencyKeys } from './idempotency-keys.js';
+import { SqliteJobs } from './jobs.js';
+import { SqliteDocuments } from './resources.js';
+import { SqliteS3Uploads } from './s3-uploads.js';
+import { SqliteSequences } from './sequences.js';
+import { SqliteUsageCounters } from './usage-counters.js';
+
+export type { SqliteStats } from './group-commit.js';
 
 type Db = Database.Database;
 
-/** `commits`: COMMITs run by this process, one per batch; `syncs`: the log syncs after them (for tests and diagnosis). */
-export type SqliteStats = Extract<StoreStats, { dialect: 'sqlite' }> & { commits: number; syncs: number };
-
 /**
- * Bounds of a batch. Its first caller waits for the last one, so a batch is closed after 10 ms even
- * while transactions keep coming: at the disk's ~0.3 ms per sync, sharing one sync among everything
- * that runs in 10 ms already removes nearly all of its cost, and a longer batch would only add
- * latency. 256 caps what one failed COMMIT can take down and the results held meanwhile; it matters
- * only for transactions cheap enough to run 256 in under 10 ms. Both are checked as a transaction
- * ends: a batch cannot commit halfway through one, so a slow one still delays its batch.
+ * Writes the background machinery makes outside a transaction (the job runner's leases, completions
+ * and retries; the file sweeper's forgotten blobs) commit as batch transactions: as single
+ * statements each would commit with its own sync, on the event loop, holding up every request.
+ * They stay durable before they resolve. Every other call outside a transaction waits while one is
+ * open (or its batch uncommitted) instead of reading its uncommitted rows.
  */
-const MAX_BATCH_TRANSACTIONS = 256;
-const MAX_BATCH_MS = 10;
+const BATCHED_WRITES: { [K in keyof Repositories]?: readonly (keyof Repositories[K])[] } = {
+  jobs: ['enqueue', 'claimDue', 'complete', 'retry', 'cancel'],
+  deadBlobs: ['add', 'forget'],
+};
+/** A request's idempotency claim and its recorded answer commit as batch transactions too (see BATCHED_WRITES). */
+const IDEMPOTENCY_WRITES: readonly (keyof IdempotencyKeys)[] = ['claim', 'complete', 'release', 'purge'];
 
-/** A transaction whose writes are in the open batch: answered when the batch commits. */
-interface BatchMember {
-  result: unknown;
-  resolve(result: unknown): void;
-  reject(error: unknown): void;
-  /** What the transaction asked to run once it is durable (StoreTx.afterCommit). */
-  committed: (() => void)[];
-}
-
-export class SqliteStore implements Store {
+export class SqliteStore extends StoreRepositories implements Store {
   readonly dialect = 'sqlite' as const;
-  readonly accounts: Accounts;
-  readonly apiKeys: ApiKeys;
-  readonly docs: Documents;
-  readonly jobs: Jobs;
-  readonly files: Files;
-  readonly deadBlobs: DeadBlobs;
-  readonly usage: UsageCounters;
-  readonly audit: AuditLog;
-  readonly accessLog: AccessLog;
-  readonly s3Uploads: S3Uploads;
-  readonly billing: BillingRecords;
-  readonly dnsRecords: DnsRecordRows;
   readonly idempotency: IdempotencyKeys;
   readonly certificateAuthority: CertificateAuthorityRecords;
-  readonly changes: SqliteChangeFeed;
   private readonly tx: StoreTx;
-  private readonly sequences: SqliteSequences;
-  /** Transactions waiting for the one running to finish, in arrival order. */
-  private readonly turns: (() => void)[] = [];
-  /** A transaction's work is running (or its turn was just handed to it). */
-  private running = false;
-  /** BEGIN has run and the batch has neither committed nor rolled back. */
-  private batchOpen = false;
-  private batchStartedAt = 0;
-  private batch: BatchMember[] = [];
-  private flushScheduled = false;
-  /** Callers outside a transaction waiting for the lock; run the moment it is released. */
-  private readonly lockWaiters: (() => void)[] = [];
-  private openTransactions = 0;
-  /** A batch has committed and its log sync is running: the store stays locked until it ends. */
-  private syncing = false;
-  private walFd: number | undefined;
-  /** afterCommit callbacks of the transaction running now. */
-  private turnCommitted: (() => void)[] = [];
-  private commits = 0;
-  private syncs = 0;
-  /** The connection's row changes (SQLite's total_changes()) when the open batch began. */
-  private changesAtBegin = 0;
-  /** Every write runs these: prepared once rather than parsed by `exec` each time. */
-  private readonly control: Record<'begin' | 'savepoint' | 'release' | 'commit' | 'commitWithSync' | 'commitWithoutSync' | 'totalChanges', Database.Statement>;
 
   private constructor(
     private readonly db: Db,
-    private readonly path: string,
+    private readonly group: GroupCommit,
+    readonly changes: SqliteChangeFeed,
+    private readonly sequences: SqliteSequences,
+    repos: Repositories,
   ) {
-    this.control = {
-      // Writes outside a batch (rare: each its own commit) sync inside COMMIT, as SQLite does by
-      // default; a batch's COMMIT does not, and its log is synced afterwards (commitBatch).
-      commitWithSync: db.prepare('PRAGMA synchronous = FULL'),
-      commitWithoutSync: db.prepare('PRAGMA synchronous = NORMAL'),
-      begin: db.prepare('BEGIN IMMEDIATE'),
-      savepoint: db.prepare('SAVEPOINT edgeplane_tx'),
-      release: db.prepare('RELEASE edgeplane_tx'),
-      commit: db.prepare('COMMIT'),
-      totalChanges: db.prepare('SELECT total_changes()').pluck(),
-    };
-    this.sequences = new SqliteSequences(db);
-    this.changes = new SqliteChangeFeed(db);
+    super(eachRepository(repos, (name, repo) => (BATCHED_WRITES[name] ? group.batched(repo, BATCHED_WRITES[name]) : group.gated(repo))));
     this.tx = {
-      accounts: new SqliteAccounts(db),
-      apiKeys: new SqliteApiKeys(db, this.changes),
-      docs: new SqliteDocuments(db, this.changes),
-      jobs: new SqliteJobs(db),
-      files: new SqliteFiles(db),
-      deadBlobs: new SqliteDeadBlobs(db),
-      usage: new SqliteUsageCounters(db),
-      audit: new SqliteAuditLog(db),
-      billing: new SqliteBillingRecords(db),
-      dnsRecords: new SqliteDnsRecords(db),
-      accessLog: new SqliteAccessLog(db),
-      s3Uploads: new SqliteS3Uploads(db),
+      ...repos,
       nextId: async (name) => this.sequences.next(name),
       nextIds: async (name, count) => this.sequences.nextMany(name, count),
       lock: async () => {},
-      afterCommit: (fn) => this.turnCommitted.push(fn),
+      afterCommit: (fn) => this.group.afterCommit(fn),
     };
-    // Outside a transaction, callers wait while one is open (or its batch uncommitted) instead of
-    // reading its uncommitted rows.
-    this.accounts = this.gated(this.tx.accounts);
-    this.apiKeys = this.gated(this.tx.apiKeys);
-    this.docs = this.gated(this.tx.docs);
-    // Writes the background machinery makes outside a transaction (the job runner's leases,
-    // completions and retries; the file sweeper's forgotten blobs; a request's idempotency claim and
-    // recorded answer) commit as batch transactions: as single statements each would commit with its
-    // own sync, on the event loop, holding up every request. They stay durable before they resolve.
-    this.jobs = this.batched(this.tx.jobs, ['enqueue', 'claimDue', 'complete', 'retry', 'cancel']);
-    this.files = this.gated(this.tx.files);
-    this.deadBlobs = this.batched(this.tx.deadBlobs, ['add', 'forget']);
-    this.usage = this.gated(this.tx.usage);
-    this.audit = this.gated(this.tx.audit);
-    this.billing = this.gated(this.tx.billing);
-    this.dnsRecords = this.gated(this.tx.dnsRecords);
-    this.accessLog = this.gated(this.tx.accessLog);
-    this.s3Uploads = this.gated(this.tx.s3Uploads);
-    this.idempotency = this.batched(new SqliteIdempotencyKeys(db), ['claim', 'complete', 'release', 'purge']);
-    this.certificateAuthority = this.gated(new SqliteCertificateAuthority(db));
+    this.idempotency = group.batched(new SqliteIdempotencyKeys(db), IDEMPOTENCY_WRITES);
+    this.certificateAuthority = group.gated(new SqliteCertificateAuthority(db));
   }
 
   /** `path` is a file path or `:memory:`. Migrations run before the store is returned. */
@@ -196,267 +90,42 @@ export class SqliteStore implements Store {
     // larger than that, and a lookup that misses the cache pays a read system call per page.
     db.pragma('cache_size = -65536');
     migrate(db);
-    return new SqliteStore(db, path);
+    const changes = new SqliteChangeFeed(db);
+    const repos: Repositories = {
+      accounts: new SqliteAccounts(db),
+      apiKeys: new SqliteApiKeys(db, changes),
+      docs: new SqliteDocuments(db, changes),
+      jobs: new SqliteJobs(db),
+      files: new SqliteFiles(db),
+      deadBlobs: new SqliteDeadBlobs(db),
+      usage: new SqliteUsageCounters(db),
+      audit: new SqliteAuditLog(db),
+      billing: new SqliteBillingRecords(db),
+      dnsRecords: new SqliteDnsRecords(db),
+      accessLog: new SqliteAccessLog(db),
+      s3Uploads: new SqliteS3Uploads(db),
+    };
+    return new SqliteStore(db, new GroupCommit(db, path), changes, new SqliteSequences(db), repos);
   }
 
   async migrate(): Promise<void> {
     migrate(this.db);
   }
 
-  async lock(): Promise<void> {
-    throw new Error('lock() needs a transaction');
-  }
-
-  /** Outside a transaction a write is committed when its call returns: nothing to wait for. */
-  afterCommit(fn: () => void): void {
-    fn();
-  }
-
   async nextId(sequence: string): Promise<number> {
-    return this.whenUnlocked(() => this.sequences.next(sequence));
+    return this.group.whenUnlocked(() => this.sequences.next(sequence));
   }
 
   async nextIds(sequence: string, count: number): Promise<number[]> {
-    return this.whenUnlocked(() => this.sequences.nextMany(sequence, count));
+    return this.group.whenUnlocked(() => this.sequences.nextMany(sequence, count));
   }
 
-  async transaction<T>(work: (tx: StoreTx) => Promise<T>, durability?: Durability): Promise<T> {
-    this.openTransactions++;
-    try {
-      await this.takeTurn();
-      const { result, committed } = await this.runTurn(work);
-      if (!durability) return (await committed) as T;
-      durability.add(committed.then(() => undefined));
-      return result as T;
-    } finally {
-      this.openTransactions--;
-    }
+  transaction<T>(work: (tx: StoreTx) => Promise<T>, durability?: Durability): Promise<T> {
+    return this.group.transaction(() => work(this.tx), durability);
   }
 
   stats(): SqliteStats {
-    return { dialect: 'sqlite', openTransactions: this.openTransactions, locked: this.locked, commits: this.commits, syncs: this.syncs };
-  }
-
-  private get locked(): boolean {
-    return this.running || this.batchOpen || this.syncing;
-  }
-
-  private takeTurn(): Promise<void> | undefined {
-    if (!this.running && !this.syncing && this.turns.length === 0) {
-      this.running = true;
-      return undefined;
-    }
-    return new Promise<void>((resolve) => this.turns.push(resolve));
-  }
-
-  /** Runs `work` in its own savepoint of the batch: its result, and the batch's commit (with the result). */
-  private async runTurn(work: (tx: StoreTx) => Promise<unknown>): Promise<{ result: unknown; committed: Promise<unknown> }> {
-    try {
-      // Inside the try: a BEGIN that fails (another process holding the write lock past the busy
-      // timeout) must still end this turn, or every later caller would wait forever.
-      if (!this.batchOpen) {
-        // The batch's COMMIT does not sync; commitBatch syncs the log off the event loop instead.
-        this.control.commitWithoutSync.run();
-        this.control.begin.run();
-        this.changesAtBegin = this.control.totalChanges.get() as number;
-        this.batchOpen = true;
-        this.batchStartedAt = performance.now();
-      }
-      this.control.savepoint.run();
-    } catch (error) {
-      this.endTurn();
-      throw error;
-    }
-    let result: unknown;
-    this.turnCommitted = [];
-    try {
-      result = await work(this.tx);
-      this.control.release.run();
-    } catch (error) {
-      this.turnCommitted = [];
-      this.undoTurn(error);
-      this.endTurn();
-      throw error;
-    }
-    const callbacks = this.turnCommitted;
-    this.turnCommitted = [];
-    const committed = new Promise<unknown>((resolve, reject) => this.batch.push({ result, resolve, reject, committed: callbacks }));
-    this.endTurn();
-    return { result, committed };
-  }
-
-  private undoTurn(error: unknown): void {
-    // Some errors (I/O, disk full) make SQLite roll back the whole transaction, taking the earlier
-    // members' writes with it: they must not be reported as committed.
-    if (!this.db.inTransaction) {
-      this.abortBatch(error);
-      return;
-    }
-    try {
-      this.db.exec('ROLLBACK TO edgeplane_tx; RELEASE edgeplane_tx');
-    } catch (rollbackError) {
-      this.abortBatch(rollbackError);
-    }
-  }
-
-  /** The running transaction is done: hand the turn on, or commit, or wait a turn for more. */
-  private endTurn(): void {
-    this.running = false;
-    if (this.batchOpen) {
-      const full = this.batch.length >= MAX_BATCH_TRANSACTIONS || performance.now() - this.batchStartedAt >= MAX_BATCH_MS;
-      if (!full && this.turns.length > 0) {
-        this.handTurn();
-        return;
-      }
-      if (!full && this.batch.length > 0) {
-        this.scheduleFlush();
-        return;
-      }
-      this.commitBatch(() => this.releaseLock());
-      return;
-    }
-    this.releaseLock();
-  }
-
-  /**
-   * Commits a turn of the event loop later rather than now: requests whose input is already waiting
-   * in this poll phase reach their transaction before the check phase, and join this batch.
-   */
-  private scheduleFlush(): void {
-    if (this.flushScheduled) return;
-    this.flushScheduled = true;
-    setImmediate(() => {
-      this.flushScheduled = false;
-      // A transaction that joined meanwhile is still running: its end commits or reschedules.
-      if (this.running || !this.batchOpen) return;
-      this.commitBatch(() => this.releaseLock());
-    });
-  }
-
-  /**
-   * Commits the batch, then makes it durable by syncing the write-ahead log on the thread pool
-   * (fdatasync) instead of inside COMMIT, which would hold the event loop for the whole sync. Until
-   * the sync is done the store stays locked and no member is answered: a 2xx still means on disk,
-   * and nothing else reads the batch's rows before they are. `done` runs once it is all over.
-   */
-  private commitBatch(done: () => void): void {
-    const members = this.batch;
-    this.batch = [];
-    this.batchOpen = false;
-    try {
-      // Every member failed: nothing to keep, and nothing to sync.
-      if (members.length === 0) {
-        this.db.exec('ROLLBACK');
-        this.control.commitWithSync.run();
-        done();
-        return;
-      }
-      this.control.commit.run();
-      this.commits++;
-      this.control.commitWithSync.run();
-    } catch (error) {
-      this.rollbackQuietly();
-      for (const m of members) m.reject(error);
-      done();
-      return;
-    }
-    // A batch that changed no row (a job poll that found nothing due) wrote nothing to the log: no sync to wait for.
-    const log = this.control.totalChanges.get() === this.changesAtBegin ? undefined : this.writeAheadLog();
-    if (log === undefined) {
-      for (const m of members) answer(m);
-      done();
-      return;
-    }
-    this.syncing = true;
-    this.syncs++;
-    fdatasync(log, (error) => {
-      this.syncing = false;
-      if (error) for (const m of members) m.reject(error);
-      else for (const m of members) answer(m);
-      done();
-    });
-  }
-
-  /** The write-ahead log's descriptor, opened once it exists; undefined for an in-memory database. */
-  private writeAheadLog(): number | undefined {
-    if (this.path === ':memory:') return undefined;
-    if (this.walFd === undefined) {
-      try {
-        this.walFd = openSync(`${this.path}-wal`, 'r');
-      } catch (error) {
-        // No log yet means nothing was written: nothing to sync.
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-        throw error;
-      }
-    }
-    return this.walFd;
-  }
-
-  private abortBatch(error: unknown): void {
-    const members = this.batch;
-    this.batch = [];
-    this.batchOpen = false;
-    this.rollbackQuietly();
-    for (const m of members) m.reject(error);
-  }
-
-  private rollbackQuietly(): void {
-    try {
-      if (this.db.inTransaction) this.db.exec('ROLLBACK');
-      this.control.commitWithSync.run();
-    } catch {
-      // The error that brought us here is the one reported; SQLite may already have rolled back.
-    }
-  }
-
-  /** Callers outside transactions go first, so a steady stream of transactions cannot starve them. */
-  private releaseLock(): void {
-    for (const run of this.lockWaiters.splice(0)) run();
-    if (!this.running && this.turns.length > 0) this.handTurn();
-  }
-
-  private handTurn(): void {
-    this.running = true;
-    this.turns.shift()!();
-  }
-
-  /**
-   * Runs `run` now if no transaction holds the lock, else synchronously at its release, before the
-   * next transaction can begin: what it reads is committed, and what it writes is its own commit.
-   */
-  private whenUnlocked<R>(run: () => R | Promise<R>): Promise<R> {
-    return new Promise<R>((resolve, reject) => {
-      const attempt = () => {
-        try {
-          resolve(run());
-        } catch (error) {
-          reject(error);
-        }
-      };
-      if (this.locked) this.lockWaiters.push(attempt);
-      else attempt();
-    });
-  }
-
-  /** `gated`, with the methods named in `writes` run as transactions of their own (answered once durable). */
-  private batched<T extends object>(repo: T, writes: readonly (keyof T & string)[]): T {
-    const batchedRepo = this.gated(repo) as Record<string, unknown>;
-    for (const name of writes) {
-      const fn = repo[name] as (...a: unknown[]) => Promise<unknown>;
-      batchedRepo[name] = (...args: unknown[]) => this.transaction(() => fn.apply(repo, args));
-    }
-    return batchedRepo as T;
-  }
-
-  private gated<T extends object>(repo: T): T {
-    const gatedRepo = {} as Record<string, unknown>;
-    const proto = Object.getPrototypeOf(repo) as Record<string, unknown>;
-    for (const name of Object.getOwnPropertyNames(proto)) {
-      const fn = proto[name];
-      if (name === 'constructor' || typeof fn !== 'function') continue;
-      gatedRepo[name] = (...args: unknown[]) => this.whenUnlocked(() => (fn as (...a: unknown[]) => unknown).apply(repo, args));
-    }
-    return gatedRepo as T;
+    return { dialect: 'sqlite', ...this.group.stats() };
   }
 
   async wipe(): Promise<void> {
@@ -471,12 +140,12 @@ export class SqliteStore implements Store {
   }
 
   async *dump(): AsyncIterable<DumpRecord> {
-    await this.whenUnlocked(() => undefined);
+    await this.group.whenUnlocked(() => undefined);
     yield* dumpSqlite(this.db);
   }
 
   async load(records: AsyncIterable<DumpRecord>): Promise<number> {
-    await this.whenUnlocked(() => undefined);
+    await this.group.whenUnlocked(() => undefined);
     this.changes.emit({ type: 'all' });
     try {
       return await loadSqlite(this.db, records);
@@ -487,10 +156,9 @@ export class SqliteStore implements Store {
 
   /** Waits for the open batch to commit: its callers are owed an answer, and it must be durable. */
   async close(): Promise<void> {
-    await this.whenUnlocked(() => {
+    await this.group.whenUnlocked(() => {
       this.db.close();
-      if (this.walFd !== undefined) closeSync(this.walFd);
-      this.walFd = undefined;
+      this.group.closeLog();
     });
   }
 }
@@ -517,10 +185,4 @@ function migrate(db: Db): void {
       );
     }).immediate();
   }
-}
-
-/** A durable member: what it asked to run on commit runs before it is answered. */
-function answer(member: BatchMember): void {
-  for (const fn of member.committed) fn();
-  member.resolve(member.result);
 }

@@ -1,5 +1,6 @@
 /** The access log's rows as both stores read them (migrations sqlite 0008/0010, postgres 0009/0011). */
-import type { AccessLogEntry } from './types.js';
+import type { AccessLogEntry } from '../types.js';
+import { type DumpRecordOf, dumpedTable } from './dumped-table.js';
 
 export interface AccessLogRow {
   id: number;
@@ -28,3 +29,9 @@ export const trimStatement = (param: (n: 1 | 2) => string) =>
      SELECT min(id) FROM (
        SELECT id, SUM(lines) OVER (ORDER BY id DESC) - lines AS newer FROM access_log WHERE pull_zone_id = ${param(1)}
      ) AS chunks WHERE newer < ${param(2)})`;
+
+const ACCESS_LOG_COLUMNS = ['id', 'account_id', 'pull_zone_id', 'at', 'lines', 'entry'];
+// Dumps from before chunked logs carry one line per entry and no count.
+const accessLogValues = (e: DumpRecordOf<'accessLogEntry'>) => [e.id, e.accountId, e.pullZoneId, e.at, e.lines ?? 1, e.entry];
+
+export const accessLogDumped = dumpedTable('accessLogEntry', 'access_log', ['id'], ACCESS_LOG_COLUMNS, accessLogFromRow, accessLogValues);

@@ -1,5 +1,6 @@
-/** Rows of the audit log and the billing ledger, and the audit filters as SQL: the same in both dialects. */
-import type { AuditEntry, AuditQuery, BillingRecord } from './types.js';
+/** The audit log's rows (migrations sqlite 0005, postgres 0006), and its filters as SQL: the same in both dialects. */
+import type { AuditEntry, AuditQuery } from '../types.js';
+import { dumpedTable } from './dumped-table.js';
 
 export interface AuditRow {
   id: number;
@@ -29,7 +30,9 @@ export const auditFromRow = (r: AuditRow): AuditEntry => ({
   diff: r.diff,
 });
 
-export const AUDIT_COLUMNS = 'id, account_id, day, at, product, resource_type, resource_id, action, actor_id, actor_type, diff';
+export const AUDIT_COLUMNS = ['id', 'account_id', 'day', 'at', 'product', 'resource_type', 'resource_id', 'action', 'actor_id', 'actor_type', 'diff'] as const;
+/** `AUDIT_COLUMNS` as a select list. */
+export const AUDIT_SELECT = AUDIT_COLUMNS.join(', ');
 
 /** The filters of a query as SQL conditions, in one place for both dialects: `param(i)` writes the i-th placeholder. */
 export function auditConditions(accountId: number, query: AuditQuery, param: (index: number) => string): { where: string; values: unknown[] } {
@@ -54,24 +57,6 @@ export function auditConditions(accountId: number, query: AuditQuery, param: (in
   return { where: where.join(' AND '), values };
 }
 
-export interface BillingRow {
-  id: number;
-  account_id: number;
-  type: number;
-  amount: number;
-  at: string;
-  month: string | null;
-  payer: string | null;
-  details: string | null;
-}
+const auditValues = (e: AuditEntry) => [e.id, e.accountId, e.day, e.at, e.product, e.resourceType, e.resourceId, e.action, e.actorId, e.actorType, e.diff];
 
-export const billingFromRow = (r: BillingRow): BillingRecord => ({
-  id: r.id,
-  accountId: r.account_id,
-  recordType: r.type,
-  amount: r.amount,
-  at: r.at,
-  month: r.month,
-  payer: r.payer,
-  details: r.details,
-});
+export const auditLogDumped = dumpedTable('auditEntry', 'audit_log', ['id'], AUDIT_COLUMNS, auditFromRow, auditValues);

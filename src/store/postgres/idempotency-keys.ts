@@ -1,13 +1,7 @@
 /** Idempotency records in PostgreSQL (see IdempotencyKeys); each call is one statement. */
+import { IDEMPOTENCY_SELECT, type IdempotencyRow, idempotencyFromRow } from '../tables/idempotency-keys.js';
 import type { IdempotencyClaim, IdempotencyKeys, IdempotencyRecord } from '../types.js';
-import type { Queryable } from './repositories.js';
-
-interface Row {
-  fingerprint: string;
-  status: number | null;
-  response: string | null;
-  created_at: number;
-}
+import type { Queryable } from './queryable.js';
 
 export class PgIdempotencyKeys implements IdempotencyKeys {
   constructor(private readonly db: Queryable) {}
@@ -23,12 +17,12 @@ export class PgIdempotencyKeys implements IdempotencyKeys {
     return res.rowCount === 1;
   }
   async find(accountId: number, key: string): Promise<IdempotencyRecord | undefined> {
-    const { rows } = await this.db.query<Row>(
-      'SELECT fingerprint, status, response, created_at FROM idempotency_keys WHERE account_id = $1 AND idem_key = $2',
-      [accountId, key],
-    );
+    const { rows } = await this.db.query<IdempotencyRow>(`SELECT ${IDEMPOTENCY_SELECT} FROM idempotency_keys WHERE account_id = $1 AND idem_key = $2`, [
+      accountId,
+      key,
+    ]);
     const row = rows[0];
-    return row && { fingerprint: row.fingerprint, status: row.status, sealedResponse: row.response, createdAt: row.created_at };
+    return row && idempotencyFromRow(row);
   }
   async complete(accountId: number, key: string, claimedAt: number, status: number, sealedResponse: string): Promise<boolean> {
     const res = await this.db.query(

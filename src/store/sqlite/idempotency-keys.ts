@@ -1,13 +1,7 @@
 /** Idempotency records in SQLite (see IdempotencyKeys); each call is one statement. */
 import type Database from 'better-sqlite3';
+import { IDEMPOTENCY_SELECT, type IdempotencyRow, idempotencyFromRow } from '../tables/idempotency-keys.js';
 import type { IdempotencyClaim, IdempotencyKeys, IdempotencyRecord } from '../types.js';
-
-interface Row {
-  fingerprint: string;
-  status: number | null;
-  response: string | null;
-  created_at: number;
-}
 
 export class SqliteIdempotencyKeys implements IdempotencyKeys {
   private readonly claimStmt;
@@ -22,9 +16,7 @@ export class SqliteIdempotencyKeys implements IdempotencyKeys {
          SET fingerprint = excluded.fingerprint, status = NULL, response = NULL, created_at = excluded.created_at
          WHERE idempotency_keys.created_at <= ? OR (idempotency_keys.status IS NULL AND idempotency_keys.created_at <= ?)`,
     );
-    this.findStmt = db.prepare<[number, string], Row>(
-      'SELECT fingerprint, status, response, created_at FROM idempotency_keys WHERE account_id = ? AND idem_key = ?',
-    );
+    this.findStmt = db.prepare<[number, string], IdempotencyRow>(`SELECT ${IDEMPOTENCY_SELECT} FROM idempotency_keys WHERE account_id = ? AND idem_key = ?`);
     this.completeStmt = db.prepare<[number, string, number, string, number]>(
       'UPDATE idempotency_keys SET status = ?, response = ? WHERE account_id = ? AND idem_key = ? AND created_at = ? AND status IS NULL',
     );
@@ -38,7 +30,7 @@ export class SqliteIdempotencyKeys implements IdempotencyKeys {
   }
   async find(accountId: number, key: string): Promise<IdempotencyRecord | undefined> {
     const row = this.findStmt.get(accountId, key);
-    return row && { fingerprint: row.fingerprint, status: row.status, sealedResponse: row.response, createdAt: row.created_at };
+    return row && idempotencyFromRow(row);
   }
   async complete(accountId: number, key: string, claimedAt: number, status: number, sealedResponse: string): Promise<boolean> {
     return this.completeStmt.run(status, sealedResponse, accountId, key, claimedAt).changes === 1;
