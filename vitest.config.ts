@@ -48,7 +48,7 @@ export default defineConfig({
     pool: 'forks',
     // Vitest's default is one worker per core less one: a single worker on a 2-core CI machine,
     // where test files mostly wait on disk syncs, PostgreSQL and child processes. Two keep both
-    // cores busy (each PostgreSQL test works in a schema of its own; apt installs take turns).
+    // cores busy (each PostgreSQL test works in a database of its own; apt installs take turns).
     maxWorkers: 2,
     // Each worker imports the server's modules once rather than once per file: importing them was
     // half of CI's time (collect 620 s of 1,490). Safe because every test builds its own app, store
@@ -62,7 +62,7 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/postgres/**'],
           env: { TEST_STORE: 'sqlite' },
-          globalSetup: ['test/setup/chromium.ts'],
+          globalSetup: ['test/setup/chromium.ts', 'test/setup/sqlite-template.ts', 'test/setup/server-bundle.ts'],
           setupFiles: ['test/setup/reference-responses.ts'],
         },
       },
@@ -74,7 +74,7 @@ export default defineConfig({
           include: storeTests,
           exclude: ['test/store/sqlite-*.test.ts', ...storelessPlaneTests],
           env: { TEST_STORE: 'postgres' },
-          globalSetup: ['test/setup/postgres.ts'],
+          globalSetup: ['test/setup/sqlite-template.ts', 'test/setup/server-bundle.ts', 'test/setup/postgres.ts'],
           setupFiles: ['test/setup/reference-responses.ts'],
         },
       },

@@ -1,6 +1,8 @@
 /**
  * `npm run build`: bundles the server and the CLI into dist/bundle/ with esbuild; `npm start` and
- * the `edgeplane` binary run these files. (Types are checked by `npm test`, with tsc.)
+ * the `edgeplane` binary run these files. (Types are checked by `npm test`, with tsc.) Another
+ * folder two levels below the package root may be named as the argument: the tests build the
+ * processes they start there (test/setup/server-bundle.ts).
  *
  * Why a bundle: on Node 20, loading ~700 ES module files (TypeBox alone is hundreds) took ~0.4 s
  * of a ~0.6 s start-up; one bundle loads in a fraction of that.
@@ -80,15 +82,16 @@ const common = {
   sourcemap: 'linked',
 };
 
-rmSync('dist/bundle', { recursive: true, force: true });
-mkdirSync('dist/bundle', { recursive: true });
+const OUT = process.argv[2] ?? 'dist/bundle';
+rmSync(OUT, { recursive: true, force: true });
+mkdirSync(OUT, { recursive: true });
 // CommonJS files, for all their .js names (the project's package.json says "module"): Node loads a
 // CommonJS entry without starting its ES module loader, ~10 ms of every start.
-writeFileSync('dist/bundle/package.json', `${JSON.stringify({ type: 'commonjs' })}\n`);
+writeFileSync(`${OUT}/package.json`, `${JSON.stringify({ type: 'commonjs' })}\n`);
 
 const commonJs = {
   ...common,
-  outdir: 'dist/bundle',
+  outdir: OUT,
   format: 'cjs',
   // import() of a package becomes require(): the same files, resolved from the bundle's folder
   // (also when it runs through the code cache's vm.Script, which has no module of its own).
@@ -105,11 +108,13 @@ await build({
   outExtension: { '.js': '.cjs' },
 });
 await build({ ...commonJs, entryPoints: { server: 'src/start.ts' }, outExtension: { '.js': '.cjs' }, plugins: [loadedLater, routerPrefixMatch] });
-const digest = createHash('sha256').update(readFileSync('dist/bundle/server.cjs')).digest('hex');
+const digest = createHash('sha256')
+  .update(readFileSync(`${OUT}/server.cjs`))
+  .digest('hex');
 await build({
   ...commonJs,
   entryPoints: { server: 'src/boot/bundle-entry.ts' },
   define: { ...commonJs.define, EDGEPLANE_BUNDLE_DIGEST: JSON.stringify(digest) },
 });
 await build({ ...commonJs, entryPoints: { cli: 'src/cli.ts' }, plugins: [loadedLater, routerPrefixMatch] });
-chmodSync('dist/bundle/cli.js', 0o755);
+chmodSync(`${OUT}/cli.js`, 0o755);

@@ -1,10 +1,9 @@
-/** Runs the `edgeplane` command line (src/cli.ts) as a separate process. */
+/** Runs the `edgeplane` command line (src/cli.ts, bundled at the start of the run) as a separate process. */
 import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { PACKAGE_ROOT as root, TEST_BUNDLE_DIR } from './server-process.js';
 
 const run = promisify(execFile);
-const root = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface CliResult {
   code: number;
@@ -14,7 +13,7 @@ export interface CliResult {
 
 export async function cli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+    const { stdout, stderr } = await run(process.execPath, [`${TEST_BUNDLE_DIR}/cli.js`, ...args], {
       cwd: root,
       env: { ...process.env, ...env },
       timeout: 60_000,

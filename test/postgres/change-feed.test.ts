@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PgChangeFeed } from '../../src/store/postgres/changes.js';
 import type { Store } from '../../src/store/types.js';
 import { buildApiOver, createTestApp, type TestContext } from '../helpers/app.js';
-import { admin } from '../helpers/store.js';
+import { admin, testStoreBeside } from '../helpers/store.js';
 import { within } from '../helpers/within.js';
 
 let a: TestContext;
@@ -84,8 +84,9 @@ describe('the change feed on PostgreSQL', () => {
     await within(1000, async () => (await onB('/apikey', second.Key)).statusCode === 401);
   });
 
-  it('keeps announcements of other schemas (other stores on the same server) apart', async () => {
-    const other = await createTestApp({}, { storeKind: 'postgres' });
+  it('keeps announcements of other schemas (other stores on the same database) apart', async () => {
+    const beside = await testStoreBeside(a.databaseUrl);
+    const other = await createTestApp({}, { location: beside });
     try {
       const generation = storeB.changes.generation();
       await other.post('/pullzone', { Name: 'elsewhere', OriginUrl: 'https://o.example' });
@@ -94,6 +95,7 @@ describe('the change feed on PostgreSQL', () => {
       expect(storeB.changes.generation()).toBe(generation);
     } finally {
       await other.close();
+      await beside.destroy();
     }
   });
 
