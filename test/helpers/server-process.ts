@@ -54,7 +54,11 @@ export function startServer(env: Record<string, string>, entry = TEST_SERVER): P
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}\n${err}`)), 20_000);
+    const timer = setTimeout(() => {
+      // Not left running: nothing else would stop it, and a stray server holds its ports and CPU.
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start:\n${out}\n${err}`));
+    }, 20_000);
     child.stdout!.on('data', () => {
       const m = /edgeplane: listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
       if (!m) return;
