@@ -1,4 +1,4 @@
-/** Starts the real server entry point (the bundle, or `src/server.ts`) as a child process, as `npm start` does. */
+/** Starts the real server entry point (a bundle of the sources) as a child process, as `npm start` does. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -23,10 +23,9 @@ export interface ServerProcess {
 
 /**
  * The entry points: `TEST_SERVER` bundled from the sources at the start of the run (the default),
- * `SOURCE_SERVER` the sources through tsx, `BUNDLED_SERVER` the build `npm start` runs (dist/bundle/).
+ * `BUNDLED_SERVER` the build `npm start` runs (dist/bundle/, made by `npm ci`).
  */
 export const TEST_SERVER = [`${TEST_BUNDLE_DIR}/server.js`];
-export const SOURCE_SERVER = ['--import', 'tsx', 'src/server.ts'];
 export const BUNDLED_SERVER = ['dist/bundle/server.js'];
 
 /** Every plane on loopback, each on a port the kernel picks and the server prints (tests and benchmarks run side by side). */

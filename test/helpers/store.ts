@@ -60,20 +60,49 @@ export async function testStoreLocation(sqliteFile: string, kind = testStoreKind
     }
     return { open: () => SqliteStore.open(sqliteFile), destroy: async () => {}, databaseUrl: `sqlite:${sqliteFile}` };
   }
-  const database = `t_${randomBytes(6).toString('hex')}`;
-  // FILE_COPY copies the template's files as they are: half the server's CPU of WAL_LOG (the
-  // default, which writes every page through the log), and of applying the migrations anew.
-  await (await keptAdmin()).query(`CREATE DATABASE ${database} TEMPLATE ${inject('pgTemplate')} STRATEGY FILE_COPY`);
+  const database = await takeDatabase();
   const url = new URL(inject('pgUrl'));
   url.pathname = `/${database}`;
   return {
     open: () => PostgresStore.open({ url: url.toString(), poolMax: 4 }),
-    // FORCE: a connection a test left open must not keep its database (and the run) waiting.
-    destroy: async () => {
-      await (await keptAdmin()).query(`DROP DATABASE ${database} WITH (FORCE)`);
-    },
+    destroy: async () => dropLater(database),
     databaseUrl: url.toString(),
   };
+}
+
+/**
+ * The database the worker's next test store gets, being made while the current test runs: a test
+ * waits for neither the copy of its database nor the removal of the one before. Both run on the
+ * kept connection, one after the other; the server does the same work, off the test's path.
+ */
+let spare: Promise<string> | undefined;
+
+function takeDatabase(): Promise<string> {
+  const next = spare ?? createDatabase();
+  spare = createDatabase();
+  return next;
+}
+
+/** A copy of the migrated template. FILE_COPY copies its files as they are: half the server's CPU of WAL_LOG (the default, which writes every page through the log), and of applying the migrations anew. */
+function createDatabase(): Promise<string> {
+  const database = `${inject('pgDatabasePrefix')}${randomBytes(6).toString('hex')}`;
+  const created = keptAdmin()
+    .then((admin) => admin.query(`CREATE DATABASE ${database} TEMPLATE ${inject('pgTemplate')} STRATEGY FILE_COPY`))
+    .then(() => database);
+  // Awaited by the test that takes it; a spare no test takes is removed with the run's others.
+  created.catch(() => undefined);
+  return created;
+}
+
+/**
+ * Removed after the test, not awaited. FORCE: a connection a test left open must not keep it. What
+ * a worker leaves behind (its spare, a removal cut short when it exits) the run's teardown removes
+ * (test/setup/postgres.ts): every database of the run has its prefix.
+ */
+function dropLater(database: string): void {
+  keptAdmin()
+    .then((admin) => admin.query(`DROP DATABASE ${database} WITH (FORCE)`))
+    .catch(() => undefined);
 }
 
 /**

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { encode } from 'dns-packet';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/nsd.js';
-import { SOURCE_SERVER, serverEnvironment } from '../helpers/server-process.js';
+import { serverEnvironment, TEST_SERVER } from '../helpers/server-process.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -78,7 +78,7 @@ describe('start-up order', () => {
         EDGEPLANE_S3_PORT: String(s3),
         EDGEPLANE_DNS_PORT: String(dns),
       });
-      const child = spawn(process.execPath, SOURCE_SERVER, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, TEST_SERVER, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
       child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

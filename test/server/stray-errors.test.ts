@@ -7,14 +7,32 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { safeToServeOn } from '../../src/stray-errors.js';
-import { startServer } from '../helpers/server-process.js';
+import { startServer, TEST_SERVER } from '../helpers/server-process.js';
 import { within } from '../helpers/within.js';
 import { SECRET } from './stray-errors-preload.js';
 
-const WITH_PRELOAD = ['--import', 'tsx', '--import', './test/server/stray-errors-preload.ts', 'src/server.ts'];
 const KEY = 'bootstrap-key-0123456789';
+
+/** The server as the tests start it (the run's bundle), with the preload, built for the file, loaded first. */
+let withPreload: string[];
+let preloadDir: string;
+beforeAll(async () => {
+  preloadDir = mkdtempSync(join(tmpdir(), 'edgeplane-stray-preload-'));
+  const preload = join(preloadDir, 'stray-errors-preload.mjs');
+  await build({
+    entryPoints: [fileURLToPath(new URL('./stray-errors-preload.ts', import.meta.url))],
+    platform: 'node',
+    format: 'esm',
+    outfile: preload,
+    logLevel: 'warning',
+  });
+  withPreload = ['--import', pathToFileURL(preload).href, ...TEST_SERVER];
+});
+afterAll(() => rmSync(preloadDir, { recursive: true, force: true }));
 
 let dir: string;
 beforeEach(() => {
@@ -39,7 +57,7 @@ const logLines = (stdout: string): LogLine[] =>
 
 describe('errors nothing catches', () => {
   it('are logged without their other properties, and the server serves on after a rejection or Node refusing a value', async () => {
-    const server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, EDGEPLANE_BOOTSTRAP_KEY: KEY }, WITH_PRELOAD);
+    const server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, EDGEPLANE_BOOTSTRAP_KEY: KEY }, withPreload);
     try {
       server.child.kill('SIGUSR2');
       // Log lines are written within a second (serve.ts).
@@ -64,7 +82,7 @@ describe('errors nothing catches', () => {
   }, 60_000);
 
   it('stop the server, exit code 1, when one may have left the process in an unknown state', async () => {
-    const server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, EDGEPLANE_BOOTSTRAP_KEY: KEY }, WITH_PRELOAD);
+    const server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, EDGEPLANE_BOOTSTRAP_KEY: KEY }, withPreload);
     const exited = new Promise<number | null>((resolve) => server.child.once('exit', (code) => resolve(code)));
     server.child.kill('SIGHUP');
     expect(await exited).toBe(1);

@@ -15,6 +15,8 @@ declare module 'vitest' {
     pgUrl: string;
     /** The migrated database every test database is copied from (CREATE DATABASE ... TEMPLATE). */
     pgTemplate: string;
+    /** How the names of this run's test databases begin. */
+    pgDatabasePrefix: string;
   }
 }
 
@@ -31,7 +33,9 @@ export default async function setup(project: TestProject) {
   const existing = process.env['TEST_DATABASE_URL'];
   const server = existing ? undefined : await ownPostgres(SERVER_FLAGS);
   const url = existing ?? server!.url;
-  const template = `edgeplane_template_${randomBytes(4).toString('hex')}`;
+  const run = randomBytes(4).toString('hex');
+  const template = `edgeplane_template_${run}`;
+  const prefix = `t_${run}_`;
   try {
     await createTemplate(url, template);
   } catch (error) {
@@ -40,9 +44,13 @@ export default async function setup(project: TestProject) {
   }
   project.provide('pgUrl', url);
   project.provide('pgTemplate', template);
+  project.provide('pgDatabasePrefix', prefix);
   return async () => {
     if (server) return server.destroy();
+    // On a server of the caller's: the template, and what the workers left (test/helpers/store.ts).
     await onDatabase(url, async (c) => {
+      const left = await c.query<{ name: string }>('SELECT datname AS name FROM pg_database WHERE starts_with(datname, $1)', [prefix]);
+      for (const { name } of left.rows) await c.query(`DROP DATABASE ${name} WITH (FORCE)`);
       await c.query(`ALTER DATABASE ${template} WITH IS_TEMPLATE false`);
       await c.query(`DROP DATABASE ${template}`);
     });
