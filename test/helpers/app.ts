@@ -13,7 +13,7 @@ import { buildApp } from '../../src/planes/api/app.js';
 import { readConfig, type Config } from '../../src/config.js';
 import { buildRuntime, type RuntimeOptions } from '../../src/runtime.js';
 import type { Store } from '../../src/store/types.js';
-import { testStoreLocation, type TestStoreLocation } from './store.js';
+import { leasedTestStore, type TestStoreLocation } from './store.js';
 
 export interface TestResponse<T = any> {
   status: number;
@@ -86,7 +86,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, options: Te
   const masterKey = options.masterKey ?? randomBytes(32);
   const config = readConfig({}, { databaseUrl: `sqlite:${file}`, ...overrides });
 
-  const location = options.location ?? (await testStoreLocation(file, options.storeKind));
+  const location = options.location ?? (await leasedTestStore(file, options.storeKind));
   const open = async () => {
     const store = await location.open();
     const app = await buildApiOver({ config, store, masterKey, clock: clock.read, originLookup: options.originLookup });
@@ -136,7 +136,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, options: Te
       const created = await app.services.accounts.create(name);
       return { accountId: created.account.id, key: created.apiKey };
     },
-    openStore: () => location.open(),
+    openStore: () => (location.openAnother ?? location.open)(),
     async restart() {
       await app.close();
       await store.close();

@@ -11,7 +11,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import type { Store } from '../../src/store/types.js';
+import type { ChangeFeed, StoreChange, Store } from '../../src/store/types.js';
 import { onDatabase } from './own-postgres.js';
 
 export const testStoreKind = (): 'sqlite' | 'postgres' => (process.env['TEST_STORE'] === 'postgres' ? 'postgres' : 'sqlite');
@@ -19,6 +19,8 @@ export const testStoreKind = (): 'sqlite' | 'postgres' => (process.env['TEST_STO
 export interface TestStoreLocation {
   /** Opens (again) the same data. */
   open(): Promise<Store>;
+  /** A store of its own on the same data, as a second process has (default: open()). */
+  openAnother?: () => Promise<Store>;
   /** Removes the data for good. */
   destroy(): Promise<void>;
   /** A DATABASE_URL for a server or CLI process on the same data. */
@@ -103,6 +105,129 @@ function dropLater(database: string): void {
   keptAdmin()
     .then((admin) => admin.query(`DROP DATABASE ${database} WITH (FORCE)`))
     .catch(() => undefined);
+}
+
+/**
+ * The store of a test app (test/helpers/app.ts): on SQLite a copy of the template as always; on
+ * PostgreSQL the worker's kept store, emptied after each test, when no other test app holds it.
+ * Opening a store per test costs PostgreSQL two to four new server processes and cold catalog
+ * caches in each (about 150 ms a test on the CI machine, twice SQLite's whole test); the kept one
+ * keeps its connections warm. What a test sees is the same: an empty, migrated store of its own
+ * (every table emptied and every sequence restarted between tests), and the services it builds
+ * hear only the changes made while it runs.
+ */
+export async function leasedTestStore(sqliteFile: string, kind = testStoreKind()): Promise<TestStoreLocation> {
+  if (kind === 'sqlite') return testStoreLocation(sqliteFile, kind);
+  const store = await keptStore();
+  if (store === undefined || store.leased) return testStoreLocation(sqliteFile, kind);
+  store.leased = true;
+  return {
+    // Opened again (a restart), the same data: the views share the kept store.
+    open: async () => store.view(),
+    openAnother: () => PostgresStore.open({ url: store.url, poolMax: 4 }),
+    destroy: async () => release(store),
+    databaseUrl: store.url,
+  };
+}
+
+interface KeptStore {
+  readonly store: PostgresStore;
+  readonly url: string;
+  /** The schema as migrated: a test that changed it gives the store up rather than pass the change on. */
+  readonly shape: string;
+  leased: boolean;
+  /** A view for one app: the kept store, with a change feed of its own and a close() that only detaches it. */
+  view(): Store;
+  /** Detaches every view still attached. */
+  detachAll(): void;
+}
+
+let keptOpen: Promise<KeptStore | undefined> | undefined;
+/** The emptying after the last test, awaited before the next lease. */
+let emptied: Promise<void> = Promise.resolve();
+
+async function keptStore(): Promise<KeptStore | undefined> {
+  await emptied;
+  keptOpen ??= openKept().catch(() => undefined);
+  const found = await keptOpen;
+  if (found === undefined) keptOpen = undefined;
+  return found;
+}
+
+const SHAPE_SQL = `SELECT (SELECT string_agg(table_name || '.' || column_name || ':' || data_type, ',' ORDER BY table_name, column_name)
+  FROM information_schema.columns WHERE table_schema = current_schema()) || '|' || (SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations) AS shape`;
+
+/** Empties every table but the migrations' and restarts every sequence, in one round trip. */
+const EMPTY_SQL = `DO $$ DECLARE name text; BEGIN
+  SELECT 'TRUNCATE ' || string_agg(format('%I', tablename), ', ') || ' RESTART IDENTITY CASCADE' INTO name
+    FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'schema_migrations';
+  EXECUTE name;
+  FOR name IN SELECT sequencename FROM pg_sequences WHERE schemaname = current_schema() LOOP
+    EXECUTE format('ALTER SEQUENCE %I RESTART', name);
+  END LOOP;
+END $$`;
+
+async function openKept(): Promise<KeptStore> {
+  const database = await takeDatabase();
+  const url = new URL(inject('pgUrl'));
+  url.pathname = `/${database}`;
+  const store = await PostgresStore.open({ url: url.toString(), poolMax: 4 });
+  const shape = await shapeOf(store);
+  const attached = new Set<((change: StoreChange) => void)[]>();
+  store.changes.subscribe((change) => {
+    for (const listeners of attached) for (const listener of listeners) listener(change);
+  });
+  return {
+    store,
+    url: url.toString(),
+    shape,
+    leased: false,
+    detachAll: () => attached.clear(),
+    view() {
+      const listeners: ((change: StoreChange) => void)[] = [];
+      attached.add(listeners);
+      const changes: ChangeFeed = {
+        generation: () => store.changes.generation(),
+        subscribe: (listener) => {
+          listeners.push(listener);
+        },
+      };
+      const close = async () => {
+        attached.delete(listeners);
+      };
+      return new Proxy(store, {
+        get(target, property) {
+          if (property === 'changes') return changes;
+          if (property === 'close') return close;
+          const value: unknown = Reflect.get(target, property, target);
+          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+        },
+      }) as Store;
+    },
+  };
+}
+
+async function shapeOf(store: PostgresStore): Promise<string> {
+  const pool = (store as unknown as { pool: pg.Pool }).pool;
+  return (await pool.query<{ shape: string }>(SHAPE_SQL)).rows[0]!.shape;
+}
+
+/** Empties the kept store for the next test; a store that cannot be emptied, or whose schema a test changed, is given up (the next test opens a new one). */
+function release(store: KeptStore): void {
+  store.detachAll();
+  emptied = (async () => {
+    try {
+      if ((await shapeOf(store.store)) !== store.shape) throw new Error('the schema changed');
+      await (store.store as unknown as { pool: pg.Pool }).pool.query(EMPTY_SQL);
+      // The ids drawn ahead belong to the sequences just restarted.
+      store.store.changes.emit({ type: 'all' });
+      store.leased = false;
+    } catch {
+      keptOpen = undefined;
+      await store.store.close().catch(() => undefined);
+      dropLater(new URL(store.url).pathname.slice(1));
+    }
+  })();
 }
 
 /**

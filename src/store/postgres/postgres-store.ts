@@ -163,6 +163,7 @@ export class PostgresStore extends StoreRepositories implements Store {
     const store = new PostgresStore(pool, connectOne, changes);
     try {
       await store.migrate();
+      await store.sequences.learnExisting(pool as Queryable);
       await changes.start();
     } catch (error) {
       await store.close();

@@ -35,6 +35,16 @@ export class PgSequences {
     return id;
   }
 
+  /**
+   * Learns which sequences the schema already has, in one query: a create of a kind whose sequence
+   * exists then opens no connection of its own to make sure of it (migration 0013 makes the usual
+   * ones, so a new store has them all).
+   */
+  async learnExisting(db: Queryable): Promise<void> {
+    const rows = await run<{ name: string }>(db, `SELECT sequencename AS name FROM pg_sequences WHERE schemaname = current_schema() AND sequencename LIKE 'seq\\_%'`);
+    for (const { name } of rows) this.known.add(name);
+  }
+
   /** Drops the ids drawn ahead: the sequences were moved (a wipe, an import) or may have been. */
   forget(): void {
     this.drawn.clear();
