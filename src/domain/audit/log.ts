@@ -8,9 +8,9 @@ import type { AuditLogPageT, AuditLogQueryT } from '../../schemas/account.js';
 import type { AuditEntry, Store } from '../../store/types.js';
 import { errors } from '../errors.js';
 import { type Clock, type Principal, userIdOf } from '../principal.js';
+import { DAY_MS } from '../durations.js';
 
 export const AUDIT_RETENTION_DAYS = 90;
-const DAY_MS = 86_400_000;
 /** Entries per transaction: bounds one statement's parameters (10 each, PostgreSQL takes 65,535). */
 const MAX_BATCH = 500;
 

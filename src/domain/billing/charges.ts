@@ -51,20 +51,15 @@ const DNS_NORMAL = 'queries.normal';
 const DNS_SMART = 'queries.smart';
 const REGIONAL_METRICS = REGIONS.map((r) => regionalBandwidth(r.code));
 
-/** The zone's discount for traffic of a group (spec 2.4: per region group, in percent). */
-function discountOf(zone: PullZoneT, group: PriceGroup): number {
-  switch (group) {
-    case 'EU':
-    case 'US':
-      return zone.EUUSDiscount;
-    case 'ASIA':
-      return zone.AsiaOceaniaDiscount;
-    case 'SA':
-      return zone.SouthAmericaDiscount;
-    case 'AF':
-      return zone.AfricaDiscount;
-  }
-}
+/** Which of the zone's discounts applies to traffic of a group (spec 2.4: per region group, in percent). */
+const DISCOUNT_FIELD: Record<PriceGroup, 'EUUSDiscount' | 'AsiaOceaniaDiscount' | 'SouthAmericaDiscount' | 'AfricaDiscount'> = {
+  EU: 'EUUSDiscount',
+  US: 'EUUSDiscount',
+  ASIA: 'AsiaOceaniaDiscount',
+  SA: 'SouthAmericaDiscount',
+  AF: 'AfricaDiscount',
+};
+const discountOf = (zone: PullZoneT, group: PriceGroup): number => zone[DISCOUNT_FIELD[group]];
 
 export class ChargeCalculator {
   constructor(

@@ -21,10 +21,9 @@ import { PRICES } from '../reference-data/prices.js';
 import { type ChargeCalculator, type MonthCharges, money } from './charges.js';
 import { type DocumentParty, invoicePdf, statementPdf } from './documents.js';
 import { monthName, monthOf, monthsBetween, monthStart, nextMonth } from './months.js';
+import { DAY_MS } from '../durations.js';
 
 export const RECORD_TYPE = { month: 3, fundsTakenBack: 4, fundsAdded: 6 } as const;
-
-const DAY_MS = 86_400_000;
 
 export interface PaymentState {
   record: BillingRecord;

@@ -4,6 +4,7 @@
  * checks who asks: the callers decide which names deserve a certificate.
  */
 import type { KeyType } from './x509.js';
+import { DAY_MS } from '../durations.js';
 
 // The X.509 library and its ASN.1 stack are a good part of the bundle: loaded on the first
 // certificate, not at start-up.
@@ -13,7 +14,6 @@ export const ROOT_YEARS = 10;
 export const LEAF_DAYS = 90;
 /** Certificates start an hour in the past, so a client whose clock is a little behind accepts them. */
 const BACKDATE_MS = 60 * 60 * 1000;
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface IssuedCertificate {
   /** The DNS names it covers; the first is also its subject. */

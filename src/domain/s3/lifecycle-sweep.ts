@@ -19,9 +19,9 @@ import type { BucketSettingsService } from './bucket-settings.js';
 import type { LifecycleRule } from './types.js';
 import type { MultipartUploads } from './multipart.js';
 import { tagsOf } from './object-tags.js';
+import { DAY_MS } from '../durations.js';
 
 const EVERY_MS = 10 * 60_000;
-const DAY_MS = 86_400_000;
 const ZONES_PAGE = 100;
 const FILES_PAGE = 500;
 const UPLOADS_PAGE = 500;

@@ -1,8 +1,6 @@
 /** Turning counts into the platform's charts: one point per day (or hour) of a period, zeros included. */
 import type { UsageEntry } from '../../store/types.js';
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
+import { HOUR_MS, DAY_MS } from '../durations.js';
 
 export interface Period {
   from: Date;

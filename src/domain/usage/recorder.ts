@@ -7,9 +7,9 @@
 import type { ResourceKind, ResourceTotal, Store, UsageEntry } from '../../store/types.js';
 import { BoundedMap } from '../bounded-map.js';
 import type { Clock } from '../principal.js';
+import { HOUR_MS } from '../durations.js';
 
 const FLUSH_MS = 1000;
-const HOUR_MS = 3_600_000;
 
 export const hourOf = (at: Date) => Math.floor(at.getTime() / HOUR_MS);
 

@@ -9,13 +9,13 @@ import type { Clock, Principal } from '../principal.js';
 import { chartOf, type Period, total } from '../usage/charts.js';
 import type { UsageRecorder } from '../usage/recorder.js';
 import type { VideoLibraryService } from './service.js';
+import { DAY_MS } from '../durations.js';
 
 export const libraryUsageSubject = (id: number) => `videoLibrary:${id}`;
 export const TRANSCRIBED_SECONDS = 'transcribing.seconds';
 export const DRM_LICENSES = 'drm.licenses';
 
 const DEFAULT_DAYS = 14;
-const DAY_MS = 86_400_000;
 
 export interface LibraryStatisticsQuery {
   dateFrom?: string | undefined;

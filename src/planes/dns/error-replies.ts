@@ -4,14 +4,11 @@
  * packets dns-packet cannot read, and they are never bigger than the query they answer, so a
  * spoofed source gains nothing by provoking them.
  */
+import { FLAG, HEADER_BYTES } from './header.js';
 
 export const RCODE = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NOTIMP: 4, REFUSED: 5 } as const;
 
-const QR = 0x8000;
-const OPCODE = 0x7800;
-const TC = 0x0200;
-const RD = 0x0100;
-const HEADER = 12;
+const { QR, OPCODE, TC, RD } = FLAG;
 const MAX_NAME = 255;
 /** BADVERS (16) is an extended RCODE: its upper 8 bits go in the OPT record, its lower 4 (0) in the header. */
 const BADVERS_HIGH_BITS = 1;
@@ -21,12 +18,12 @@ const BADVERS_HIGH_BITS = 1;
  * the first name can only point into the header), or -1.
  */
 export function questionEnd(message: Buffer): number {
-  let offset = HEADER;
+  let offset = HEADER_BYTES;
   while (offset < message.length) {
     const length = message[offset]!;
     if (length === 0) {
       offset += 1;
-      return offset - HEADER <= MAX_NAME && offset + 4 <= message.length ? offset + 4 : -1;
+      return offset - HEADER_BYTES <= MAX_NAME && offset + 4 <= message.length ? offset + 4 : -1;
     }
     if (length > 63) return -1;
     offset += length + 1;
@@ -40,9 +37,9 @@ export function questionEnd(message: Buffer): number {
  */
 export function headerReply(query: Buffer, rcode: number, options: { truncated?: boolean; echoQuestion?: boolean } = {}): Buffer {
   const end = options.echoQuestion === false || query.readUInt16BE(4) !== 1 ? -1 : questionEnd(query);
-  const reply = Buffer.alloc(end === -1 ? HEADER : end);
+  const reply = Buffer.alloc(end === -1 ? HEADER_BYTES : end);
   if (end !== -1) {
-    query.copy(reply, HEADER, HEADER, end);
+    query.copy(reply, HEADER_BYTES, HEADER_BYTES, end);
     reply.writeUInt16BE(1, 4);
   }
   reply.writeUInt16BE(query.readUInt16BE(0), 0);

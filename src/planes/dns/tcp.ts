@@ -23,8 +23,8 @@ import type { Socket } from 'node:net';
 import type { DnsPlaneSettings } from './options.js';
 import { sourceKey } from './rate-limit.js';
 import type { Responder } from './respond.js';
+import { HEADER_BYTES } from './header.js';
 
-const HEADER = 12;
 const WRITE_BUFFER_BYTES = 256 * 1024;
 /** After we end a connection, how long the client has to close its side before it is cut. */
 const END_GRACE_MS = 2000;
@@ -127,7 +127,7 @@ class Connection {
     let offset = 0;
     while (data.length - offset >= 2 && !this.finishing && this.hasRoom()) {
       const length = data.readUInt16BE(offset);
-      if (length < HEADER) {
+      if (length < HEADER_BYTES) {
         this.finish();
         return;
       }

@@ -5,8 +5,8 @@
  * (RFC 6891: one in the answer exactly when the query had one, the DO bit echoed).
  */
 import { encode, encodingLength, type OptAnswer, type Packet } from 'dns-packet';
+import { FLAG } from './header.js';
 
-const TC = 0x0200;
 const QR_HIGH_BYTE = 0x80;
 const DO = 0x8000;
 const MAX_MESSAGE = 65535;
@@ -37,7 +37,7 @@ export function writeAnswer(response: Packet, id: number, framing: Framing): Buf
     length = encodeInto({
       id,
       type: 'response',
-      flags: (packet.flags ?? 0) | TC,
+      flags: (packet.flags ?? 0) | FLAG.TC,
       questions: packet.questions ?? [],
       additionals: (packet.additionals ?? []).filter((record) => record.type === 'OPT'),
     });

@@ -20,8 +20,8 @@ import { chartOf, metricChart, type Period, periodOf, pointName, points, total }
 import * as metric from '../../usage/pull-zone-metrics.js';
 import type { UsageRecorder } from '../../usage/recorder.js';
 import { EDGE_LOCATION } from './access-log.js';
+import { DAY_MS } from '../../durations.js';
 
-const DAY_MS = 86_400_000;
 const STATUS_3XX = metric.statusClass(300);
 const STATUS_4XX = metric.statusClass(400);
 const STATUS_5XX = metric.statusClass(500);
