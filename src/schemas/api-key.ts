@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { Type } from 'typebox';
 import { Int32, Int64, Nullable } from './common.js';
 
 /** What a key may do: everything, or reading only. */
@@ -40,5 +40,3 @@ export const ApiKeyCreateRequest = Type.Object(
 );
 
 export const ApiKeyIdParams = Type.Object({ id: Int64({ minimum: 1, description: 'Identifier of the key.' }) });
-
-export type ApiKeyT = Static<typeof ApiKey>;

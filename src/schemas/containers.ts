@@ -803,13 +803,10 @@ export const DeleteVolumeInstanceResponse = Type.Object(
   { ...closed, description: 'The instance deleted.' },
 );
 
-export type ContainerEntryPointT = Static<typeof ContainerEntryPoint>;
 export type ContainerProbeT = Static<typeof ContainerProbe>;
 export type ContainerProbesT = Static<typeof ContainerProbes>;
-export type EnvironmentVariableT = Static<typeof EnvironmentVariable>;
 export type PortMappingRequestT = Static<typeof PortMappingRequest>;
 export type EndpointRequestT = Static<typeof EndpointRequest>;
-export type VolumeMountRequestT = Static<typeof VolumeMountRequest>;
 export type ContainerTemplateRequestT = Static<typeof ContainerTemplateRequest>;
 export type ApplicationContainerRequestT = Static<typeof ApplicationContainerRequest>;
 export type ContainerEndpointResponseT = Static<typeof ContainerEndpointResponse>;
@@ -822,16 +819,12 @@ export type ApplicationCreateRequestT = Static<typeof ApplicationCreateRequest>;
 export type ApplicationReplaceRequestT = Static<typeof ApplicationReplaceRequest>;
 export type ApplicationT = Static<typeof Application>;
 export type IdResponseT = Static<typeof IdResponse>;
-export type EndpointUpdateRequestT = Static<typeof EndpointUpdateRequest>;
 export type EndpointUpdateResponseT = Static<typeof EndpointUpdateResponse>;
 export type ListApplicationsResponseT = Static<typeof ListApplicationsResponse>;
 export type AppListItemT = Static<typeof AppListItem>;
-export type EndpointListItemT = Static<typeof EndpointListItem>;
 export type ListEndpointsResponseT = Static<typeof ListEndpointsResponse>;
 export type ApplicationPatchRequestT = Static<typeof ApplicationPatchRequest>;
 export type ContainerPatchRequestT = Static<typeof ContainerPatchRequest>;
-export type EnvironmentVariablesRequestT = Static<typeof EnvironmentVariablesRequest>;
-export type VolumeInstanceT = Static<typeof VolumeInstance>;
 export type VolumeInListT = Static<typeof VolumeInList>;
 export type ListVolumesResponseT = Static<typeof ListVolumesResponse>;
 export type PatchVolumeRequestT = Static<typeof PatchVolumeRequest>;

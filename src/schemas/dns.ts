@@ -224,9 +224,6 @@ export const DnsZoneRecordsParams = Type.Object({
 
 export type DnsRecordRequestT = Static<typeof DnsRecordRequest>;
 export type DnsRecordUpdateRequestT = Static<typeof DnsRecordUpdateRequest>;
-export type DnsRecordEnvironmentVariableT = Static<typeof DnsRecordEnvironmentVariable>;
-export type DnsRecordIpGeoLocationT = Static<typeof DnsRecordIpGeoLocation>;
-export type DnsRecordGeolocationT = Static<typeof DnsRecordGeolocation>;
 export type DnsRecordT = Static<typeof DnsRecord>;
 export type DnsZoneT = Static<typeof DnsZone>;
 export type DnsZoneAddRequestT = Static<typeof DnsZoneAddRequest>;

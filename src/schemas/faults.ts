@@ -41,7 +41,6 @@ export const FaultRules = Type.Object({
     description: 'Tried in order for every request outside /_edgeplane/; each rolls its own probability and the first that fires applies.',
   }),
 });
-export type FaultRulesT = Static<typeof FaultRules>;
 
 /** A rule the schema accepts but that makes no sense; `field` is relative to the rule (`''` for itself). */
 export function ruleProblem(rule: FaultRuleT): FieldProblem | undefined {

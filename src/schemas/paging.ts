@@ -4,7 +4,7 @@
  * declared here once so every list documents and serializes them alike. The container API's lists
  * page by cursor instead.
  */
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 import { Int32, Int64, Nullable } from './common.js';
 
 /** The page object (spec 2.1) around items of any kind. */
@@ -36,8 +36,6 @@ export const PageQuery = Type.Object({
   }),
   perPage: Int32({ minimum: 5, maximum: 1000, default: 1000, description: 'Items per page (ignored when page is 0).' }),
 });
-
-export type PageQueryT = Static<typeof PageQuery>;
 
 /** Query of the container API's cursor-paged lists, of `what` (applications, nodes …). */
 export const cursorPageQuery = (what: string) =>

@@ -286,8 +286,6 @@ export const VideoLibraryUpdateRequest = Type.Object(
   { additionalProperties: false, description: 'Changes to a video library; omitted or null fields stay as they are.' },
 );
 
-export type DrmSchemeAT = Static<typeof DrmSchemeA>;
-export type DrmSchemeBT = Static<typeof DrmSchemeB>;
 export type VideoLibraryT = Static<typeof VideoLibrary>;
 export type VideoLibraryLanguageT = Static<typeof VideoLibraryLanguage>;
 export type VideoLibraryAddRequestT = Static<typeof VideoLibraryAddRequest>;
