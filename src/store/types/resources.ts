@@ -21,6 +21,8 @@ export type ResourceKind =
   | 'videoLibraryImage'
   /** A pending certificate challenge of a pull zone hostname (DNS or HTTP), until completed or expired. */
   | 'certificateChallenge'
+  /** A webhook of a video library: the event, where it went and each attempt's outcome. */
+  | 'videoWebhookDelivery'
   /** The wildcard certificate issued for a DNS zone (`POST /dnszone/{id}/certificate/issue`), its key sealed. */
   | 'zoneCertificate';
 
