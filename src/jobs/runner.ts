@@ -9,7 +9,12 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../domain/principal.js';
 import type { Store } from '../store/types.js';
 
-export type JobHandler = (payload: unknown) => Promise<void>;
+/**
+ * A job's work. `signal` aborts when this instance no longer holds the job's lease (it could not be
+ * renewed in time, and another instance may have taken the job): a long job stops then, so that
+ * no job runs twice at once.
+ */
+export type JobHandler = (payload: unknown, context: { signal: AbortSignal }) => Promise<void>;
 
 export interface JobRunnerOptions {
   pollMs?: number;
@@ -58,7 +63,7 @@ export class JobRunner {
         const handler = this.handlers.get(job.kind);
         try {
           if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-          await handler(job.payload);
+          await this.holdingLease(job.id, (signal) => handler(job.payload, { signal }));
           await this.store.jobs.complete(job.id, this.worker);
         } catch (error) {
           this.options.onError?.(job.kind, error);
@@ -68,6 +73,30 @@ export class JobRunner {
         ran++;
       }
       if (jobs.length < batch) return ran;
+    }
+  }
+
+  /**
+   * Runs `work` while renewing the job's lease every third of its length, so that a job longer than
+   * its lease (an encode) is never taken by another instance while it runs; aborts `work` when a
+   * renewal finds the lease lost.
+   */
+  private async holdingLease(id: number, work: (signal: AbortSignal) => Promise<void>): Promise<void> {
+    const leaseMs = this.options.leaseMs ?? 60_000;
+    const lost = new AbortController();
+    const renewal = setInterval(() => {
+      this.store.jobs.renew(id, this.worker, this.clock().getTime() + leaseMs).then(
+        (held) => {
+          if (!held) lost.abort(new Error("the job's lease was lost"));
+        },
+        (error: unknown) => this.options.onError?.('lease', error),
+      );
+    }, leaseMs / 3);
+    renewal.unref();
+    try {
+      await work(lost.signal);
+    } finally {
+      clearInterval(renewal);
     }
   }
 

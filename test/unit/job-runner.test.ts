@@ -120,4 +120,46 @@ describe('JobRunner', () => {
     expect(await runner.runDue()).toBe(0);
     expect(store.stats().syncs).toBe(after.syncs);
   });
+  it('renews the lease of a job longer than its lease, so that another instance never takes it while it runs', async () => {
+    const wall = () => new Date();
+    const a = new JobRunner(store, wall, { leaseMs: 300 });
+    const b = new JobRunner(store, wall, { leaseMs: 300 });
+    let runs = 0;
+    const slow = async () => {
+      runs++;
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+    };
+    a.register('encode', slow);
+    b.register('encode', slow);
+    await a.enqueue('encode', {}, 0);
+    const running = a.runDue();
+    // Four times the lease: B looks for due jobs all along and finds none.
+    const deadline = Date.now() + 1100;
+    while (Date.now() < deadline) {
+      expect(await b.runDue()).toBe(0);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(await running).toBe(1);
+    expect(runs).toBe(1);
+  });
+
+  it('aborts a running job whose lease another instance took', async () => {
+    const a = new JobRunner(store, () => new Date(), { leaseMs: 300 });
+    let aborted: unknown;
+    a.register('encode', async (_payload, { signal }) => {
+      await new Promise<void>((resolve) => {
+        signal.addEventListener('abort', () => resolve());
+        setTimeout(resolve, 3000);
+      });
+      aborted = signal.reason;
+    });
+    await a.enqueue('encode', {}, 0);
+    const running = a.runDue();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // As an instance whose clock is past the lease: it takes the job.
+    const later = Date.now() + 60_000;
+    expect(await store.jobs.claimDue(later, 10, 'other-worker', later + 60_000)).toHaveLength(1);
+    await running;
+    expect(String(aborted)).toContain('lease was lost');
+  });
 });

@@ -25,6 +25,10 @@ export class PgJobs implements Jobs {
   async complete(id: number, worker: string): Promise<void> {
     await this.db.query('DELETE FROM jobs WHERE id = $1 AND locked_by = $2', [id, worker]);
   }
+  async renew(id: number, worker: string, leaseUntil: number): Promise<boolean> {
+    const result = await this.db.query('UPDATE jobs SET locked_until = $1 WHERE id = $2 AND locked_by = $3', [leaseUntil, id, worker]);
+    return result.rowCount === 1;
+  }
   async retry(id: number, worker: string, runAt: number, error: string): Promise<void> {
     await this.db.query('UPDATE jobs SET run_at = $1, last_error = $2, locked_by = NULL, locked_until = NULL WHERE id = $3 AND locked_by = $4', [
       runAt,

@@ -9,6 +9,7 @@ export class SqliteJobs implements Jobs {
   private readonly claimStmt;
   private readonly completeStmt;
   private readonly retryStmt;
+  private readonly renewStmt;
   private readonly countStmt;
   private readonly byKindStmt;
   private readonly deleteStmt;
@@ -23,6 +24,7 @@ export class SqliteJobs implements Jobs {
     this.retryStmt = db.prepare<[number, string, number, string]>(
       'UPDATE jobs SET run_at = ?, last_error = ?, locked_by = NULL, locked_until = NULL WHERE id = ? AND locked_by = ?',
     );
+    this.renewStmt = db.prepare<[number, number, string]>('UPDATE jobs SET locked_until = ? WHERE id = ? AND locked_by = ?');
     this.countStmt = db.prepare<{ now: number }, { pending: number; leased: number }>(
       'SELECT count(*) - count(CASE WHEN locked_until >= @now THEN 1 END) AS pending, count(CASE WHEN locked_until >= @now THEN 1 END) AS leased FROM jobs',
     );
@@ -37,6 +39,9 @@ export class SqliteJobs implements Jobs {
   }
   async complete(id: number, worker: string): Promise<void> {
     this.completeStmt.run(id, worker);
+  }
+  async renew(id: number, worker: string, leaseUntil: number): Promise<boolean> {
+    return this.renewStmt.run(leaseUntil, id, worker).changes === 1;
   }
   async retry(id: number, worker: string, runAt: number, error: string): Promise<void> {
     this.retryStmt.run(runAt, error.slice(0, 1000), id, worker);

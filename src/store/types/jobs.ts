@@ -18,6 +18,8 @@ export interface Jobs {
   claimDue(now: number, limit: number, worker: string, leaseUntil: number): Promise<Job[]>;
   /** Removes a finished job; only its lease holder may. */
   complete(id: number, worker: string): Promise<void>;
+  /** Extends the lease of a job still running; false when `worker` no longer holds it (it ran out and another took it). */
+  renew(id: number, worker: string, leaseUntil: number): Promise<boolean>;
   /** Puts a failed job back for a later attempt. */
   retry(id: number, worker: string, runAt: number, error: string): Promise<void>;
   count(now: number): Promise<{ pending: number; leased: number }>;
