@@ -1,6 +1,6 @@
 /**
  * The one error type the domain raises. Each code maps to exactly one HTTP status (see
- * http/plugins/errors.ts); the `key` mirrors the platform's `ErrorKey` so clients can branch on it.
+ * planes/common/errors.ts); the `key` mirrors the platform's `ErrorKey` so clients can branch on it.
  */
 export type ErrorCode =
   | 'validation'
