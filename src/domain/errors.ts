@@ -46,6 +46,8 @@ export const errors = {
   },
   conflict: (message: string, key = 'conflict') => new AppError('conflict', message, key),
   payloadTooLarge: (message: string, key = 'payload_too_large') => new AppError('payload_too_large', message, key),
+  unprocessable: (message: string, key = 'unprocessable') => new AppError('unprocessable', message, key),
+  rateLimited: (message: string, key = 'rate_limited') => new AppError('rate_limited', message, key),
   unavailable: (message = 'The store is unavailable; retry shortly.') => new AppError('unavailable', message, 'unavailable'),
 };
 

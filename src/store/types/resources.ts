@@ -22,7 +22,11 @@ export type ResourceKind =
   /** A pending certificate challenge of a pull zone hostname (DNS or HTTP), until completed or expired. */
   | 'certificateChallenge'
   /** The wildcard certificate issued for a DNS zone (`POST /dnszone/{id}/certificate/issue`), its key sealed. */
-  | 'zoneCertificate';
+  | 'zoneCertificate'
+  /** A video of a video library, by its GUID; under its library (parent), linked to its collection. */
+  | 'video'
+  /** A collection of a video library's videos, by its GUID; under its library. */
+  | 'videoCollection';
 
 export interface StoredDoc<T> {
   id: string;
