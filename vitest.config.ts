@@ -12,6 +12,7 @@ const storeTests = [
   'test/postgres/**/*.test.ts',
   'test/security/**/*.test.ts',
   'test/planes/**/*.test.ts',
+  'test/video-api/**/*.test.ts',
 ];
 /** Under test/planes/ but about protocol mechanics alone, or the same whatever the store: run once (on SQLite). */
 const storelessPlaneTests = [

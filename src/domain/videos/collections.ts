@@ -57,10 +57,12 @@ export class CollectionService {
   }
 
   async rename(access: LibraryAccess, guid: string, input: CollectionBodyT): Promise<void> {
+    await this.videos.collectionOf(access, guid);
+    if (input.name == null) return;
+    const name = input.name;
     await this.store.transaction(async (tx) => {
-      const current = await this.videos.collectionOf(access, guid);
-      const again = await this.videos.collections.get(tx, access.accountId, current.id);
-      if (input.name != null) await this.videos.collections.update(tx, access.accountId, again, { ...again.doc, name: input.name });
+      const current = await this.videos.collections.get(tx, access.accountId, guid);
+      await this.videos.collections.update(tx, access.accountId, current, { ...current.doc, name });
     });
   }
 
