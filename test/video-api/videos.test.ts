@@ -112,6 +112,32 @@ describe('videos', () => {
     expect(library).toMatchObject({ VideoCount: 1, StorageUsage: 0 });
   });
 
+  it('recordProgress: concurrent reports all land, each status change is announced once stored', async () => {
+    const video = await createVideo(env, 'Progress');
+    const videos = env.t.app.services.videos;
+    const events: { status: number; previous: number }[] = [];
+    const stop = videos.onStatus((e) => events.push({ status: e.status, previous: e.previous }));
+    await videos.recordProgress(env.library.Id, video.guid, { status: 2, probe: { length: 10.6, width: 640, height: 360, framerate: 25, rotation: null } });
+    await videos.recordProgress(env.library.Id, video.guid, { status: 3, encodeProgress: 10 });
+    const resolutions = ['240p', '360p', '480p', '720p', '1080p'];
+    await Promise.all(resolutions.map((r, i) => videos.recordProgress(env.library.Id, video.guid, { resolutionFinished: r, encodeProgress: 20 + i * 10 })));
+    await videos.recordProgress(env.library.Id, video.guid, { encodeProgress: 5 });
+    const read = (await env.call('GET', `${base()}/videos/${video.guid}`)).body;
+    expect(read).toMatchObject({ status: 3, encodeProgress: 60, length: 10, width: 640, height: 360, framerate: 25 });
+    expect(read.availableResolutions.split(',').sort()).toEqual([...resolutions].sort());
+    await videos.recordProgress(env.library.Id, video.guid, { status: 4 });
+    stop();
+    await videos.recordProgress(env.library.Id, video.guid, { status: 5, message: { level: 3, issueCode: 7, message: 'unreadable' } });
+    expect(events).toEqual([
+      { status: 2, previous: 0 },
+      { status: 3, previous: 2 },
+      { status: 4, previous: 3 },
+    ]);
+    expect((await env.call('GET', `${base()}/videos/${video.guid}`)).body.transcodingMessages).toEqual([
+      { timeStamp: '2026-01-01T00:00:00.000Z', level: 3, issueCode: 7, message: 'unreadable', value: null },
+    ]);
+  });
+
   it('deleting the library deletes its videos and collections', async () => {
     const video = await createVideo(env, 'Gone with it');
     await env.call('POST', `/library/${env.library.Id}/collections`, { name: 'C' });
