@@ -254,18 +254,6 @@ export const CaptionAnswer = Type.Object(
   { additionalProperties: false, description: 'Outcome of a captions upload.' },
 );
 
-export const TranscribeBody = Type.Object(
-  {
-    targetLanguages: Type.Optional(Nullable(Type.Array(Type.String()), { description: 'Languages to make captions in.' })),
-    generateTitle: Type.Optional(Nullable(Type.Boolean())),
-    generateDescription: Type.Optional(Nullable(Type.Boolean())),
-    generateChapters: Type.Optional(Nullable(Type.Boolean())),
-    generateMoments: Type.Optional(Nullable(Type.Boolean())),
-    sourceLanguage: Type.Optional(Nullable(Type.String(), { description: 'Language spoken in the video.' })),
-  },
-  { description: 'What a transcription should produce.' },
-);
-
 export const SmartGenerateBody = Type.Object(
   {
     generateTitle: Type.Optional(Nullable(Type.Boolean())),
@@ -275,4 +263,12 @@ export const SmartGenerateBody = Type.Object(
     sourceLanguage: Type.Optional(Nullable(Type.String(), { description: 'Language spoken in the video.' })),
   },
   { description: 'What metadata to generate.' },
+);
+
+export const TranscribeBody = Type.Object(
+  {
+    ...SmartGenerateBody.properties,
+    targetLanguages: Type.Optional(Nullable(Type.Array(Type.String()), { description: 'Languages to make captions in.' })),
+  },
+  { description: 'What a transcription should produce.' },
 );
