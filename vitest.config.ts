@@ -13,6 +13,7 @@ const storeTests = [
   'test/security/**/*.test.ts',
   'test/planes/**/*.test.ts',
   'test/videos/**/*.test.ts',
+  'test/video-api/**/*.test.ts',
 ];
 /** Under test/planes/ but about protocol mechanics alone, or the same whatever the store: run once (on SQLite). */
 const storelessPlaneTests = [

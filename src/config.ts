@@ -21,6 +21,10 @@ export const ConfigSchema = Type.Object({
   port: Port(8080, 'TCP port of the management API (0 picks a free one; `off` turns it off).'),
   storagePort: Port(8081, 'TCP port of the storage plane: the file API of every storage zone (0 picks a free one; `off` turns it off).'),
   s3Port: Port(8083, 'TCP port of the S3 plane: the S3-compatible API of storage zones created with S3 support (0 picks a free one; `off` turns it off).'),
+  videoPort: Port(
+    8084,
+    "TCP port of the video plane: the video API of video libraries, authenticated with a library's API key (0 picks a free one; `off` turns it off).",
+  ),
   edgePort: Port(8082, 'TCP port of the edge plane: HTTP for the hostnames of every pull zone (0 picks a free one; `off` turns it off).'),
   edgeTlsPort: Port(8443, 'TCP port of the edge plane over HTTPS, the certificate chosen by SNI (0 picks a free one; `off` turns it off).'),
   edgeCacheBytes: Type.Integer({
@@ -185,6 +189,7 @@ export const ENV_VARS: Record<keyof Config, string> = {
   port: 'PORT',
   storagePort: 'EDGEPLANE_STORAGE_PORT',
   s3Port: 'EDGEPLANE_S3_PORT',
+  videoPort: 'EDGEPLANE_VIDEO_PORT',
   edgePort: 'EDGEPLANE_EDGE_PORT',
   edgeTlsPort: 'EDGEPLANE_EDGE_TLS_PORT',
   edgeCacheBytes: 'EDGEPLANE_EDGE_CACHE_BYTES',

@@ -15,6 +15,8 @@ import { startDnsPlane } from './planes/dns/plane.js';
 import { listenEdge, listenEdgeTls } from './planes/edge/listen.js';
 import { listenS3 } from './planes/s3/listen.js';
 import { listenStorage } from './planes/storage/listen.js';
+import { buildVideoApp } from './planes/video/app.js';
+import { listenVideo } from './planes/video/listen.js';
 import { PlaneStates, type RunningPlane } from './planes/plane.js';
 import { buildRuntime, type Runtime } from './runtime.js';
 import { createLogger } from './logging.js';
@@ -128,6 +130,7 @@ export async function startServer(config: Config, log: FastifyBaseLogger): Promi
           timeouts: { idleMs: config.transferIdleTimeoutMs },
         }),
       );
+    if (config.videoPort !== 'off') listening(await listenVideo(await buildVideoApp({ services, config, logger: log }), config.host, config.videoPort));
     if (api && config.port !== 'off') listening(await listenApi(api, config.host, config.port));
   } catch (error) {
     await close();

@@ -10,6 +10,7 @@ import type { ContainerAppService } from './containers/service.js';
 import type { DnsZoneService } from './dns/service.js';
 import type { FileService } from './files/service.js';
 import type { VideoLibraryImages } from './video-libraries/images.js';
+import type { VideoService } from './videos/service.js';
 
 export type DeletionCascade = (tx: StoreTx, accountId: number, id: number) => Promise<void>;
 
@@ -37,6 +38,12 @@ export function dnsZoneCascade(s: { certificates: CertificateService }): Deletio
 }
 
 /** A video library: its images (the player's logo, thumbnails). */
-export function videoLibraryCascade(s: { videoLibraryImages: VideoLibraryImages }): DeletionCascade {
-  return (tx, accountId, id) => s.videoLibraryImages.removeAll(tx, accountId, id);
+/** A video library: its images (the player's logo, thumbnails), its videos and collections (their files go with its storage zone). */
+export function videoLibraryCascade(s: { videoLibraryImages: VideoLibraryImages; videos: VideoService }): DeletionCascade {
+  return async (tx, accountId, id) => {
+    await s.videoLibraryImages.removeAll(tx, accountId, id);
+    for (const repo of [s.videos.videos, s.videos.collections]) {
+      for (const child of await repo.childIds(tx, accountId, id)) await repo.delete(tx, accountId, child);
+    }
+  };
 }

@@ -1,6 +1,6 @@
 /**
  * The one error type the domain raises. Each code maps to exactly one HTTP status (see
- * http/plugins/errors.ts); the `key` mirrors the platform's `ErrorKey` so clients can branch on it.
+ * planes/common/errors.ts); the `key` mirrors the platform's `ErrorKey` so clients can branch on it.
  */
 export type ErrorCode =
   | 'validation'
@@ -46,6 +46,8 @@ export const errors = {
   },
   conflict: (message: string, key = 'conflict') => new AppError('conflict', message, key),
   payloadTooLarge: (message: string, key = 'payload_too_large') => new AppError('payload_too_large', message, key),
+  unprocessable: (message: string, key = 'unprocessable') => new AppError('unprocessable', message, key),
+  rateLimited: (message: string, key = 'rate_limited') => new AppError('rate_limited', message, key),
   unavailable: (message = 'The store is unavailable; retry shortly.') => new AppError('unavailable', message, 'unavailable'),
 };
 

@@ -52,6 +52,12 @@ import { StorageZoneStatistics } from './storage-zones/statistics.js';
 import { VideoLibraryImages } from './video-libraries/images.js';
 import { VideoLibraryService } from './video-libraries/service.js';
 import { VideoLibraryStatistics } from './video-libraries/statistics.js';
+import { CollectionService } from './videos/collections.js';
+import { EncodingRequests } from './videos/encoding-requests.js';
+import { LibraryKeys } from './videos/library-access.js';
+import { VideoMedia } from './videos/media.js';
+import { VideoReports } from './videos/reports.js';
+import { VideoService } from './videos/service.js';
 
 export interface ServiceContext {
   store: Store;
@@ -67,7 +73,9 @@ export interface ServiceContext {
 
 /** The ports of edgeplane's own HTTP listeners, as configured (an origin may not be one of them). */
 const ownPorts = (config: Config) =>
-  [config.port, config.storagePort, config.s3Port, config.edgePort, config.edgeTlsPort].filter((port): port is number => typeof port === 'number');
+  [config.port, config.storagePort, config.s3Port, config.edgePort, config.edgeTlsPort, config.videoPort].filter(
+    (port): port is number => typeof port === 'number',
+  );
 
 export function buildServices(ctx: ServiceContext) {
   const apiKeys = new ApiKeyService(ctx.store, ctx.secrets, ctx.clock);
@@ -134,7 +142,14 @@ export function buildServices(ctx: ServiceContext) {
   pullZones.onDelete.push(pullZoneCascade({ containerApps, certificates, dnsZones }));
   storageZones.onDelete.push(storageZoneCascade({ files }));
   dnsZones.writer.onDelete.push(dnsZoneCascade({ certificates }));
-  videoLibraries.onDelete.push(videoLibraryCascade({ videoLibraryImages }));
+  const videos = new VideoService(
+    ctx.store,
+    ctx.secrets,
+    ctx.clock,
+    files,
+    new LibraryKeys(ctx.store, videoLibraries.libraries, storageZones.zones, pullZones.zones),
+  );
+  videoLibraries.onDelete.push(videoLibraryCascade({ videoLibraryImages, videos }));
   const bandwidthLimits = new BandwidthLimits(ctx.store, pullZones.zones, usage, billing, ctx.clock);
   return {
     apiKeys,
@@ -191,6 +206,12 @@ export function buildServices(ctx: ServiceContext) {
     pullZones,
     storageZones,
     videoLibraries,
+    /** The videos of video libraries (the video plane); `videos.onStatus` tells of each status change. */
+    videos,
+    videoCollections: new CollectionService(ctx.store, ctx.clock, videos),
+    videoMedia: new VideoMedia(ctx.store, files, ctx.jobs, videos, originAddresses),
+    videoEncodingRequests: new EncodingRequests(files, ctx.jobs, videos, ctx.secrets, originAddresses),
+    videoReports: new VideoReports(files, videos, ctx.clock),
   };
 }
 

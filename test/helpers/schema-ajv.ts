@@ -1,6 +1,6 @@
 /**
  * An Ajv that knows the formats the project's schemas use, for tests that check a response or a
- * default against its schema directly (the app's own validator lives in http/plugins/validation.ts).
+ * default against its schema directly (the app's own validator lives in planes/common/validation.ts).
  */
 import { Ajv, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';

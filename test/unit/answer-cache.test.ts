@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import { Type } from 'typebox';
 import { afterEach, describe, expect, it } from 'vitest';
-import { serializerCompiler } from '../../src/planes/api/plugins/serialization.js';
+import { serializerCompiler } from '../../src/planes/common/serialization.js';
 import { AnswerCache } from '../../src/planes/api/answer-cache.js';
 import type { ChangeFeed, StoreChange } from '../../src/store/types.js';
 

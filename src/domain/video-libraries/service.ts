@@ -17,6 +17,7 @@ import type { PullZoneService } from '../pull-zones/service.js';
 import { PRIMARY_STORAGE_REGION } from '../storage-zones/defaults.js';
 import type { StorageZoneService } from '../storage-zones/service.js';
 import { newVideoLibrary } from './defaults.js';
+import { withFigures } from './figures.js';
 import { VIDEO_LIBRARY_LANGUAGES } from './languages.js';
 import { applyLibraryUpdate, checkEncodingOptions } from './update.js';
 
@@ -100,7 +101,8 @@ export class VideoLibraryService {
   }
 
   async get(principal: Principal, id: number): Promise<VideoLibraryT> {
-    return (await this.libraries.get(this.store, principal.accountId, id)).doc;
+    const [library] = await withFigures(this.store, principal.accountId, [(await this.libraries.get(this.store, principal.accountId, id)).doc]);
+    return library!;
   }
 
   async list(principal: Principal, page: number, perPage: number, search?: string): Promise<PagedT<VideoLibraryT>> {
@@ -117,6 +119,7 @@ export class VideoLibraryService {
       chosen = matching.slice(offset, offset + perPage);
       total = matching.length;
     }
+    chosen = await withFigures(this.store, principal.accountId, chosen);
     return { Items: chosen, CurrentPage: page, TotalItems: total, HasMoreItems: offset + chosen.length < total };
   }
 

@@ -24,7 +24,11 @@ export type ResourceKind =
   /** A webhook of a video library: the event, where it went and each attempt's outcome. */
   | 'videoWebhookDelivery'
   /** The wildcard certificate issued for a DNS zone (`POST /dnszone/{id}/certificate/issue`), its key sealed. */
-  | 'zoneCertificate';
+  | 'zoneCertificate'
+  /** A video of a video library, by its GUID; under its library (parent), linked to its collection. */
+  | 'video'
+  /** A collection of a video library's videos, by its GUID; under its library. */
+  | 'videoCollection';
 
 export interface StoredDoc<T> {
   id: string;

@@ -8,8 +8,8 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import { Type } from 'typebox';
 import { AppError } from '../../../domain/errors.js';
-import { emptyBodyOr } from './body-parsers.js';
-import { validatorCompiler } from './validation.js';
+import { emptyBodyOr } from '../../common/body-parsers.js';
+import { validatorCompiler } from '../../common/validation.js';
 
 export class BinaryBody {
   readonly size: number;

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FaultInjector } from '../../../domain/faults/injector.js';
 import type { FaultStatus } from '../../../schemas/faults.js';
-import { sendError } from './errors.js';
+import { sendError } from '../../common/errors.js';
 import { quickHook } from './quick-hook.js';
 
 /** The wording of the server's own failures, so a client cannot tell an injected one apart. */

@@ -1,6 +1,6 @@
 import { AppError } from '../../../../domain/errors.js';
 import type { Api } from '../../api.js';
-import { emptyBodyOr } from '../../plugins/body-parsers.js';
+import { emptyBodyOr } from '../../../common/body-parsers.js';
 import addDnsRecord from './add-record.js';
 import checkDnsZoneAvailability from './check-availability.js';
 import createDnsZone from './create-zone.js';

@@ -1,5 +1,5 @@
 import type { Api } from '../../api.js';
-import { sendError } from '../../plugins/errors.js';
+import { sendError } from '../../../common/errors.js';
 import { Health } from '../../../../schemas/operator.js';
 import { VERSION } from '../../../../version.js';
 

@@ -4,9 +4,9 @@
  * which are logged with their cause and answered with a generic 500 that leaks nothing.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { appErrorOf, type ErrorCode, type FieldProblem } from '../../../domain/errors.js';
-import type { ErrorBodyT } from '../../../schemas/error.js';
-import { fieldProblems } from '../../../schemas/field-problems.js';
+import { appErrorOf, type ErrorCode, type FieldProblem } from '../../domain/errors.js';
+import type { ErrorBodyT } from '../../schemas/error.js';
+import { fieldProblems } from '../../schemas/field-problems.js';
 
 export function statusOf(code: ErrorCode): number {
   switch (code) {

@@ -8,7 +8,7 @@
  * operation that needs a body then answers 400 naming it. A non-empty body of another type is 415.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from '../../../domain/errors.js';
+import { AppError } from '../../domain/errors.js';
 
 type Done = (error: Error | null, body?: unknown) => void;
 

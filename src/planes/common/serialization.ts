@@ -6,8 +6,8 @@
  */
 import fastJson from 'fast-json-stringify';
 import type { FastifySerializerCompiler } from 'fastify/types/schema.js';
-import { ErrorBody } from '../../../schemas/error.js';
-import { isArrayOrPaged } from '../../../schemas/paging.js';
+import { ErrorBody } from '../../schemas/error.js';
+import { isArrayOrPaged } from '../../schemas/paging.js';
 
 /** The OpenAPI number formats our schemas use; the serializer's validator (for unions) must know them. */
 const NUMBER_FORMATS = { int32: true, int64: true, double: true, decimal: true } as const;

@@ -1,0 +1,239 @@
+/**
+ * What the video API reports about a video besides its model: the play data a player starts from
+ * (addresses on the library's pull zone, the library's player settings), the heatmap and
+ * statistics (from the views and watch time recorded on the video), its renditions and files by
+ * kind (read from the storage zone), and its oEmbed description.
+ */
+import type { FileRecord } from '../../store/types.js';
+import { VideoStatus } from '../../schemas/video.js';
+import { errors } from '../errors.js';
+import type { FileService } from '../files/service.js';
+import { splitList } from './progress.js';
+import type { VideoService } from './service.js';
+import type { LibraryAccess, VideoDoc } from './types.js';
+import { filesOfVideo } from './video-files.js';
+
+const HLS_FILE = /^(\d{3,4}p)\//;
+const MP4_FILE = /^play_(\d{3,4}p)\.mp4$/;
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+export class VideoReports {
+  constructor(
+    private readonly files: FileService,
+    private readonly videos: VideoService,
+    private readonly clock: () => Date,
+  ) {}
+
+  async playData(access: LibraryAccess, guid: string) {
+    const video = (await this.videos.find(access, guid)).doc;
+    const lib = access.library;
+    const base = `https://${access.playbackHost}/${guid}`;
+    const ready = video.status === VideoStatus.Finished || splitList(video.availableResolutions).length > 0;
+    const fallback = video.hasMP4Fallback ? splitList(video.availableResolutions).at(-1) : undefined;
+    const scheme = lib.DrmSchemeB;
+    return {
+      video: this.videos.view(access, video),
+      libraryName: lib.Name,
+      pullZoneId: lib.PullZoneId,
+      captionsPath: `${base}/captions/`,
+      seekPath: `${base}/seek/_.jpg`,
+      thumbnailUrl: `${base}/${video.thumbnailFileName ?? 'thumbnail.jpg'}`,
+      fallbackUrl: fallback ? `${base}/play_${fallback}.mp4` : null,
+      videoPlaylistUrl: `${base}/playlist.m3u8`,
+      originalUrl: lib.ExposeOriginals && video.hasOriginal ? `${base}/original` : null,
+      previewUrl: `${base}/preview.webp`,
+      controls: lib.Controls,
+      enableDRM: lib.EnableDRM,
+      drmVersion: lib.DrmVersion,
+      playerKeyColor: lib.PlayerKeyColor,
+      vastTagUrl: lib.VastTagUrl,
+      adPublisherId: lib.AdPublisherId,
+      captionsFontSize: lib.CaptionsFontSize,
+      captionsFontColor: lib.CaptionsFontColor,
+      captionsBackground: lib.CaptionsBackground,
+      uiLanguage: lib.UILanguage,
+      allowEarlyPlay: lib.AllowEarlyPlay ?? false,
+      tokenAuthEnabled: lib.PlayerTokenAuthenticationEnabled,
+      enableMP4Fallback: lib.EnableMP4Fallback,
+      showHeatmap: lib.ShowHeatmap,
+      fontFamily: lib.FontFamily,
+      playbackSpeeds: lib.PlaybackSpeeds,
+      drmSchemeBMinClientSecurityLevel: scheme?.MinClientSecurityLevel ?? null,
+      drmSchemeBEmeRobustness: null,
+      drmSchemeBSdOnlyForL3: scheme?.SdOnlyForL3 ?? false,
+      maxSoftwareDrmSchemeBResolution: null,
+      zoneTier: lib.PullZoneType,
+      isPlayable: ready,
+      isPlaylistPlayable: ready,
+      preferredPlaybackSource: ready ? ('Playlist' as const) : lib.AllowEarlyPlay && video.hasOriginal ? ('Original' as const) : ('None' as const),
+      rememberPlayerPosition: lib.RememberPlayerPosition,
+      customCss: null,
+      exposeVideoMetadata: lib.ExposeVideoMetadata,
+      enableCompactControls: lib.EnableCompactControls,
+    };
+  }
+
+  /** Views per second of the video; empty until views are recorded. */
+  async heatmap(access: LibraryAccess, guid: string): Promise<{ heatmap: Record<string, number> }> {
+    await this.videos.find(access, guid);
+    return { heatmap: {} };
+  }
+
+  /**
+   * Views and watch time per day (or hour) from `dateFrom` to `dateTo` (default: the last 30
+   * days), for the library or one video. Each period is listed; the totals recorded on the videos
+   * so far are counted on the day of the answer.
+   */
+  async statistics(
+    access: LibraryAccess,
+    q: { dateFrom?: string | undefined; dateTo?: string | undefined; hourly: boolean; videoGuid?: string | null | undefined },
+  ) {
+    const videos: VideoDoc[] = q.videoGuid
+      ? [(await this.videos.find(access, q.videoGuid)).doc]
+      : (
+          await this.videos.videos.list(this.videos.storeOf(), access.accountId, {
+            parentId: String(access.libraryId),
+            offset: 0,
+            limit: Number.MAX_SAFE_INTEGER,
+          })
+        ).items;
+    const now = this.clock();
+    let to = q.dateTo ? new Date(q.dateTo) : now;
+    let from = q.dateFrom ? new Date(q.dateFrom) : new Date(to.getTime() - 30 * DAY_MS);
+    if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime()) || from > to) [from, to] = [new Date(now.getTime() - 30 * DAY_MS), now];
+    const step = q.hourly ? HOUR_MS : DAY_MS;
+    const views: Record<string, number> = {};
+    const watch: Record<string, number> = {};
+    const first = Math.floor(from.getTime() / step) * step;
+    for (let t = first; t <= to.getTime(); t += step) {
+      const key = new Date(t).toISOString().replace('.000Z', 'Z');
+      views[key] = 0;
+      watch[key] = 0;
+    }
+    const last = new Date(Math.floor(Math.min(to.getTime(), now.getTime()) / step) * step).toISOString().replace('.000Z', 'Z');
+    if (last in views) {
+      views[last] = videos.reduce((sum, v) => sum + v.views, 0);
+      watch[last] = videos.reduce((sum, v) => sum + v.totalWatchTime, 0);
+    }
+    const watched = videos.reduce((sum, v) => sum + v.totalWatchTime, 0);
+    const possible = videos.reduce((sum, v) => sum + v.views * v.length, 0);
+    return {
+      viewsChart: views,
+      watchTimeChart: watch,
+      countryViewCounts: {},
+      countryWatchTime: {},
+      engagementScore: possible > 0 ? Math.min(100, Math.round((watched / possible) * 100)) : 0,
+    };
+  }
+
+  /** The renditions as the library asks for them, as the video lists them and as they are stored. */
+  async resolutions(access: LibraryAccess, guid: string) {
+    const video = (await this.videos.find(access, guid)).doc;
+    const stored = await filesOfVideo(this.files, access.zone, guid);
+    const names = stored.map((f) => f.path.slice(guid.length + 1));
+    const hls = [...new Set(names.map((n) => HLS_FILE.exec(n)?.[1]).filter((r): r is string => r !== undefined))];
+    const mp4 = names.map((n) => MP4_FILE.exec(n)?.[1]).filter((r): r is string => r !== undefined);
+    const playlist = stored.find((f) => f.path === `${guid}/playlist.m3u8`);
+    const listed = playlist
+      ? [...(await this.files.readBytes(playlist)).toString('utf8').matchAll(/^(\d{3,4}p)\/[^\s]*\.m3u8$/gm)].map((m) => ({ resolution: m[1]!, path: m[0] }))
+      : [];
+    const data = {
+      videoId: guid,
+      videoLibraryId: access.libraryId,
+      availableResolutions: splitList(video.availableResolutions),
+      configuredResolutions: splitList(access.library.EnabledResolutions),
+      playlistResolutions: listed,
+      storageResolutions: hls.map((r) => ({ resolution: r, path: `${r}/` })),
+      mp4Resolutions: mp4.map((r) => ({ resolution: r, path: `play_${r}.mp4` })),
+      storageObjects: stored.filter((f) => !f.path.slice(guid.length + 1).includes('/')).map((f) => storageObject(access, f)),
+      oldResolutions: [],
+      hasBothOldAndNewResolutionFormat: false,
+      hasOriginal: names.includes('original'),
+    };
+    return { success: true, message: null, statusCode: 200, data };
+  }
+
+  /** Bytes of the video's files by kind, added up now. */
+  async storageSize(access: LibraryAccess, guid: string) {
+    const video = (await this.videos.find(access, guid)).doc;
+    const codec = splitList(video.outputCodecs)[0] ?? 'x264';
+    const encoded: Record<string, { codec: string; resolution: string; size: number }> = {};
+    const sizes = { thumbnails: 0, previews: 0, originals: 0, mp4Fallback: 0, miscellaneous: 0 };
+    for (const file of await filesOfVideo(this.files, access.zone, guid)) {
+      const name = file.path.slice(guid.length + 1);
+      const hls = HLS_FILE.exec(name)?.[1];
+      if (hls) {
+        const entry = (encoded[`${codec}_${hls}`] ??= { codec, resolution: hls, size: 0 });
+        entry.size += file.size;
+      } else if (MP4_FILE.test(name)) sizes.mp4Fallback += file.size;
+      else if (name === 'original') sizes.originals += file.size;
+      else if (/^preview\./.test(name)) sizes.previews += file.size;
+      else if (/\.(jpe?g|png|webp|gif)$/.test(name)) sizes.thumbnails += file.size;
+      else sizes.miscellaneous += file.size;
+    }
+    return { success: true, message: null, statusCode: 200, data: { encoded, ...sizes, calculatedAt: this.clock().toISOString() } };
+  }
+
+  /** The oEmbed answer for an embed address `…/embed/{libraryId}/{guid}` of a library the caller may read. */
+  async oEmbed(access: LibraryAccess, guid: string, embedUrl: string, maxWidth?: number | null, maxHeight?: number | null) {
+    const video = (await this.videos.find(access, guid)).doc;
+    const [w, h] = fitWithin(video.width || 1280, video.height || 720, maxWidth ?? undefined, maxHeight ?? undefined);
+    const thumbnail = this.videos.view(access, video).thumbnailUrl;
+    return {
+      version: '1.0',
+      title: video.title,
+      type: 'video',
+      thumbnail_url: thumbnail,
+      thumbnail_width: thumbnail ? w : null,
+      thumbnail_height: thumbnail ? h : null,
+      width: w,
+      height: h,
+      html: `<iframe src="${escapeAttribute(embedUrl)}" width="${w}" height="${h}" style="border:none" allow="accelerometer; autoplay; encrypted-media; picture-in-picture" allowfullscreen></iframe>`,
+      provider_name: 'edgeplane',
+      provider_url: new URL(embedUrl).origin,
+    };
+  }
+}
+
+/** The library and video an embed address names: `…/embed/{libraryId}/{guid}` (or `/play/`). */
+export function embedTarget(address: string | null | undefined): { libraryId: number; guid: string } {
+  let path = '';
+  try {
+    path = new URL(address ?? '').pathname;
+  } catch {
+    // Not an absolute address: refused below.
+  }
+  const match = /\/(?:embed|play)\/(\d+)\/([0-9a-f-]{36})\/?$/i.exec(path);
+  if (!match) throw errors.validation('url', 'The url must be the embed address of a video: …/embed/{libraryId}/{videoId}.', 'video.oembed_url_invalid');
+  return { libraryId: Number(match[1]), guid: match[2]!.toLowerCase() };
+}
+
+function fitWithin(width: number, height: number, maxWidth?: number, maxHeight?: number): [number, number] {
+  let scale = 1;
+  if (maxWidth && maxWidth > 0) scale = Math.min(scale, maxWidth / width);
+  if (maxHeight && maxHeight > 0) scale = Math.min(scale, maxHeight / height);
+  return [Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale))];
+}
+
+const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+function storageObject(access: LibraryAccess, f: FileRecord) {
+  const cut = f.path.lastIndexOf('/');
+  return {
+    guid: f.guid,
+    storageZoneName: access.zone.zoneName,
+    path: `/${access.zone.zoneName}/${f.path.slice(0, cut + 1)}`,
+    objectName: f.path.slice(cut + 1),
+    length: f.size,
+    lastChanged: f.changedAt,
+    serverId: 0,
+    isDirectory: f.isDirectory,
+    userId: access.zone.userId,
+    contentType: f.contentType ?? '',
+    dateCreated: f.createdAt,
+    storageZoneId: Number(access.zone.zoneId),
+    checksum: f.sha256 ? f.sha256.toUpperCase() : null,
+    replicatedZones: access.zone.replicationRegions.join(','),
+  };
+}

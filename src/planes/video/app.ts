@@ -1,0 +1,63 @@
+/**
+ * Builds the video plane's HTTP application: the video API of video libraries (the platform's
+ * video API reference: videos, collections, uploads, encoding requests, captions, thumbnails,
+ * reports, oEmbed), over the runtime's services. Same error body, validation messages and
+ * serializers as the management API (planes/common/); authenticated with the library's keys
+ * (auth.ts). It builds no service and never listens: the server and the tests decide that.
+ */
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import type { Config } from '../../config.js';
+import type { Services } from '../../domain/services.js';
+import { ErrorBody } from '../../schemas/error.js';
+import { registerBodyParsers } from '../common/body-parsers.js';
+import { frameworkErrors, registerErrorHandling } from '../common/errors.js';
+import { serializerCompiler } from '../common/serialization.js';
+import { validatorCompiler } from '../common/validation.js';
+import { registerVideoAuth } from './auth.js';
+import collectionRoutes from './routes/collections.js';
+import encodingRoutes from './routes/encoding.js';
+import mediaRoutes from './routes/media.js';
+import oEmbedRoute from './routes/oembed.js';
+import reportRoutes from './routes/reports.js';
+import unavailableRoutes from './routes/unavailable.js';
+import uploadRoute from './routes/upload.js';
+import videoRoutes from './routes/videos.js';
+import type { VideoApi } from './video-api.js';
+
+/** Each concern registers its operations here, one line each; the upload has a scope of its own (its body is a stream). */
+const ROUTES: ((app: VideoApi) => void)[] = [videoRoutes, collectionRoutes, mediaRoutes, encodingRoutes, reportRoutes, unavailableRoutes, oEmbedRoute];
+
+export interface VideoAppDeps {
+  services: Services;
+  config: Config;
+  /** The process's logger (one line per request through it); none: the plane logs nothing. */
+  logger?: FastifyBaseLogger | undefined;
+}
+
+export async function buildVideoApp(deps: VideoAppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: deps.config.bodyLimit,
+    requestIdHeader: false,
+    genReqId: () => crypto.randomUUID(),
+    frameworkErrors,
+    routerOptions: { ignoreTrailingSlash: true, caseSensitive: false },
+  }).withTypeProvider();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerBodyParsers(app);
+  registerErrorHandling(app);
+  app.addSchema(ErrorBody);
+  app.decorate('services', deps.services);
+  if (deps.logger)
+    app.addHook('onResponse', async (request, reply) => request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed'));
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  registerVideoAuth(app, deps.services);
+  const api = app as unknown as VideoApi;
+  for (const routes of ROUTES) routes(api);
+  await app.register(async (scope) => uploadRoute(scope as unknown as VideoApi));
+  return app;
+}
