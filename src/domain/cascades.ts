@@ -11,6 +11,7 @@ import type { DnsZoneService } from './dns/service.js';
 import type { FileService } from './files/service.js';
 import type { VideoLibraryImages } from './video-libraries/images.js';
 import type { VideoService } from './videos/service.js';
+import type { WebhookDeliveries } from './videos/webhook-deliveries.js';
 
 export type DeletionCascade = (tx: StoreTx, accountId: number, id: number) => Promise<void>;
 
@@ -39,11 +40,12 @@ export function dnsZoneCascade(s: { certificates: CertificateService }): Deletio
 
 /** A video library: its images (the player's logo, thumbnails). */
 /** A video library: its images (the player's logo, thumbnails), its videos and collections (their files go with its storage zone). */
-export function videoLibraryCascade(s: { videoLibraryImages: VideoLibraryImages; videos: VideoService }): DeletionCascade {
+export function videoLibraryCascade(s: { videoLibraryImages: VideoLibraryImages; videos: VideoService; videoWebhooks: WebhookDeliveries }): DeletionCascade {
   return async (tx, accountId, id) => {
     await s.videoLibraryImages.removeAll(tx, accountId, id);
     for (const repo of [s.videos.videos, s.videos.collections]) {
       for (const child of await repo.childIds(tx, accountId, id)) await repo.delete(tx, accountId, child);
     }
+    await s.videoWebhooks.removeAll(tx, accountId, id);
   };
 }

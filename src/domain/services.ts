@@ -58,6 +58,8 @@ import { LibraryKeys } from './videos/library-access.js';
 import { VideoMedia } from './videos/media.js';
 import { VideoReports } from './videos/reports.js';
 import { VideoService } from './videos/service.js';
+import { WebhookDeliveries } from './videos/webhook-deliveries.js';
+import { webhookStatusOf } from './videos/webhooks.js';
 
 export interface ServiceContext {
   store: Store;
@@ -149,7 +151,22 @@ export function buildServices(ctx: ServiceContext) {
     files,
     new LibraryKeys(ctx.store, videoLibraries.libraries, storageZones.zones, pullZones.zones),
   );
-  videoLibraries.onDelete.push(videoLibraryCascade({ videoLibraryImages, videos }));
+  const videoWebhooks = new WebhookDeliveries({
+    store: ctx.store,
+    jobs: ctx.jobs,
+    clock: ctx.clock,
+    targetOf: async (libraryId) => {
+      const found = await videos.keys.find(libraryId);
+      return found && { accountId: found.accountId, url: found.library.WebhookUrl, readOnlyApiKey: found.library.ReadOnlyApiKey ?? '' };
+    },
+    addresses: originAddresses,
+  });
+  videos.onStatus((event) => {
+    const status = webhookStatusOf(event.status);
+    // Queued as a stored job; a store that fails to take it loses this one announcement, never the video's state.
+    if (status !== undefined) void videoWebhooks.notify({ libraryId: event.libraryId, videoGuid: event.guid, status }).catch(() => undefined);
+  });
+  videoLibraries.onDelete.push(videoLibraryCascade({ videoLibraryImages, videos, videoWebhooks }));
   const bandwidthLimits = new BandwidthLimits(ctx.store, pullZones.zones, usage, billing, ctx.clock);
   return {
     apiKeys,
@@ -212,6 +229,8 @@ export function buildServices(ctx: ServiceContext) {
     videoMedia: new VideoMedia(ctx.store, files, ctx.jobs, videos, originAddresses),
     videoEncodingRequests: new EncodingRequests(files, ctx.jobs, videos, ctx.secrets, originAddresses),
     videoReports: new VideoReports(files, videos, ctx.clock),
+    /** The video libraries' webhooks: what was sent where, and how it went. */
+    videoWebhooks,
   };
 }
 

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { JobRunner } from '../../jobs/runner.js';
-import type { Store } from '../../store/types.js';
+import type { Store, StoreTx } from '../../store/types.js';
 import type { Clock } from '../principal.js';
 import { type AttemptOutcome, postWebhook, type ReceiverAddresses, RETRY_DELAYS_MS, signatureHeaders, type WebhookEvent, webhookBody } from './webhooks.js';
 
@@ -45,12 +45,21 @@ export interface WebhookDeliveriesDeps {
 }
 
 export class WebhookDeliveries {
+  /** The announcements being queued, one after the other: their jobs are queued in the order of the events. */
+  private queued: Promise<void> = Promise.resolve();
+
   constructor(private readonly deps: WebhookDeliveriesDeps) {
     deps.jobs.register(WEBHOOK_JOB, (payload) => this.attempt(payload as JobPayload));
   }
 
-  /** Queues the event for the library's receiver, if it has one. */
-  async notify(event: WebhookEvent): Promise<void> {
+  /** Queues the event for the library's receiver, if it has one, after the events notified before it. */
+  notify(event: WebhookEvent): Promise<void> {
+    const queued = this.queued.then(() => this.queue(event));
+    this.queued = queued.catch(() => undefined);
+    return queued;
+  }
+
+  private async queue(event: WebhookEvent): Promise<void> {
     const target = await this.deps.targetOf(event.libraryId);
     if (!target?.url) return;
     const delivery: WebhookDelivery = {
@@ -80,6 +89,12 @@ export class WebhookDeliveries {
     });
     const items = page.items.map((d) => d.doc).reverse();
     return { items: items.slice(offset, offset + limit), total: page.total };
+  }
+
+  /** Removes a library's deliveries (with the library: cascades.ts). */
+  async removeAll(tx: StoreTx, accountId: number, libraryId: number): Promise<void> {
+    const page = await tx.docs.list('videoWebhookDelivery', accountId, { offset: 0, limit: 1_000_000, parentId: String(libraryId) });
+    for (const delivery of page.items) await tx.docs.delete('videoWebhookDelivery', accountId, delivery.id);
   }
 
   private async attempt({ deliveryId, event }: JobPayload): Promise<void> {

@@ -36,6 +36,29 @@ export const WEBHOOK_STATUS = {
 export type WebhookStatus = (typeof WEBHOOK_STATUS)[keyof typeof WEBHOOK_STATUS];
 
 /**
+ * The webhook status announcing a video's new model status (Uploaded 1 … UploadFailed 6), or none
+ * for Created (0): a video is announced once there is something to encode. A rendition finishing
+ * (ResolutionFinished) is announced by the encoding itself, not by a status change.
+ */
+export function webhookStatusOf(videoStatus: number): WebhookStatus | undefined {
+  switch (videoStatus) {
+    case 1:
+      return WEBHOOK_STATUS.Queued;
+    case 2:
+      return WEBHOOK_STATUS.Processing;
+    case 3:
+      return WEBHOOK_STATUS.Encoding;
+    case 4:
+      return WEBHOOK_STATUS.Finished;
+    case 5:
+    case 6:
+      return WEBHOOK_STATUS.Failed;
+    default:
+      return undefined;
+  }
+}
+
+/**
  * The signature's headers, byte for byte as the platform's receivers look them up: the one place
  * where the platform's name is written, for compatibility (reference/README.md, point 5).
  */
