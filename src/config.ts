@@ -108,6 +108,12 @@ export const ConfigSchema = Type.Object({
     }),
   ),
   containerDomain: Type.String({ default: 'containers.edgeplane.test', description: 'Domain of generated container endpoint public hosts.' }),
+  encodeConcurrency: Type.Integer({
+    minimum: 1,
+    maximum: 64,
+    default: 1,
+    description: 'How many videos one instance encodes at once (each ffmpeg uses every core it is given).',
+  }),
   jobDelayMs: Type.Integer({
     minimum: 0,
     default: 2000,
@@ -211,6 +217,7 @@ export const ENV_VARS: Record<keyof Config, string> = {
   dnsUdpBatching: 'EDGEPLANE_DNS_UDP_BATCHING',
   dnsUpstream: 'EDGEPLANE_DNS_UPSTREAM',
   containerDomain: 'EDGEPLANE_CONTAINER_DOMAIN',
+  encodeConcurrency: 'EDGEPLANE_ENCODE_CONCURRENCY',
   jobDelayMs: 'EDGEPLANE_JOB_DELAY_MS',
   monitorIntervalMs: 'EDGEPLANE_MONITOR_INTERVAL_MS',
   logLevel: 'LOG_LEVEL',

@@ -13,6 +13,7 @@ import { buildServices, type Services } from './domain/services.js';
 import { openFilesBackend } from './files/location.js';
 import type { BlobStore } from './files/types.js';
 import { JobRunner } from './jobs/runner.js';
+import { MEDIA_JOBS } from './domain/videos/media-jobs.js';
 import { Secrets } from './security/secrets.js';
 import type { Store } from './store/types.js';
 
@@ -53,14 +54,16 @@ export function buildRuntime(options: RuntimeOptions): Runtime {
   const { config, store } = options;
   const log = options.log ?? silent;
   const clock = options.clock ?? systemClock;
-  const jobs = new JobRunner(store, clock, {
-    pollMs: Math.max(50, Math.min(1000, config.jobDelayMs)),
-    onError: (kind, error) => log.error({ err: error, kind }, 'background job failed'),
-  });
+  const pollMs = Math.max(50, Math.min(1000, config.jobDelayMs));
+  const onError = (kind: string, error: unknown) => log.error({ err: error, kind }, 'background job failed');
+  // Encoding and fetching videos take minutes: they run on a runner of their own, so the short
+  // jobs (webhooks, replication, scans) never wait behind them.
+  const jobs = new JobRunner(store, clock, { pollMs, onError, lane: { except: MEDIA_JOBS } });
+  const mediaJobs = new JobRunner(store, clock, { pollMs, onError, lane: { only: MEDIA_JOBS }, concurrency: config.encodeConcurrency });
   // One instance: deriving the subkeys (HKDF) is start-up work, done once.
   const secrets = new Secrets(options.masterKey);
   const blobs = options.blobs ?? openFilesBackend(config);
-  const services = buildServices({ store, secrets, clock, config, jobs, blobs, originLookup: options.originLookup });
+  const services = buildServices({ store, secrets, clock, config, jobs, mediaJobs, blobs, originLookup: options.originLookup });
   let closing: Promise<void> | undefined;
   return {
     config,
@@ -70,6 +73,7 @@ export function buildRuntime(options: RuntimeOptions): Runtime {
     services,
     start() {
       jobs.start();
+      mediaJobs.start();
       services.fileSweeper.start((error) => log.error({ err: error }, 'the files sweep failed'));
       services.lifecycleSweeper.start((error) => log.error({ err: error }, 'the S3 lifecycle sweep failed'));
       services.usage.start();
@@ -79,6 +83,7 @@ export function buildRuntime(options: RuntimeOptions): Runtime {
     close: () =>
       (closing ??= (async () => {
         await jobs.stop();
+        await mediaJobs.stop();
         services.fileSweeper.stop();
         services.lifecycleSweeper.stop();
         await services.bandwidthLimits.close();

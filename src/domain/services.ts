@@ -67,6 +67,8 @@ export interface ServiceContext {
   clock: Clock;
   config: Config;
   jobs: JobRunner;
+  /** The runner of the long jobs: encoding and fetching videos (its own lane, so short jobs never wait behind them). */
+  mediaJobs: JobRunner;
   /** Where file bytes live (EDGEPLANE_FILES_URL). */
   blobs: BlobStore;
   /** How the edge resolves origin host names (default `dns.lookup`; tests give their own). */
@@ -182,6 +184,7 @@ export function buildServices(ctx: ServiceContext) {
     videoLibraryImages,
     videoLibraryStatistics: new VideoLibraryStatistics(videoLibraries, usage, ctx.clock),
     jobs: ctx.jobs,
+    mediaJobs: ctx.mediaJobs,
     store: ctx.store,
     storeDialect: ctx.store.dialect,
     /** Readiness: the store answers a trivial query. */

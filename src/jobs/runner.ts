@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../domain/principal.js';
-import type { Store } from '../store/types.js';
+import type { JobLane, Store } from '../store/types.js';
 
 /**
  * A job's work. `signal` aborts when this instance no longer holds the job's lease (it could not be
@@ -20,6 +20,10 @@ export interface JobRunnerOptions {
   pollMs?: number;
   leaseMs?: number;
   batch?: number;
+  /** The kinds this runner takes (default: every kind): long work runs on a runner of its own, so that it never holds up the short jobs. */
+  lane?: JobLane;
+  /** How many jobs run at once (default 1); each claims one job at a time. */
+  concurrency?: number;
   onError?: (kind: string, error: unknown) => void;
 }
 
@@ -39,6 +43,8 @@ export class JobRunner {
   ) {}
 
   register(kind: string, handler: JobHandler): void {
+    const lane = this.options.lane;
+    if (lane && ('only' in lane ? !lane.only.includes(kind) : lane.except.includes(kind))) throw new Error(`job kind ${kind} runs on another runner`);
     this.handlers.set(kind, handler);
   }
 
@@ -54,11 +60,18 @@ export class JobRunner {
   }
 
   private async drain(): Promise<number> {
-    const batch = this.options.batch ?? 20;
+    const slots = this.options.concurrency ?? 1;
+    // Several at once: each slot takes one job at a time, so a slot that is free takes the next.
+    const batch = slots > 1 ? 1 : (this.options.batch ?? 20);
+    const ran = await Promise.all(Array.from({ length: slots }, () => this.drainSlot(batch)));
+    return ran.reduce((a, b) => a + b, 0);
+  }
+
+  private async drainSlot(batch: number): Promise<number> {
     let ran = 0;
     for (;;) {
       const now = this.clock().getTime();
-      const jobs = await this.store.jobs.claimDue(now, batch, this.worker, now + (this.options.leaseMs ?? 60_000));
+      const jobs = await this.store.jobs.claimDue(now, batch, this.worker, now + (this.options.leaseMs ?? 60_000), this.options.lane);
       for (const job of jobs) {
         const handler = this.handlers.get(job.kind);
         try {

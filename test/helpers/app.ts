@@ -109,7 +109,8 @@ export async function createTestApp(overrides: Partial<Config> = {}, options: Te
     databaseUrl: location.databaseUrl,
     async runJobs(afterMs = 0) {
       clock.advance(afterMs);
-      return app.services.jobs.runDue();
+      // The short jobs, then the long ones (encoding): each runner takes its own lane.
+      return (await app.services.jobs.runDue()) + (await app.services.mediaJobs.runDue());
     },
     key: first.apiKey,
     accountId: first.account.id,

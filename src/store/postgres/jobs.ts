@@ -1,6 +1,6 @@
 /** Background jobs on PostgreSQL (migration 0002). */
 import { type JobRow, jobFromRow } from '../tables/jobs.js';
-import type { Job, Jobs } from '../types.js';
+import type { Job, JobLane, Jobs } from '../types.js';
 import { type Queryable, run } from './queryable.js';
 
 export class PgJobs implements Jobs {
@@ -10,15 +10,17 @@ export class PgJobs implements Jobs {
       await run<{ id: number }>(this.db, 'INSERT INTO jobs (kind, payload, run_at) VALUES ($1, $2, $3) RETURNING id', [kind, JSON.stringify(payload), runAt])
     )[0]!.id;
   }
-  async claimDue(now: number, limit: number, worker: string, leaseUntil: number): Promise<Job[]> {
+  async claimDue(now: number, limit: number, worker: string, leaseUntil: number, lane: JobLane = { except: [] }): Promise<Job[]> {
+    const [kinds, listed] = 'only' in lane ? [lane.only, true] : [lane.except, false];
     // SKIP LOCKED: instances polling at the same moment take disjoint jobs instead of queueing.
     const rows = await run<JobRow>(
       this.db,
       `UPDATE jobs SET locked_by = $1, locked_until = $2, attempts = attempts + 1
        WHERE id IN (SELECT id FROM jobs WHERE run_at <= $3 AND (locked_until IS NULL OR locked_until < $3)
+                    AND (kind = ANY($5::text[])) = $6
                     ORDER BY run_at, id LIMIT $4 FOR UPDATE SKIP LOCKED)
        RETURNING id, kind, payload, run_at, attempts`,
-      [worker, leaseUntil, now, limit],
+      [worker, leaseUntil, now, limit, kinds, listed],
     );
     return rows.sort((a, b) => a.run_at - b.run_at || a.id - b.id).map(jobFromRow);
   }

@@ -1,7 +1,7 @@
 /** Background jobs on SQLite (migration 0002). */
 import type Database from 'better-sqlite3';
 import { type JobRow, jobFromRow } from '../tables/jobs.js';
-import type { Job, Jobs } from '../types.js';
+import type { Job, JobLane, Jobs } from '../types.js';
 import { BOUND_LIMIT } from './limits.js';
 
 export class SqliteJobs implements Jobs {
@@ -15,9 +15,11 @@ export class SqliteJobs implements Jobs {
   private readonly deleteStmt;
   constructor(db: Database.Database) {
     this.insertStmt = db.prepare<[string, string, number]>('INSERT INTO jobs (kind, payload, run_at) VALUES (?, ?, ?)');
-    this.claimStmt = db.prepare<[string, number, number, number, number], JobRow>(
+    this.claimStmt = db.prepare<[string, number, number, number, string, number, number], JobRow>(
       `UPDATE jobs SET locked_by = ?, locked_until = ?, attempts = attempts + 1
-       WHERE id IN (SELECT id FROM jobs WHERE run_at <= ? AND (locked_until IS NULL OR locked_until < ?) ORDER BY run_at, id ${BOUND_LIMIT})
+       WHERE id IN (SELECT id FROM jobs WHERE run_at <= ? AND (locked_until IS NULL OR locked_until < ?)
+                    AND (kind IN (SELECT value FROM json_each(?))) = ?
+                    ORDER BY run_at, id ${BOUND_LIMIT})
        RETURNING id, kind, payload, run_at, attempts`,
     );
     this.completeStmt = db.prepare<[number, string]>('DELETE FROM jobs WHERE id = ? AND locked_by = ?');
@@ -34,8 +36,9 @@ export class SqliteJobs implements Jobs {
   async enqueue(kind: string, payload: unknown, runAt: number): Promise<number> {
     return Number(this.insertStmt.run(kind, JSON.stringify(payload), runAt).lastInsertRowid);
   }
-  async claimDue(now: number, limit: number, worker: string, leaseUntil: number): Promise<Job[]> {
-    return this.claimStmt.all(worker, leaseUntil, now, now, limit).map(jobFromRow);
+  async claimDue(now: number, limit: number, worker: string, leaseUntil: number, lane: JobLane = { except: [] }): Promise<Job[]> {
+    const [kinds, listed] = 'only' in lane ? [lane.only, 1] : [lane.except, 0];
+    return this.claimStmt.all(worker, leaseUntil, now, now, JSON.stringify(kinds), listed, limit).map(jobFromRow);
   }
   async complete(id: number, worker: string): Promise<void> {
     this.completeStmt.run(id, worker);

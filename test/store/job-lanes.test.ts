@@ -1,0 +1,48 @@
+/**
+ * Job lanes on both stores: a runner takes only the kinds of its lane (long work on a runner of
+ * its own never holds up the short jobs), and a runner of several slots runs that many jobs at once.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { JobRunner } from '../../src/jobs/runner.js';
+import { createTestApp, type TestContext } from '../helpers/app.js';
+
+let t: TestContext;
+beforeEach(async () => {
+  t = await createTestApp();
+});
+afterEach(async () => {
+  await t.close();
+});
+
+describe('job lanes', () => {
+  it('let each runner take only the kinds of its lane, and refuse a handler for a kind of another lane', async () => {
+    const general = new JobRunner(t.store, t.clock.read, { lane: { except: ['encode'] } });
+    const media = new JobRunner(t.store, t.clock.read, { lane: { only: ['encode'] } });
+    const ran: string[] = [];
+    general.register('note', async () => void ran.push('note'));
+    media.register('encode', async () => void ran.push('encode'));
+    expect(() => general.register('encode', async () => {})).toThrow(/another runner/);
+    expect(() => media.register('note', async () => {})).toThrow(/another runner/);
+    await general.enqueue('encode', {});
+    await general.enqueue('note', {});
+    expect(await general.runDue()).toBe(1);
+    expect(ran).toEqual(['note']);
+    expect(await media.runDue()).toBe(1);
+    expect(ran).toEqual(['note', 'encode']);
+  });
+
+  it('run as many jobs at once as the runner has slots', async () => {
+    const media = new JobRunner(t.store, t.clock.read, { lane: { only: ['encode'] }, concurrency: 2 });
+    let running = 0;
+    let most = 0;
+    media.register('encode', async () => {
+      running++;
+      most = Math.max(most, running);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      running--;
+    });
+    for (let i = 0; i < 5; i++) await media.enqueue('encode', { i });
+    expect(await media.runDue()).toBe(5);
+    expect(most).toBe(2);
+  });
+});
