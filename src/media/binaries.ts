@@ -99,7 +99,7 @@ function versionOf(output: string): string {
 /** Reads `ffmpeg -encoders`: ` V..X.. libaom-av1   libaom AV1 (codec av1)` → name and whether it is experimental. */
 export function parseEncoders(output: string): Map<string, { experimental: boolean }> {
   const encoders = new Map<string, { experimental: boolean }>();
-  for (const match of output.matchAll(/^\s([VAS.][F.][S.][X.][B.][D.])\s+(\S+)/gm)) {
+  for (const match of output.matchAll(/^\s([VAS.][F.][S.][X.][B.][D.])\s+([A-Za-z0-9_-]+)\s/gm)) {
     encoders.set(match[2]!, { experimental: match[1]![3] === 'X' });
   }
   return encoders;

@@ -90,6 +90,7 @@ export function srtToWebVtt(text: string): string {
     }
     if (seconds(end) <= seconds(start)) problems.push(`block ${index + 1}: the cue ends before it starts`);
     const body = block.slice(timingAt + 1).map((line) => line.replaceAll('-->', '->'));
+    while (body.at(-1)?.trim() === '') body.pop();
     cues.push([`${vttTime(seconds(start))} --> ${vttTime(seconds(end))}`, ...body].join('\n'));
   });
   if (cues.length === 0 && problems.length === 0) problems.push('the file has no cue');
