@@ -8,13 +8,15 @@ import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { MediaProcessError, MediaToolsMissingError } from './errors.js';
 
-/** Last stderr lines kept for an error message, and the most characters kept of each. */
-const STDERR_LINES = 12;
-const STDERR_LINE_CHARS = 400;
-/** A line longer than this (no ffmpeg progress line is) is cut: a partial line never grows without bound. */
-const STDOUT_LINE_CHARS = 4096;
-/** Niceness of the tools: encoding yields the processor to the server's requests. */
-const NICENESS = 10;
+const LIMITS = {
+  /** Last stderr lines kept for an error message, and the most characters kept of each. */
+  stderrLines: 12,
+  stderrLineChars: 400,
+  /** A longer stdout line (no progress line is) is cut: a partial line never grows without bound. */
+  stdoutLineChars: 4096,
+  /** Niceness of the tools: encoding yields the processor to the server's requests. */
+  niceness: 10,
+};
 
 export interface ToolRun {
   /** Path of the binary. */
@@ -72,8 +74,8 @@ export function runTool(run: ToolRun): Promise<string> {
       env: run.env ? { ...process.env, ...run.env } : process.env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const stderr = new LineTail(STDERR_LINES, STDERR_LINE_CHARS);
-    const stdoutLines = run.onStdoutLine ? new LineTail(0, STDOUT_LINE_CHARS, run.onStdoutLine) : null;
+    const stderr = new LineTail(LIMITS.stderrLines, LIMITS.stderrLineChars);
+    const stdoutLines = run.onStdoutLine ? new LineTail(0, LIMITS.stdoutLineChars, run.onStdoutLine) : null;
     const maxStdout = run.maxStdoutBytes ?? 8 * 1024 * 1024;
     const collected: Buffer[] = [];
     let collectedBytes = 0;
@@ -87,7 +89,7 @@ export function runTool(run: ToolRun): Promise<string> {
 
     child.once('spawn', () => {
       try {
-        setPriority(child.pid!, NICENESS);
+        setPriority(child.pid!, LIMITS.niceness);
       } catch {
         // Not allowed here (some containers): the run goes on at normal priority.
       }

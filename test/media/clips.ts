@@ -4,7 +4,12 @@
  * what ffprobe says of an output.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { newVideoLibrary } from '../../src/domain/video-libraries/defaults.js';
+import { findMediaTools } from '../../src/media/binaries.js';
 import type { EncodingSettings, MediaTools } from '../../src/media/types.js';
 
 export interface ClipOptions {
@@ -78,4 +83,18 @@ export function probeFile(tools: MediaTools, path: string): { streams: ProbedStr
   });
   if (result.status !== 0) throw new Error(`ffprobe failed on ${path}: ${result.stderr}`);
   return JSON.parse(result.stdout);
+}
+
+/**
+ * For a test file: the npm packages' static builds (PATH searched nowhere, so the same build
+ * whatever the machine has) and a temporary directory, removed afterwards.
+ */
+export function bundledToolsFor(name: string): { tools: MediaTools; dir: string } {
+  const media = {} as { tools: MediaTools; dir: string };
+  beforeAll(async () => {
+    media.tools = await findMediaTools({}, { searchPath: '' });
+    media.dir = mkdtempSync(join(tmpdir(), `edgeplane-media-${name}-`));
+  });
+  afterAll(() => rmSync(media.dir, { recursive: true, force: true }));
+  return media;
 }

@@ -4,26 +4,16 @@
  * running), a failure (ffmpeg's last words in the error).
  */
 import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findMediaTools } from '../../src/media/binaries.js';
+import { describe, expect, it } from 'vitest';
 import { MediaProcessError } from '../../src/media/errors.js';
 import { buildEncodePlan } from '../../src/media/plan.js';
 import { probe } from '../../src/media/probe.js';
 import { runEncodePlan } from '../../src/media/run.js';
-import type { MediaTools } from '../../src/media/types.js';
-import { librarySettings, makeClip, probeFile } from './clips.js';
+import { bundledToolsFor, librarySettings, makeClip, probeFile } from './clips.js';
 import { encodeClipAndCheck } from './encode-check.js';
 
-let tools: MediaTools;
-let dir: string;
-
-beforeAll(async () => {
-  tools = await findMediaTools({}, { searchPath: '' });
-  dir = mkdtempSync(join(tmpdir(), 'edgeplane-media-run-'));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const media = bundledToolsFor('run');
 
 /** Processes whose working directory lies under `root` (every ffmpeg of a plan runs in its output directory). */
 function processesUnder(root: string): number[] {
@@ -41,42 +31,48 @@ function processesUnder(root: string): number[] {
 
 describe('running a plan with the npm static build', () => {
   it('uses the bundled build', () => {
-    expect(tools.ffmpeg.origin).toBe('bundled');
-    expect(tools.description).toMatch(/^ffmpeg \S+ \(bundled, .*\): x264 libx264, /);
+    expect(media.tools.ffmpeg.origin).toBe('bundled');
+    expect(media.tools.description).toMatch(/^ffmpeg \S+ \(bundled, .*\): x264 libx264, /);
   });
 
   it('encodes 240p and 360p with MP4 fallbacks and a watermark: every file, size, playlist, thumbnail and progress', { timeout: 60_000 }, async () => {
-    await encodeClipAndCheck(tools, mkdtempSync(join(dir, 'full-')));
+    await encodeClipAndCheck(media.tools, mkdtempSync(join(media.dir, 'full-')));
   });
 
   it('turns a rotated source upright', { timeout: 30_000 }, async () => {
-    const work = mkdtempSync(join(dir, 'rotated-'));
-    const source = makeClip(tools, join(work, 'rotated.mp4'), { rotate: 90, seconds: 2 });
-    const info = await probe(tools, source);
+    const work = mkdtempSync(join(media.dir, 'rotated-'));
+    const source = makeClip(media.tools, join(work, 'rotated.mp4'), { rotate: 90, seconds: 2 });
+    const info = await probe(media.tools, source);
     const plan = buildEncodePlan({
       source,
       outputDir: join(work, 'out'),
       info,
       settings: librarySettings({ EnabledResolutions: '240p', EnableMP4Fallback: false }),
-      capabilities: tools.capabilities,
+      capabilities: media.tools.capabilities,
       skipArtwork: true,
     });
-    const result = await runEncodePlan(tools, plan);
+    const result = await runEncodePlan(media.tools, plan);
     expect(result.renditions.map((r) => [r.width, r.height])).toEqual([[136, 240]]);
-    const video = probeFile(tools, join(work, 'out', '240p/video.m3u8')).streams.find((s) => s.codec_type === 'video')!;
+    const video = probeFile(media.tools, join(work, 'out', '240p/video.m3u8')).streams.find((s) => s.codec_type === 'video')!;
     expect([video.width, video.height]).toEqual([136, 240]);
   });
 
   it('kills ffmpeg when aborted, and rejects with the reason once no ffmpeg is left', { timeout: 30_000 }, async () => {
-    const work = mkdtempSync(join(dir, 'abort-'));
-    const source = makeClip(tools, join(work, 'source.mp4'), { seconds: 4 });
-    const info = await probe(tools, source);
+    const work = mkdtempSync(join(media.dir, 'abort-'));
+    const source = makeClip(media.tools, join(work, 'source.mp4'), { seconds: 4 });
+    const info = await probe(media.tools, source);
     const outputDir = join(work, 'out');
-    const plan = buildEncodePlan({ source, outputDir, info, settings: librarySettings({ EnabledResolutions: '240p,360p' }), capabilities: tools.capabilities });
+    const plan = buildEncodePlan({
+      source,
+      outputDir,
+      info,
+      settings: librarySettings({ EnabledResolutions: '240p,360p' }),
+      capabilities: media.tools.capabilities,
+    });
     const controller = new AbortController();
     let runningWhenAborted: number[] = [];
     const started = performance.now();
-    const run = runEncodePlan(tools, plan, {
+    const run = runEncodePlan(media.tools, plan, {
       signal: controller.signal,
       onProgress: () => {
         if (controller.signal.aborted) return;
@@ -89,23 +85,23 @@ describe('running a plan with the npm static build', () => {
     expect(processesUnder(outputDir)).toEqual([]);
     expect(performance.now() - started).toBeLessThan(5000);
     // An already aborted signal starts nothing.
-    await expect(runEncodePlan(tools, plan, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(runEncodePlan(media.tools, plan, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
   });
 
   it("fails with ffmpeg's last lines and the step when ffmpeg fails", { timeout: 30_000 }, async () => {
-    const work = mkdtempSync(join(dir, 'fail-'));
-    const source = makeClip(tools, join(work, 'source.mp4'), { seconds: 1 });
-    const info = await probe(tools, source);
+    const work = mkdtempSync(join(media.dir, 'fail-'));
+    const source = makeClip(media.tools, join(work, 'source.mp4'), { seconds: 1 });
+    const info = await probe(media.tools, source);
     const plan = buildEncodePlan({
       source,
       outputDir: join(work, 'out'),
       info,
       settings: librarySettings({ EnabledResolutions: '240p' }),
-      capabilities: tools.capabilities,
+      capabilities: media.tools.capabilities,
       skipArtwork: true,
     });
     rmSync(source);
-    const error = await runEncodePlan(tools, plan).catch((e: unknown) => e);
+    const error = await runEncodePlan(media.tools, plan).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MediaProcessError);
     const failure = error as MediaProcessError;
     expect(failure.step).toBe('240p x264');
