@@ -83,7 +83,7 @@ function renditionStep(input: PlanInput, rendition: Rendition): EncodeStep {
     '-map',
     '[v]',
     ...(info.hasAudio ? ['-map', '0:a:0', ...AUDIO] : []),
-    ...videoEncoderArgs(rendition.codec, input.capabilities, rendition.bitrateKbps, info.framerate),
+    ...videoEncoderArgs(rendition.codec, input.capabilities, rendition, info.framerate),
     '-f',
     'hls',
     '-hls_time',

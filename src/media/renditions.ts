@@ -12,7 +12,9 @@
  * resolution, at the source's own size (never enlarged), so every video plays.
  */
 import { OUTPUT_CODECS, VIDEO_RESOLUTIONS } from '../schemas/video-library.js';
+import { codecsOf } from './playlists.js';
 import type { EncoderCapabilities, EncodingSettings, MediaInfo, OutputCodec, Rendition, ResolutionLabel } from './types.js';
+import { h264Level } from './video-encoders.js';
 
 export interface Size {
   width: number;
@@ -98,6 +100,13 @@ export function chooseRenditions(info: MediaInfo, settings: EncodingSettings, co
       bitrateKbps: bitrateOf(settings, label),
       playlist: codec === 'x264' ? `${label}/video.m3u8` : `${label}/${codec}/video.m3u8`,
       mp4: codec === 'x264' && settings.EnableMP4Fallback ? `play_${label}.mp4` : null,
+      codecs:
+        codec === 'x264'
+          ? codecsOf([
+              { codec_name: 'h264', profile: 'High', level: h264Level(size.width, size.height, info.framerate) },
+              ...(info.hasAudio ? [{ codec_name: 'aac' }] : []),
+            ])
+          : null,
     })),
   );
 }

@@ -52,7 +52,7 @@ async function streamsOf(tools: MediaTools, file: string, signal?: AbortSignal):
   return [...streams].sort((a, b) => Number(b.width !== undefined) - Number(a.width !== undefined));
 }
 
-/** Measures a rendition written to disk: its announced bandwidth and CODECS. */
+/** Measures a rendition written to disk: its announced bandwidth, and its CODECS unless the plan set them. */
 async function finish(tools: MediaTools, outputDir: string, rendition: Rendition, signal?: AbortSignal): Promise<FinishedRendition> {
   const playlistPath = join(outputDir, rendition.playlist);
   const folder = join(playlistPath, '..');
@@ -61,8 +61,8 @@ async function finish(tools: MediaTools, outputDir: string, rendition: Rendition
   const sizes = new Map<string, number>();
   for (const segment of segments) sizes.set(segment.uri, (await stat(join(folder, segment.uri))).size);
   const { peak, average } = bandwidthOf(segments, (uri) => sizes.get(uri) ?? 0);
-  const streams = await streamsOf(tools, join(folder, map ?? segments[0]!.uri), signal);
-  return { ...rendition, bandwidth: peak, averageBandwidth: average, codecs: codecsOf(streams) };
+  const codecs = rendition.codecs ?? codecsOf(await streamsOf(tools, join(folder, map ?? segments[0]!.uri), signal));
+  return { ...rendition, bandwidth: peak, averageBandwidth: average, codecs };
 }
 
 async function filesUnder(root: string): Promise<{ path: string; bytes: number }[]> {

@@ -87,6 +87,8 @@ export interface Rendition {
   playlist: string;
   /** The MP4 fallback made from it (x264 only, when the library asks): `play_720p.mp4`. */
   mp4: string | null;
+  /** Its RFC 6381 codecs when the plan decides them (x264: profile and level are set), else null: read from the output. */
+  codecs: string | null;
 }
 
 /** One ffmpeg run of a plan. */
@@ -126,7 +128,6 @@ export interface FinishedRendition extends Rendition {
   /** Peak and average bits per second of its segments, as the master playlist announces them. */
   bandwidth: number;
   averageBandwidth: number;
-  /** The RFC 6381 codecs of the variant, e.g. `avc1.64001e,mp4a.40.2`. */
   codecs: string;
 }
 

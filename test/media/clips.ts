@@ -73,6 +73,8 @@ export interface ProbedStream {
   codec_name: string;
   width?: number;
   height?: number;
+  profile?: string;
+  level?: number;
 }
 
 /** ffprobe's streams and duration of a file, read with the tools under test. */

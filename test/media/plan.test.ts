@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildEncodePlan, thumbnailCountFor, thumbnailSeconds } from '../../src/media/plan.js';
 import { boxOf, chooseCodecs, sizeFor, sizedResolutions } from '../../src/media/renditions.js';
+import { h264Level } from '../../src/media/video-encoders.js';
 import type { EncoderCapabilities, EncodingSettings, MediaInfo } from '../../src/media/types.js';
 import { librarySettings } from './clips.js';
 
@@ -84,6 +85,18 @@ describe('renditions', () => {
 });
 
 describe('codecs', () => {
+  it('sets the lowest H.264 level the picture fits, and announces it', () => {
+    expect([h264Level(426, 240, 30), h264Level(640, 360, 30), h264Level(1280, 720, 30), h264Level(1920, 1080, 30), h264Level(1920, 1080, 60)]).toEqual([
+      21, 30, 31, 40, 42,
+    ]);
+    expect([h264Level(2560, 1440, 30), h264Level(3840, 2160, 30), h264Level(3840, 2160, 120), h264Level(7680, 4320, 30)]).toEqual([50, 51, 52, 52]);
+    const [small, large] = plan(clip(1280, 720), { EnabledResolutions: '240p,720p' }).renditions;
+    expect([small!.codecs, large!.codecs]).toEqual(['avc1.640015,mp4a.40.2', 'avc1.64001f,mp4a.40.2']);
+    const step = plan(clip(1280, 720, { hasAudio: false }), { EnabledResolutions: '720p' });
+    expect(step.renditions[0]!.codecs).toBe('avc1.64001f');
+    expect(step.steps[1]!.args.slice(step.steps[1]!.args.indexOf('-level:v'), step.steps[1]!.args.indexOf('-level:v') + 2)).toEqual(['-level:v', '3.1']);
+  });
+
   it('makes x264 always, and each other asked codec the encoder has', () => {
     expect(chooseCodecs({ OutputCodecs: 'vp9,av1' }, ALL_ENCODERS)).toEqual({ codecs: ['x264', 'vp9', 'av1'], unavailable: [] });
     expect(chooseCodecs({ OutputCodecs: 'hevc,vp9' }, X264_ONLY)).toEqual({ codecs: ['x264'], unavailable: ['vp9', 'hevc'] });
