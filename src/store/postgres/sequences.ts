@@ -41,7 +41,10 @@ export class PgSequences {
    * ones, so a new store has them all).
    */
   async learnExisting(db: Queryable): Promise<void> {
-    const rows = await run<{ name: string }>(db, `SELECT sequencename AS name FROM pg_sequences WHERE schemaname = current_schema() AND sequencename LIKE 'seq\\_%'`);
+    const rows = await run<{ name: string }>(
+      db,
+      `SELECT sequencename AS name FROM pg_sequences WHERE schemaname = current_schema() AND sequencename LIKE 'seq\\_%'`,
+    );
     for (const { name } of rows) this.known.add(name);
   }
 
