@@ -6,6 +6,9 @@
  */
 import type { FinishedRendition } from './types.js';
 
+/** What the master playlist says of a variant: a finished rendition, or one read back from a stored master. */
+export type MasterVariant = Pick<FinishedRendition, 'playlist' | 'width' | 'height' | 'bandwidth' | 'averageBandwidth' | 'codecs'>;
+
 export interface MediaSegment {
   uri: string;
   seconds: number;
@@ -115,8 +118,12 @@ export interface CaptionsTrack {
 
 const quoted = (value: string) => `"${value.replace(/["\r\n]/g, '')}"`;
 
-/** The master playlist over the finished renditions (in the given order), with the captions tracks if any. */
-export function masterPlaylist(renditions: FinishedRendition[], captions: CaptionsTrack[] = [], framerate?: number): string {
+/**
+ * The master playlist over the variants (in the given order), with the captions tracks if any. To
+ * change a stored one (captions added, a resolution removed), read it (readMasterPlaylist), filter,
+ * and write it again.
+ */
+export function masterPlaylist(renditions: MasterVariant[], captions: CaptionsTrack[] = [], framerate?: number): string {
   const lines = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-INDEPENDENT-SEGMENTS'];
   for (const track of captions) {
     lines.push(
@@ -135,6 +142,33 @@ export function masterPlaylist(renditions: FinishedRendition[], captions: Captio
     lines.push(`#EXT-X-STREAM-INF:${attributes.join(',')}`, r.playlist);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** A master playlist's variants and frame rate (as masterPlaylist writes them); its captions tracks are left out. */
+export function readMasterPlaylist(text: string): { variants: MasterVariant[]; framerate: number | undefined } {
+  const variants: MasterVariant[] = [];
+  let framerate: number | undefined;
+  let pending: Omit<MasterVariant, 'playlist'> | null = null;
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line.startsWith('#EXT-X-STREAM-INF:')) {
+      const attribute = (name: string) => new RegExp(`(?:^|[:,])${name}=("[^"]*"|[^,]*)`).exec(line)?.[1]?.replace(/^"|"$/g, '');
+      const [width, height] = (attribute('RESOLUTION') ?? '0x0').split('x').map(Number);
+      const rate = Number(attribute('FRAME-RATE'));
+      if (rate > 0) framerate = rate;
+      pending = {
+        width: width ?? 0,
+        height: height ?? 0,
+        bandwidth: Number(attribute('BANDWIDTH') ?? 0),
+        averageBandwidth: Number(attribute('AVERAGE-BANDWIDTH') ?? attribute('BANDWIDTH') ?? 0),
+        codecs: attribute('CODECS') ?? '',
+      };
+    } else if (pending && line !== '' && !line.startsWith('#')) {
+      variants.push({ ...pending, playlist: line });
+      pending = null;
+    }
+  }
+  return { variants, framerate };
 }
 
 /** The media playlist of a WebVTT captions file (HLS lists captions through one): one segment, the whole video. */

@@ -1,6 +1,6 @@
 /** HLS text and ffmpeg's progress lines, read and written without ffmpeg. */
 import { describe, expect, it } from 'vitest';
-import { bandwidthOf, captionsPlaylist, codecsOf, masterPlaylist, readMediaPlaylist } from '../../src/media/playlists.js';
+import { bandwidthOf, captionsPlaylist, codecsOf, masterPlaylist, readMasterPlaylist, readMediaPlaylist } from '../../src/media/playlists.js';
 import { progressReader } from '../../src/media/progress.js';
 import type { FinishedRendition } from '../../src/media/types.js';
 
@@ -68,6 +68,22 @@ describe('master playlist', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('reads a stored master back, so that it can be written again with captions or without a resolution', () => {
+    const first = masterPlaylist(
+      [rendition('240p', 426, 240), rendition('360p', 640, 360)],
+      [{ language: 'en', name: 'English', uri: 'captions/en.m3u8' }],
+      25,
+    );
+    const { variants, framerate } = readMasterPlaylist(first);
+    expect(framerate).toBe(25);
+    expect(variants.map((v) => [v.playlist, v.width, v.height, v.bandwidth, v.averageBandwidth, v.codecs])).toEqual([
+      ['240p/video.m3u8', 426, 240, 700_000, 650_000, 'avc1.640015,mp4a.40.2'],
+      ['360p/video.m3u8', 640, 360, 700_000, 650_000, 'avc1.640015,mp4a.40.2'],
+    ]);
+    expect(masterPlaylist(variants, [{ language: 'en', name: 'English', uri: 'captions/en.m3u8' }], framerate)).toBe(first);
+    expect(masterPlaylist(variants.slice(1), [], framerate)).not.toContain('240p');
   });
 
   it('announces captions as a subtitles group every variant refers to', () => {
