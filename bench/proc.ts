@@ -44,14 +44,15 @@ export function storageReadBytes(pid: number): number | null {
 
 let ticksPerSecond: number | undefined;
 
-/** User plus system CPU seconds the process has used so far. */
-export function cpuSeconds(pid: number): number | null {
+/** User plus system CPU seconds the process has used so far (or its waited-for children have, `children`). */
+export function cpuSeconds(pid: number, whose: 'own' | 'children' = 'own'): number | null {
   ticksPerSecond ??= readTicksPerSecond();
   try {
     // The command name may hold spaces or parentheses; the fields after its closing one are fixed.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+    const first = whose === 'own' ? 11 : 13;
+    return (Number(fields[first]) + Number(fields[first + 1])) / ticksPerSecond;
   } catch {
     return null;
   }

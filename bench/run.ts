@@ -27,6 +27,7 @@ import { ensureBuilt, killAll, startEdgeplane, type Child } from './server.js';
 import * as w from './workloads.js';
 import { measureStartup, renderStartup, startupTargets, type StartupReport } from './startup.js';
 import { measureSession, renderSession, sessionTargets, type SessionReport } from './session.js';
+import { type MediaEncodeReport, measureMediaEncode, mediaEncodeTargets, renderMediaEncode } from './media-encode.js';
 
 const USAGE = 'usage: npm run bench -- [--quick] [--json <file>] [--only <names>] [--cpu-prof <dir>] [--no-build] [--log-level warn]';
 const ALL = [
@@ -43,6 +44,7 @@ const ALL = [
   'startup',
   'session',
   'scaling',
+  'media-encode',
 ];
 
 function usageError(message: string): never {
@@ -103,6 +105,8 @@ let s3Report: S3Report | undefined;
 /** Start-up to ready and the sequential CI-like session, printed after the main table too. */
 let startupReport: StartupReport | undefined;
 let sessionReport: SessionReport | undefined;
+/** The media runner against the same ffmpeg commands by hand. */
+let mediaEncodeReport: MediaEncodeReport | undefined;
 
 async function main(): Promise<Report> {
   if (!args['no-build']) ensureBuilt();
@@ -172,6 +176,7 @@ async function main(): Promise<Report> {
     if (only.includes('s3')) s3Report = await measureS3(server, client, timing, tag, log);
     if (only.includes('postgres')) await measurePostgres(measure, tag);
     if (only.includes('startup')) startupReport = await measureStartup({ workDir, runs: quick ? 5 : 15, cpuProfDir: args['cpu-prof'], log });
+    if (only.includes('media-encode')) mediaEncodeReport = await measureMediaEncode({ runs: quick ? 2 : 5, log });
 
     const scaling: ScalingPoint[] = [];
     if (only.includes('scaling')) {
@@ -214,12 +219,14 @@ try {
   if (s3Report) process.stdout.write(`\n${renderS3(s3Report)}\n`);
   if (startupReport) process.stdout.write(`\n${renderStartup(startupReport)}\n`);
   if (sessionReport) process.stdout.write(`\n${renderSession(sessionReport)}\n`);
+  if (mediaEncodeReport) process.stdout.write(`\n${renderMediaEncode(mediaEncodeReport)}\n`);
   if (args.json) {
     const targets = [
       ...checkTargets(report),
       ...(edgeReport ? edgeTargets(edgeReport) : []),
       ...(startupReport ? startupTargets(startupReport) : []),
       ...(sessionReport ? sessionTargets(sessionReport) : []),
+      ...(mediaEncodeReport ? mediaEncodeTargets(mediaEncodeReport) : []),
     ];
     const raw = {
       ...report,
@@ -227,6 +234,7 @@ try {
       s3: s3Report ?? null,
       startup: startupReport ?? null,
       session: sessionReport ?? null,
+      mediaEncode: mediaEncodeReport ?? null,
       scalingDrop: scalingDrop(report.scaling) ?? null,
       targets,
     };

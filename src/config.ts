@@ -120,6 +120,20 @@ export const ConfigSchema = Type.Object({
     description: 'Pace of simulated background work (replication, acceleration, deployments), in milliseconds per step.',
   }),
   monitorIntervalMs: Type.Integer({ minimum: 100, default: 60000, description: 'How often DNS record monitors probe their targets, in milliseconds.' }),
+  ffmpegPath: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        "The ffmpeg that encodes videos (a path). Unset: an `ffmpeg` found on `PATH` (such as Debian's), else the static build the `@ffmpeg-installer/ffmpeg` package brings.",
+    }),
+  ),
+  ffprobePath: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        'The ffprobe that reads uploaded videos (a path). Unset: the `ffprobe` beside a named ffmpeg, else one on `PATH`, else the static build of `@ffprobe-installer/ffprobe`.',
+    }),
+  ),
   logLevel: Type.Union(
     [
       Type.Literal('fatal'),
@@ -220,6 +234,8 @@ export const ENV_VARS: Record<keyof Config, string> = {
   encodeConcurrency: 'EDGEPLANE_ENCODE_CONCURRENCY',
   jobDelayMs: 'EDGEPLANE_JOB_DELAY_MS',
   monitorIntervalMs: 'EDGEPLANE_MONITOR_INTERVAL_MS',
+  ffmpegPath: 'EDGEPLANE_FFMPEG',
+  ffprobePath: 'EDGEPLANE_FFPROBE',
   logLevel: 'LOG_LEVEL',
   filesUrl: 'EDGEPLANE_FILES_URL',
   maxFileBytes: 'EDGEPLANE_MAX_FILE_BYTES',
