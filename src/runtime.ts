@@ -14,6 +14,8 @@ import { openFilesBackend } from './files/location.js';
 import type { BlobStore } from './files/types.js';
 import { JobRunner } from './jobs/runner.js';
 import { MEDIA_JOBS } from './domain/videos/media-jobs.js';
+import { sweepWorkDirs } from './domain/videos/encode-job.js';
+import { tmpdir } from 'node:os';
 import { Secrets } from './security/secrets.js';
 import type { Store } from './store/types.js';
 
@@ -73,7 +75,8 @@ export function buildRuntime(options: RuntimeOptions): Runtime {
     services,
     start() {
       jobs.start();
-      mediaJobs.start();
+      // What encodes of a killed process left in the temporary directory goes before new ones start.
+      void sweepWorkDirs(tmpdir()).finally(() => mediaJobs.start());
       services.fileSweeper.start((error) => log.error({ err: error }, 'the files sweep failed'));
       services.lifecycleSweeper.start((error) => log.error({ err: error }, 'the S3 lifecycle sweep failed'));
       services.usage.start();

@@ -59,6 +59,10 @@ import { VideoMedia } from './videos/media.js';
 import { VideoReports } from './videos/reports.js';
 import { VideoService } from './videos/service.js';
 import { WebhookDeliveries } from './videos/webhook-deliveries.js';
+import { registerEncodeJob, workRootOf } from './videos/encode-job.js';
+import { findMediaTools } from '../media/binaries.js';
+import type { MediaTools } from '../media/types.js';
+import { tmpdir } from 'node:os';
 import { webhookStatusOf } from './videos/webhooks.js';
 
 export interface ServiceContext {
@@ -169,6 +173,21 @@ export function buildServices(ctx: ServiceContext) {
     if (status !== undefined) void videoWebhooks.notify({ libraryId: event.libraryId, videoGuid: event.guid, status }).catch(() => undefined);
   });
   videoLibraries.onDelete.push(videoLibraryCascade({ videoLibraryImages, videos, videoWebhooks }));
+  let mediaTools: Promise<MediaTools> | undefined;
+  registerEncodeJob({
+    mediaJobs: ctx.mediaJobs,
+    videos,
+    files,
+    images: videoLibraryImages,
+    webhooks: videoWebhooks,
+    // Found on the first encode, once (three short ffmpeg runs); a failure is tried again next time.
+    tools: () =>
+      (mediaTools ??= findMediaTools({ ffmpegPath: ctx.config.ffmpegPath, ffprobePath: ctx.config.ffprobePath }).catch((error: unknown) => {
+        mediaTools = undefined;
+        throw error;
+      })),
+    workRoot: workRootOf(tmpdir()),
+  });
   const bandwidthLimits = new BandwidthLimits(ctx.store, pullZones.zones, usage, billing, ctx.clock);
   return {
     apiKeys,

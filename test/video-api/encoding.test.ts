@@ -1,0 +1,108 @@
+/**
+ * The encoding of an uploaded video, end to end with real ffmpeg: a clip made by ffmpeg's own test
+ * sources is uploaded by PUT, encoded by the media runner into the library's storage zone with the
+ * platform's layout, and the library's webhook hears every step in order; a file ffmpeg cannot read
+ * ends in Error with a reason, never a stuck job.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { WEBHOOK_STATUS } from '../../src/domain/videos/webhooks.js';
+import { findMediaTools } from '../../src/media/binaries.js';
+import type { MediaTools } from '../../src/media/types.js';
+import { VideoStatus } from '../../src/schemas/video.js';
+import { makeClip } from '../media/clips.js';
+import { useVideoEnv } from './helpers.js';
+
+const env = useVideoEnv();
+let tools: MediaTools;
+let dir: string;
+let receiver: Server;
+let statuses: number[];
+
+beforeAll(async () => {
+  tools = await findMediaTools({});
+});
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'edgeplane-encoding-'));
+  statuses = [];
+  receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      statuses.push(JSON.parse(Buffer.concat(chunks).toString('utf8')).Status);
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const settings = {
+    EnabledResolutions: '240p,360p,720p',
+    EnableMP4Fallback: true,
+    KeepOriginalFiles: false,
+    WebhookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+  };
+  expect((await env.t.post(`/videolibrary/${env.library.Id}`, settings)).status).toBe(200);
+});
+afterEach(async () => {
+  await new Promise((resolve) => receiver.close(resolve));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function upload(bytes: Buffer): Promise<string> {
+  const guid = (await env.call('POST', `/library/${env.library.Id}/videos`, { title: 'clip' })).body.guid as string;
+  expect((await env.call('PUT', `/library/${env.library.Id}/videos/${guid}`, bytes)).status).toBe(200);
+  return guid;
+}
+
+async function filesOf(guid: string): Promise<string[]> {
+  const found = await env.t.app.services.videos.keys.find(env.library.Id);
+  const listed = await env.t.app.services.files.listInKeyOrder(found!.zone, `${guid}/`, undefined, 1000);
+  return listed.filter((f) => !f.isDirectory).map((f) => f.path.slice(guid.length + 1));
+}
+
+describe('encoding an uploaded video', () => {
+  it('makes the renditions the library asks for up to the source, with MP4 fallbacks and artwork, and announces each step', async () => {
+    const guid = await upload(readFileSync(makeClip(tools, join(dir, 'clip.mp4'), { width: 640, height: 360, seconds: 3 })));
+    await env.t.runJobs();
+    await env.t.runJobs();
+    const video = (await env.call('GET', `/library/${env.library.Id}/videos/${guid}`)).body;
+    expect(video.status).toBe(VideoStatus.Finished);
+    expect(video.encodeProgress).toBe(100);
+    expect(video.availableResolutions.split(',').sort()).toEqual(['240p', '360p']);
+    expect([video.width, video.height, video.length]).toEqual([640, 360, 3]);
+    const files = await filesOf(guid);
+    for (const name of ['playlist.m3u8', '240p/video.m3u8', '360p/video.m3u8', 'play_240p.mp4', 'play_360p.mp4', 'thumbnail.jpg', 'preview.webp']) {
+      expect(files).toContain(name);
+    }
+    // The source goes once encoded (KeepOriginalFiles off), and nothing of 720p exists: the source is 360p.
+    expect(files).not.toContain('original');
+    expect(files.some((f) => f.startsWith('720p'))).toBe(false);
+    expect(video.storageSize).toBeGreaterThan(0);
+    // The webhook jobs queued by the encoding went out on the short runner.
+    await env.t.runJobs();
+    expect(statuses).toEqual([
+      WEBHOOK_STATUS.Queued,
+      WEBHOOK_STATUS.Processing,
+      WEBHOOK_STATUS.Encoding,
+      WEBHOOK_STATUS.ResolutionFinished,
+      WEBHOOK_STATUS.ResolutionFinished,
+      WEBHOOK_STATUS.Finished,
+    ]);
+    const library = (await env.t.get(`/videolibrary/${env.library.Id}`)).body;
+    expect(library.VideoCount).toBe(1);
+    expect(library.StorageUsage).toBe(video.storageSize);
+  }, 60_000);
+
+  it('ends in Error with a reason for a file ffmpeg cannot read, and announces Failed', async () => {
+    const guid = await upload(Buffer.from('this is not a video, only some text'.repeat(100)));
+    await env.t.runJobs();
+    await env.t.runJobs();
+    const video = (await env.call('GET', `/library/${env.library.Id}/videos/${guid}`)).body;
+    expect(video.status).toBe(VideoStatus.Error);
+    expect(video.transcodingMessages.at(-1).message).toMatch(/./);
+    expect(statuses).toEqual([WEBHOOK_STATUS.Queued, WEBHOOK_STATUS.Processing, WEBHOOK_STATUS.Failed]);
+  }, 30_000);
+});
