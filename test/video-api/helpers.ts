@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterEach, beforeEach } from 'vitest';
+import type { Config } from '../../src/config.js';
 import { buildVideoApp } from '../../src/planes/video/app.js';
 import { createTestApp, type TestContext, type TestResponse } from '../helpers/app.js';
 
@@ -25,7 +26,7 @@ export interface VideoEnv {
   createLibrary(name?: string, key?: string): Promise<Library>;
 }
 
-export function useVideoEnv(): VideoEnv {
+export function useVideoEnv(overrides: Partial<Config> = {}): VideoEnv {
   const env = {} as VideoEnv;
   env.createLibrary = async (name = 'Library', key?: string) => {
     const res = await env.t.post('/videolibrary', { Name: name }, key);
@@ -46,7 +47,7 @@ export function useVideoEnv(): VideoEnv {
     return { status: res.statusCode, body: parsed, headers: res.headers };
   };
   beforeEach(async () => {
-    env.t = await createTestApp();
+    env.t = await createTestApp(overrides);
     env.plane = await buildVideoApp({ services: env.t.app.services, config: env.t.config });
     env.library = await env.createLibrary();
   });

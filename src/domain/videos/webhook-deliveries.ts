@@ -5,9 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { JobRunner } from '../../jobs/runner.js';
+import type { WebhookDeliveryT } from '../../schemas/video-webhooks.js';
 import type { Store, StoreTx } from '../../store/types.js';
 import type { Clock } from '../principal.js';
-import { type AttemptOutcome, postWebhook, type ReceiverAddresses, RETRY_DELAYS_MS, signatureHeaders, type WebhookEvent, webhookBody } from './webhooks.js';
+import { postWebhook, type ReceiverAddresses, RETRY_DELAYS_MS, signatureHeaders, type WebhookEvent, webhookBody } from './webhooks.js';
 
 export const WEBHOOK_JOB = 'video.webhook';
 
@@ -19,16 +20,7 @@ export interface WebhookTarget {
   readOnlyApiKey: string;
 }
 
-export interface WebhookDelivery {
-  Id: string;
-  VideoLibraryId: number;
-  VideoGuid: string;
-  Status: number;
-  Url: string;
-  /** Sent, FailedForGood (every attempt failed), or Retrying (another attempt is due). */
-  State: 'Sent' | 'Retrying' | 'FailedForGood';
-  Attempts: (AttemptOutcome & { At: string })[];
-}
+export type WebhookDelivery = WebhookDeliveryT;
 
 interface JobPayload {
   deliveryId: string;
@@ -89,6 +81,12 @@ export class WebhookDeliveries {
     });
     const items = page.items.map((d) => d.doc).reverse();
     return { items: items.slice(offset, offset + limit), total: page.total };
+  }
+
+  /** A library's deliveries, whatever its account (the operator's view); none for an unknown library. */
+  async ofLibrary(libraryId: number, offset: number, limit: number): Promise<{ items: WebhookDelivery[]; total: number } | undefined> {
+    const target = await this.deps.targetOf(libraryId);
+    return target && this.list(target.accountId, libraryId, offset, limit);
   }
 
   /** Removes a library's deliveries (with the library: cascades.ts). */

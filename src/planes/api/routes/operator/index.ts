@@ -6,6 +6,7 @@ import operatorJournalRoutes from './journal.js';
 import operatorMetricsRoute from './metrics.js';
 import operatorPullZoneRoutes from './pull-zones.js';
 import resetRoute from './reset.js';
+import operatorVideoWebhookRoutes from './video-webhooks.js';
 
 /** Registered under /_edgeplane/ behind the operator credential (see plugins/operator-auth.ts). */
 export default function operatorRoutes(app: Api) {
@@ -16,4 +17,5 @@ export default function operatorRoutes(app: Api) {
   operatorFaultRoutes(app);
   operatorJournalRoutes(app);
   operatorDnsZoneRoutes(app);
+  operatorVideoWebhookRoutes(app);
 }
