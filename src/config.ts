@@ -108,6 +108,12 @@ export const ConfigSchema = Type.Object({
     }),
   ),
   containerDomain: Type.String({ default: 'containers.edgeplane.test', description: 'Domain of generated container endpoint public hosts.' }),
+  jobLeaseMs: Type.Integer({
+    minimum: 1000,
+    default: 60000,
+    description:
+      "How long a background job is held by the instance running it before another may take it, in milliseconds: renewed while it runs, so it is how soon a killed instance's jobs (an encode) are taken up again.",
+  }),
   encodeConcurrency: Type.Integer({
     minimum: 1,
     maximum: 64,
@@ -231,6 +237,7 @@ export const ENV_VARS: Record<keyof Config, string> = {
   dnsUdpBatching: 'EDGEPLANE_DNS_UDP_BATCHING',
   dnsUpstream: 'EDGEPLANE_DNS_UPSTREAM',
   containerDomain: 'EDGEPLANE_CONTAINER_DOMAIN',
+  jobLeaseMs: 'EDGEPLANE_JOB_LEASE_MS',
   encodeConcurrency: 'EDGEPLANE_ENCODE_CONCURRENCY',
   jobDelayMs: 'EDGEPLANE_JOB_DELAY_MS',
   monitorIntervalMs: 'EDGEPLANE_MONITOR_INTERVAL_MS',

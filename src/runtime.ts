@@ -60,8 +60,9 @@ export function buildRuntime(options: RuntimeOptions): Runtime {
   const onError = (kind: string, error: unknown) => log.error({ err: error, kind }, 'background job failed');
   // Encoding and fetching videos take minutes: they run on a runner of their own, so the short
   // jobs (webhooks, replication, scans) never wait behind them.
-  const jobs = new JobRunner(store, clock, { pollMs, onError, lane: { except: MEDIA_JOBS } });
-  const mediaJobs = new JobRunner(store, clock, { pollMs, onError, lane: { only: MEDIA_JOBS }, concurrency: config.encodeConcurrency });
+  const leaseMs = config.jobLeaseMs;
+  const jobs = new JobRunner(store, clock, { pollMs, leaseMs, onError, lane: { except: MEDIA_JOBS } });
+  const mediaJobs = new JobRunner(store, clock, { pollMs, leaseMs, onError, lane: { only: MEDIA_JOBS }, concurrency: config.encodeConcurrency });
   // One instance: deriving the subkeys (HKDF) is start-up work, done once.
   const secrets = new Secrets(options.masterKey);
   const blobs = options.blobs ?? openFilesBackend(config);

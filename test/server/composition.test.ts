@@ -36,6 +36,7 @@ const config = (ports: { port: number | 'off'; storagePort: number | 'off' }) =>
       edgeTlsPort: 'off',
       dnsPort: 'off',
       s3Port: 'off',
+      videoPort: 'off',
       host: '127.0.0.1',
       ...ports,
     },

@@ -36,6 +36,7 @@ const PROGRESS_EVERY_MS = 1000;
 const WORK_DIR_PREFIX = 'encode-';
 /** A process's working root under the system's temporary directory, named by its pid. */
 const ROOT_PREFIX = 'edgeplane-encode-';
+const ROOT_NAME = /^edgeplane-encode-\d+$/;
 
 /** This process's working root (below `tmp`). */
 export const workRootOf = (tmp: string) => join(tmp, `${ROOT_PREFIX}${process.pid}`);
@@ -61,7 +62,8 @@ export function registerEncodeJob(deps: EncodeJobDeps): void {
 /** Removes the working roots that processes no longer running left behind below `tmp` (a killed process leaves its own). */
 export async function sweepWorkDirs(tmp: string): Promise<void> {
   const names = await readdir(tmp).catch(() => [] as string[]);
-  const dead = names.filter((name) => name.startsWith(ROOT_PREFIX) && !isRunning(Number(name.slice(ROOT_PREFIX.length))));
+  // Exactly `edgeplane-encode-<pid>`: nothing else of the temporary directory is touched.
+  const dead = names.filter((name) => ROOT_NAME.test(name) && !isRunning(Number(name.slice(ROOT_PREFIX.length))));
   await Promise.all(dead.map((name) => rm(join(tmp, name), { recursive: true, force: true })));
 }
 

@@ -220,9 +220,11 @@ export function resourceOf(op: Operation, param: Param): keyof World | undefined
     pullzone: 'pullZone',
     storagezone: 'storageZone',
     dnszone: 'dnsZone',
-    // The operator's query log and access log: /_edgeplane/dnszones/{id}/querylog, /_edgeplane/pullzones/{id}/accesslog.
+    // The operator's query log, access log and webhook deliveries: /_edgeplane/dnszones/{id}/querylog,
+    // /_edgeplane/pullzones/{id}/accesslog, /_edgeplane/videolibraries/{id}/webhooks.
     dnszones: 'dnsZone',
     pullzones: 'pullZone',
+    videolibraries: 'videoLibrary',
     records: 'dnsRecord',
     videolibrary: 'videoLibrary',
     'payment-request-invoice': 'paymentRequest',
