@@ -96,6 +96,21 @@ describe('encoding an uploaded video', () => {
     expect(library.StorageUsage).toBe(video.storageSize);
   }, 60_000);
 
+  it('after a resolutions cleanup, writes the master playlist again with the renditions left', async () => {
+    const guid = await upload(readFileSync(makeClip(tools, join(dir, 'clip.mp4'), { width: 640, height: 360, seconds: 2 })));
+    await env.t.runJobs();
+    const cleaned = await env.call('POST', `/library/${env.library.Id}/videos/${guid}/resolutions/cleanup?resolutionsToDelete=240p&deleteMp4Files=true`);
+    expect(cleaned.status).toBe(200);
+    await env.t.runJobs();
+    const found = await env.t.app.services.videos.keys.find(env.library.Id);
+    const playlist = await env.t.app.services.files.find(found!.zone, `${guid}/playlist.m3u8`);
+    const text = (await env.t.app.services.files.readBytes(playlist!)).toString('utf8');
+    expect(text.split('\n').filter((line) => line !== '' && !line.startsWith('#'))).toEqual(['360p/video.m3u8']);
+    const video = (await env.call('GET', `/library/${env.library.Id}/videos/${guid}`)).body;
+    expect([video.status, video.availableResolutions]).toEqual([VideoStatus.Finished, '360p']);
+    expect((await filesOf(guid)).some((f) => f.startsWith('240p') || f === 'play_240p.mp4')).toBe(false);
+  }, 60_000);
+
   it('ends in Error with a reason for a file ffmpeg cannot read, and announces Failed', async () => {
     const guid = await upload(Buffer.from('this is not a video, only some text'.repeat(100)));
     await env.t.runJobs();

@@ -20,6 +20,8 @@ import { MediaProcessError, UnreadableMediaError } from '../../media/errors.js';
 import { buildEncodePlan } from '../../media/plan.js';
 import { probe } from '../../media/probe.js';
 import { runEncodePlan } from '../../media/run.js';
+import { masterPlaylist, readMasterPlaylist } from '../../media/playlists.js';
+import { Readable } from 'node:stream';
 import type { EncodePlan, FinishedRendition, MediaTools } from '../../media/types.js';
 import { ISSUE_CODES, MESSAGE_LEVELS, VideoStatus } from '../../schemas/video.js';
 import type { FileService } from '../files/service.js';
@@ -83,6 +85,10 @@ async function encode(deps: EncodeJobDeps, job: EncodeJob, signal: AbortSignal):
   if (!library) return;
   const video = await deps.videos.find(library, job.guid).catch(() => undefined);
   if (!video) return;
+  // A resolutions cleanup removed renditions: the master playlist lists what is left.
+  if (job.mode === 'playlist') return rewritePlaylist(deps, library, job.guid, video.doc.availableResolutions ?? '');
+  // Packaging for DRM: edgeplane applies none, the renditions stay as they are.
+  if (job.mode === 'repackage') return note(deps, library, job.guid, 'Information', 'Repackaged: this server applies no DRM, so the renditions are unchanged.');
   const source = await deps.files.find(library.zone, `${job.guid}/original`);
   if (!source) return fail(deps, library, job.guid, 'The source file is gone: upload the video again.');
 
@@ -104,7 +110,9 @@ async function encode(deps: EncodeJobDeps, job: EncodeJob, signal: AbortSignal):
       source: sourceFile,
       outputDir,
       info,
-      settings: library.library,
+      // Adding a codec encodes again with it among the library's (x264 is made again too).
+      settings:
+        job.mode === 'add-codec' && job.codec ? { ...library.library, OutputCodecs: withCodec(library.library.OutputCodecs, job.codec) } : library.library,
       capabilities: tools.capabilities,
       watermarkFile: library.library.HasWatermark ? await watermarkOf(deps, library, work) : null,
       thumbnailTimeMs: video.doc.thumbnailTime ?? null,
@@ -151,6 +159,25 @@ async function encode(deps: EncodeJobDeps, job: EncodeJob, signal: AbortSignal):
   } finally {
     await rm(work, { recursive: true, force: true });
   }
+}
+
+const withCodec = (codecs: string | null | undefined, codec: string) => [...new Set([...(codecs ?? 'x264').split(','), codec])].join(',');
+
+/** Writes the video's master playlist again with only the renditions still available. */
+async function rewritePlaylist(deps: EncodeJobDeps, library: Library, guid: string, available: string): Promise<void> {
+  const stored = await deps.files.find(library.zone, `${guid}/playlist.m3u8`);
+  if (!stored) return;
+  const kept = new Set(available.split(',').filter(Boolean));
+  const { variants, framerate } = readMasterPlaylist((await deps.files.readBytes(stored)).toString('utf8'));
+  const text = masterPlaylist(
+    variants.filter((v) => kept.has(v.playlist.split('/')[0]!)),
+    [],
+    framerate,
+  );
+  await deps.files.upload(library.zone, { path: `${guid}/playlist.m3u8`, isDirectory: false }, Readable.from([Buffer.from(text)]), {
+    contentType: contentTypeOf('playlist.m3u8'),
+  });
+  await deps.videos.recordProgress(library.libraryId, guid, { recountStorage: true });
 }
 
 /** Copies one rendition's files (its playlist, segments and MP4) and the master playlist as it now stands. */
