@@ -60,6 +60,7 @@ import { VideoReports } from './videos/reports.js';
 import { VideoService } from './videos/service.js';
 import { WebhookDeliveries } from './videos/webhook-deliveries.js';
 import { registerEncodeJob, workRootOf } from './videos/encode-job.js';
+import { registerFetchJob } from './videos/fetch-job.js';
 import { findMediaTools } from '../media/binaries.js';
 import type { MediaTools } from '../media/types.js';
 import { tmpdir } from 'node:os';
@@ -173,6 +174,8 @@ export function buildServices(ctx: ServiceContext) {
     if (status !== undefined) void videoWebhooks.notify({ libraryId: event.libraryId, videoGuid: event.guid, status }).catch(() => undefined);
   });
   videoLibraries.onDelete.push(videoLibraryCascade({ videoLibraryImages, videos, videoWebhooks }));
+  const videoMedia = new VideoMedia(ctx.store, files, ctx.jobs, videos, originAddresses);
+  registerFetchJob({ mediaJobs: ctx.mediaJobs, videos, media: videoMedia, secrets: ctx.secrets, addresses: originAddresses });
   let mediaTools: Promise<MediaTools> | undefined;
   registerEncodeJob({
     mediaJobs: ctx.mediaJobs,
@@ -248,7 +251,7 @@ export function buildServices(ctx: ServiceContext) {
     /** The videos of video libraries (the video plane); `videos.onStatus` tells of each status change. */
     videos,
     videoCollections: new CollectionService(ctx.store, ctx.clock, videos),
-    videoMedia: new VideoMedia(ctx.store, files, ctx.jobs, videos, originAddresses),
+    videoMedia,
     videoEncodingRequests: new EncodingRequests(files, ctx.jobs, videos, ctx.secrets, originAddresses),
     videoReports: new VideoReports(files, videos, ctx.clock),
     /** The video libraries' webhooks: what was sent where, and how it went. */

@@ -111,6 +111,47 @@ describe('encoding an uploaded video', () => {
     expect((await filesOf(guid)).some((f) => f.startsWith('240p') || f === 'play_240p.mp4')).toBe(false);
   }, 60_000);
 
+  it('fetches a video from an address with the headers given, following a redirect, then encodes it; a refused fetch is UploadFailed with the reason', async () => {
+    const clip = readFileSync(makeClip(tools, join(dir, 'clip.mp4'), { width: 426, height: 240, seconds: 2 }));
+    const seen: { url: string; authorization: string | undefined }[] = [];
+    const origin = createServer((req, res) => {
+      seen.push({ url: req.url ?? '', authorization: req.headers.authorization });
+      if (req.url === '/moved') return res.writeHead(302, { location: '/clip.mp4' }).end();
+      if (req.headers.authorization !== 'Bearer origin-token') return res.writeHead(403).end();
+      res.writeHead(200, { 'content-type': 'video/mp4' }).end(clip);
+    });
+    await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
+      const fetched = await env.call('POST', `/library/${env.library.Id}/videos/fetch`, {
+        url: `${base}/moved`,
+        headers: { Authorization: 'Bearer origin-token' },
+      });
+      expect(fetched.status).toBe(200);
+      // The fetch, then the encoding it queued.
+      await env.t.runJobs();
+      await env.t.runJobs();
+      const [video] = (await env.call('GET', `/library/${env.library.Id}/videos`)).body.items;
+      expect([video.status, video.availableResolutions]).toEqual([VideoStatus.Finished, '240p']);
+      // Same host: the redirect keeps the headers.
+      expect(seen).toEqual([
+        { url: '/moved', authorization: 'Bearer origin-token' },
+        { url: '/clip.mp4', authorization: 'Bearer origin-token' },
+      ]);
+      // Without the header the origin wants: 403.
+      expect((await env.call('POST', `/library/${env.library.Id}/videos/fetch`, { url: `${base}/clip.mp4` })).status).toBe(200);
+      await env.t.runJobs();
+      const videos = (await env.call('GET', `/library/${env.library.Id}/videos`)).body.items as {
+        status: number;
+        transcodingMessages: { message: string }[];
+      }[];
+      const refused = videos.find((v) => v.status === VideoStatus.UploadFailed);
+      expect(refused?.transcodingMessages.at(-1)?.message).toContain('answered 403');
+    } finally {
+      await new Promise((resolve) => origin.close(resolve));
+    }
+  }, 60_000);
+
   it('ends in Error with a reason for a file ffmpeg cannot read, and announces Failed', async () => {
     const guid = await upload(Buffer.from('this is not a video, only some text'.repeat(100)));
     await env.t.runJobs();
