@@ -14,7 +14,7 @@ import { WEBHOOK_STATUS } from '../../src/domain/videos/webhooks.js';
 import { findMediaTools } from '../../src/media/binaries.js';
 import type { MediaTools } from '../../src/media/types.js';
 import { VideoStatus } from '../../src/schemas/video.js';
-import { makeClip } from '../media/clips.js';
+import { makeClip, makeImage } from '../media/clips.js';
 import { useVideoEnv } from './helpers.js';
 
 const env = useVideoEnv();
@@ -151,6 +151,25 @@ describe('encoding an uploaded video', () => {
       await new Promise((resolve) => origin.close(resolve));
     }
   }, 60_000);
+
+  it('sets a thumbnail fetched from an address, following a redirect', async () => {
+    const image = readFileSync(makeImage(tools, join(dir, 'thumb.png')));
+    const origin = createServer((req, res) => {
+      if (req.url === '/moved') return res.writeHead(301, { location: '/thumb.png' }).end();
+      res.writeHead(200, { 'content-type': 'image/png' }).end(image);
+    });
+    await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+    try {
+      const guid = (await env.call('POST', `/library/${env.library.Id}/videos`, { title: 'clip' })).body.guid as string;
+      const address = `http://127.0.0.1:${(origin.address() as AddressInfo).port}/moved`;
+      const set = await env.call('POST', `/library/${env.library.Id}/videos/${guid}/thumbnail?thumbnailUrl=${encodeURIComponent(address)}`);
+      expect(set.status, JSON.stringify(set.body)).toBe(200);
+      const video = (await env.call('GET', `/library/${env.library.Id}/videos/${guid}`)).body;
+      expect(await filesOf(guid)).toContain(video.thumbnailFileName);
+    } finally {
+      await new Promise((resolve) => origin.close(resolve));
+    }
+  });
 
   it('ends in Error with a reason for a file ffmpeg cannot read, and announces Failed', async () => {
     const guid = await upload(Buffer.from('this is not a video, only some text'.repeat(100)));
