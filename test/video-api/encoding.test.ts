@@ -5,7 +5,7 @@
  * ends in Error with a reason, never a stuck job.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,39 +15,32 @@ import { findMediaTools } from '../../src/media/binaries.js';
 import type { MediaTools } from '../../src/media/types.js';
 import { VideoStatus } from '../../src/schemas/video.js';
 import { makeClip, makeImage } from '../media/clips.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { useVideoEnv } from './helpers.js';
 
 const env = useVideoEnv();
 let tools: MediaTools;
 let dir: string;
-let receiver: Server;
-let statuses: number[];
+let receiver: WebhookReceiver;
+/** The webhook statuses the library's receiver got, in order. */
+const statuses = () => receiver.received.map((r) => (JSON.parse(r.body) as { Status: number }).Status);
 
 beforeAll(async () => {
   tools = await findMediaTools({});
 });
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'edgeplane-encoding-'));
-  statuses = [];
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      statuses.push(JSON.parse(Buffer.concat(chunks).toString('utf8')).Status);
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiver = await startWebhookReceiver();
   const settings = {
     EnabledResolutions: '240p,360p,720p',
     EnableMP4Fallback: true,
     KeepOriginalFiles: false,
-    WebhookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+    WebhookUrl: receiver.url,
   };
   expect((await env.t.post(`/videolibrary/${env.library.Id}`, settings)).status).toBe(200);
 });
 afterEach(async () => {
-  await new Promise((resolve) => receiver.close(resolve));
+  await receiver.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -83,7 +76,7 @@ describe('encoding an uploaded video', () => {
     expect(video.storageSize).toBeGreaterThan(0);
     // The webhook jobs queued by the encoding went out on the short runner.
     await env.t.runJobs();
-    expect(statuses).toEqual([
+    expect(statuses()).toEqual([
       WEBHOOK_STATUS.Queued,
       WEBHOOK_STATUS.Processing,
       WEBHOOK_STATUS.Encoding,
@@ -178,6 +171,6 @@ describe('encoding an uploaded video', () => {
     const video = (await env.call('GET', `/library/${env.library.Id}/videos/${guid}`)).body;
     expect(video.status).toBe(VideoStatus.Error);
     expect(video.transcodingMessages.at(-1).message).toMatch(/./);
-    expect(statuses).toEqual([WEBHOOK_STATUS.Queued, WEBHOOK_STATUS.Processing, WEBHOOK_STATUS.Failed]);
+    expect(statuses()).toEqual([WEBHOOK_STATUS.Queued, WEBHOOK_STATUS.Processing, WEBHOOK_STATUS.Failed]);
   }, 30_000);
 });

@@ -3,34 +3,22 @@
  * receives the upload's Queued, the encoding's Processing and, for a file that is no video, Failed, signed with the library's read-only key.
  */
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WEBHOOK_STATUS } from '../../src/domain/videos/webhooks.js';
+import { type WebhookReceiver, startWebhookReceiver } from '../helpers/webhook-receiver.js';
 import { within } from '../helpers/within.js';
 import { useVideoEnv } from './helpers.js';
 
 const TOKEN = 'operator-token-0123456789';
 const env = useVideoEnv({ adminToken: TOKEN });
-let receiver: Server;
-let received: { headers: IncomingHttpHeaders; body: string }[];
+let receiver: WebhookReceiver;
 
 beforeEach(async () => {
-  received = [];
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-  expect((await env.t.post(`/videolibrary/${env.library.Id}`, { WebhookUrl: url })).status).toBe(200);
+  receiver = await startWebhookReceiver();
+  expect((await env.t.post(`/videolibrary/${env.library.Id}`, { WebhookUrl: receiver.url })).status).toBe(200);
 });
 afterEach(async () => {
-  await new Promise((resolve) => receiver.close(resolve));
+  await receiver.close();
 });
 
 describe("a video library's webhook", () => {
@@ -41,15 +29,15 @@ describe("a video library's webhook", () => {
     // The announcements are queued off the status change's path: run the jobs until both went out.
     await within(3000, async () => {
       await env.t.runJobs();
-      return received.length >= 3;
+      return receiver.received.length >= 3;
     });
-    const bodies = received.map((r) => JSON.parse(r.body));
+    const bodies = receiver.received.map((r) => JSON.parse(r.body));
     expect(bodies).toEqual([
       { VideoLibraryId: env.library.Id, VideoGuid: guid, Status: WEBHOOK_STATUS.Queued },
       { VideoLibraryId: env.library.Id, VideoGuid: guid, Status: WEBHOOK_STATUS.Processing },
       { VideoLibraryId: env.library.Id, VideoGuid: guid, Status: WEBHOOK_STATUS.Failed },
     ]);
-    for (const { headers, body } of received) {
+    for (const { headers, body } of receiver.received) {
       expect(headers['x-bunnystream-signature']).toBe(createHmac('sha256', env.library.ReadOnlyApiKey).update(body).digest('hex'));
     }
     // The operator lists them, with each attempt.

@@ -4,49 +4,29 @@
  * on a failing receiver, every attempt kept, and the edge's address rules for where they may go.
  */
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OriginAddresses } from '../../src/domain/edge/origin/addresses.js';
 import { WebhookDeliveries, type WebhookTarget } from '../../src/domain/videos/webhook-deliveries.js';
 import { RETRY_DELAYS_MS, WEBHOOK_STATUS } from '../../src/domain/videos/webhooks.js';
 import { JobRunner } from '../../src/jobs/runner.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 const READ_ONLY_KEY = 'read-only-key-of-the-library';
 
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
 let t: TestContext;
 let jobs: JobRunner;
-let receiver: Server;
-let received: Received[];
-/** The statuses the receiver answers with, in turn; 200 once they run out. */
-let answers: number[];
+let receiver: WebhookReceiver;
 let target: WebhookTarget | undefined;
 
 beforeEach(async () => {
   t = await createTestApp();
   jobs = new JobRunner(t.store, t.clock.read);
-  received = [];
-  answers = [];
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.statusCode = answers.shift() ?? 200;
-      res.end('thanks');
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  target = { accountId: t.accountId, url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, readOnlyApiKey: READ_ONLY_KEY };
+  receiver = await startWebhookReceiver();
+  target = { accountId: t.accountId, url: receiver.url, readOnlyApiKey: READ_ONLY_KEY };
 });
 afterEach(async () => {
-  await new Promise((resolve) => receiver.close(resolve));
+  await receiver.close();
   await t.close();
 });
 
@@ -65,10 +45,10 @@ describe('video library webhooks', () => {
       await webhooks.notify({ libraryId: 7, videoGuid: 'a1b2c3d4-0000-4000-8000-000000000001', status });
     }
     await jobs.runDue();
-    expect(received.map((r) => JSON.parse(r.body))).toEqual(
+    expect(receiver.received.map((r) => JSON.parse(r.body))).toEqual(
       [0, 1, 2, 3].map((Status) => ({ VideoLibraryId: 7, VideoGuid: 'a1b2c3d4-0000-4000-8000-000000000001', Status })),
     );
-    for (const { headers, body } of received) {
+    for (const { headers, body } of receiver.received) {
       expect(headers['content-type']).toBe('application/json');
       expect(headers['x-bunnystream-signature-version']).toBe('v1');
       expect(headers['x-bunnystream-signature-algorithm']).toBe('hmac-sha256');
@@ -81,25 +61,25 @@ describe('video library webhooks', () => {
 
   it('try a failing receiver again after each delay, keep every attempt, and give up after the last', async () => {
     const webhooks = deliveries();
-    answers = [500, 503];
+    receiver.answers.push(500, 503);
     await webhooks.notify({ libraryId: 7, videoGuid: 'g', status: WEBHOOK_STATUS.Finished });
     await jobs.runDue();
-    expect(received).toHaveLength(1);
+    expect(receiver.received).toHaveLength(1);
     // Not before its delay.
     t.clock.advance(RETRY_DELAYS_MS[0] - 1);
     await jobs.runDue();
-    expect(received).toHaveLength(1);
+    expect(receiver.received).toHaveLength(1);
     t.clock.advance(1);
     await jobs.runDue();
     t.clock.advance(RETRY_DELAYS_MS[1]);
     await jobs.runDue();
-    expect(received).toHaveLength(3);
+    expect(receiver.received).toHaveLength(3);
     const [delivery] = (await webhooks.list(t.accountId, 7)).items;
     expect(delivery!.State).toBe('Sent');
     expect(delivery!.Attempts.map((a) => a.status)).toEqual([500, 503, 200]);
     expect(delivery!.Attempts[0]!.detail).toBe('thanks');
 
-    answers = new Array(10).fill(500);
+    receiver.answers.push(...new Array(10).fill(500));
     await webhooks.notify({ libraryId: 7, videoGuid: 'h', status: WEBHOOK_STATUS.Failed });
     for (const delay of [0, ...RETRY_DELAYS_MS, 10 * 3_600_000]) {
       t.clock.advance(delay);
@@ -115,18 +95,18 @@ describe('video library webhooks', () => {
     const webhooks = deliveries();
     await webhooks.notify({ libraryId: 7, videoGuid: 'g', status: WEBHOOK_STATUS.Queued });
     await jobs.runDue();
-    expect(received).toHaveLength(0);
+    expect(receiver.received).toHaveLength(0);
     expect((await webhooks.list(t.accountId, 7)).total).toBe(0);
   });
 
   it("never reach edgeplane's own listeners, nor a private receiver when the operator denies private addresses", async () => {
-    const port = (receiver.address() as AddressInfo).port;
+    const port = receiver.port;
     // One after the other: each instance registers itself as the job's handler.
     for (const webhooks of [() => deliveries('allow', [port]), () => deliveries('deny')]) {
       await webhooks().notify({ libraryId: 7, videoGuid: 'g', status: WEBHOOK_STATUS.Queued });
       await jobs.runDue();
     }
-    expect(received).toHaveLength(0);
+    expect(receiver.received).toHaveLength(0);
     const attempts = (await deliveries().list(t.accountId, 7)).items.map((d) => d.Attempts[0]!);
     expect(attempts.map((a) => a.status)).toEqual([0, 0]);
     expect(attempts.map((a) => a.detail).sort()).toEqual([
