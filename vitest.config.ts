@@ -41,9 +41,11 @@ const storelessPlaneTests = [
   'test/security/expect-continue.test.ts',
   // Server processes killed mid-upload; the sweep's rule on each store is test/store/orphan-sweep.test.ts's.
   'test/planes/storage/crash-orphans.test.ts',
-  // Playing an encoded video through the edge, and an encode taken up after SIGKILL: the bytes' and
-  // the jobs' path is the same whatever the store; the jobs' leases and lanes on each store are
-  // test/store/job-lanes.test.ts's, encoding on each store test/video-api/encoding.test.ts's.
+  // Encoding with ffmpeg, playing the result through the edge, an encode taken up after SIGKILL:
+  // the bytes' and the jobs' path is the same whatever the store. On each store: the jobs' leases
+  // and lanes (test/store/job-lanes.test.ts), a video's progress written concurrently
+  // (test/video-api/videos.test.ts), an encode that fails feeding the webhooks (test/video-api/webhooks.test.ts).
+  'test/video-api/encoding.test.ts',
   'test/video-api/playback.test.ts',
   'test/video-api/encode-restart.test.ts',
 ];
