@@ -24,6 +24,7 @@ import { masterPlaylist, readMasterPlaylist } from '../../media/playlists.js';
 import { Readable } from 'node:stream';
 import type { EncodePlan, FinishedRendition, MediaTools } from '../../media/types.js';
 import { ISSUE_CODES, MESSAGE_LEVELS, VideoStatus } from '../../schemas/video.js';
+import { mimeTypes } from '../../files/media-types.js';
 import type { FileService } from '../files/service.js';
 import type { VideoLibraryImages } from '../video-libraries/images.js';
 import type { EncodeJob } from './encoding-requests.js';
@@ -205,15 +206,8 @@ async function copyOut(deps: EncodeJobDeps, library: Library, guid: string, outp
   });
 }
 
-function contentTypeOf(path: string): string {
-  if (path.endsWith('.m3u8')) return 'application/vnd.apple.mpegurl';
-  if (path.endsWith('.ts')) return 'video/mp2t';
-  if (path.endsWith('.mp4') || path.endsWith('.m4s')) return 'video/mp4';
-  if (path.endsWith('.jpg')) return 'image/jpeg';
-  if (path.endsWith('.webp')) return 'image/webp';
-  if (path.endsWith('.vtt')) return 'text/vtt';
-  return 'application/octet-stream';
-}
+/** The media type stored with an output file, by its name (`.m3u8`, `.ts`, `.mp4`, `.jpg`, `.webp`…). */
+const contentTypeOf = (path: string): string => mimeTypes().lookup(path) || 'application/octet-stream';
 
 /** The library's watermark image, written into the working directory; none when it has no image. */
 async function watermarkOf(deps: EncodeJobDeps, library: Library, work: string): Promise<string | null> {

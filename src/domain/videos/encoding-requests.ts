@@ -12,6 +12,7 @@ import { errors } from '../errors.js';
 import type { FileService } from '../files/service.js';
 import { ENCODE_JOB } from './media.js';
 import { splitList } from './progress.js';
+import { remoteAddress } from './remote-file.js';
 import type { VideoService } from './service.js';
 import type { LibraryAccess } from './types.js';
 import { filesOfVideo } from './video-files.js';
@@ -104,15 +105,7 @@ export class EncodingRequests {
     input: FetchBodyT,
     options: { collectionId?: string | null | undefined; thumbnailTime?: number | null | undefined },
   ): Promise<VideoT> {
-    let url: URL;
-    try {
-      url = new URL(input.url);
-    } catch {
-      throw errors.validation('url', 'The url must be an absolute http or https address.', 'video.url_invalid');
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw errors.validation('url', 'The url must be an http or https address.', 'video.url_invalid');
-    const refusal = this.addresses.urlRefusal(url);
-    if (refusal !== undefined) throw errors.validation('url', `The url may not be fetched: ${refusal}.`, 'video.url_refused');
+    const url = remoteAddress(input.url, this.addresses, 'url');
     const title =
       input.title ||
       decodeURIComponent(

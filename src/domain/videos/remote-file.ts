@@ -43,8 +43,8 @@ export async function openRemote(url: URL, headers: Record<string, string>, addr
   throw new Error(`more than ${MAX_REDIRECTS} redirects`);
 }
 
-/** A small file from `address` (at most `maxBytes`), for a request's field: a bad address is that field's 400, a failed fetch a 422. */
-export async function fetchSmallFile(address: string, addresses: OriginAddresses, maxBytes: number, field: string): Promise<Buffer> {
+/** `address` as a URL that may be fetched, or the 400 of the request's `field` saying why not. */
+export function remoteAddress(address: string, addresses: OriginAddresses, field: string): URL {
   let url: URL;
   try {
     url = new URL(address);
@@ -55,6 +55,12 @@ export async function fetchSmallFile(address: string, addresses: OriginAddresses
     throw errors.validation(field, `The ${field} must be an http or https address.`, 'video.url_invalid');
   const refusal = addresses.urlRefusal(url);
   if (refusal !== undefined) throw errors.validation(field, `The ${field} may not be fetched: ${refusal}.`, 'video.url_refused');
+  return url;
+}
+
+/** A small file from `address` (at most `maxBytes`), for a request's field: a bad address is that field's 400, a failed fetch a 422. */
+export async function fetchSmallFile(address: string, addresses: OriginAddresses, maxBytes: number, field: string): Promise<Buffer> {
+  const url = remoteAddress(address, addresses, field);
   const failed = (why: string) => errors.unprocessable(`The file could not be fetched from ${url.host}: ${why}.`, 'video.fetch_failed');
   let response: IncomingMessage;
   try {
