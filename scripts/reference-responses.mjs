@@ -1,7 +1,8 @@
 /**
  * `node scripts/reference-responses.mjs <reference-dir>` writes test/reference/responses.json: the
- * response schemas of the platform's public OpenAPI documents (core-api and containers-api), for
- * the resources the specification covers, as the test suite's response check reads them.
+ * response schemas of the platform's public OpenAPI documents (core-api, containers-api and the
+ * video API's), for the resources the specification covers, as the test suite's response check
+ * reads them.
  *
  * Why a derived copy: the reference documents live outside the repository, and CI works on a clean
  * clone. Only facts carry over (names, types, enums, bounds, patterns, required lists): prose,
@@ -22,6 +23,7 @@ const OUT = 'test/reference/responses.json';
 const DOCUMENTS = {
   core: { file: 'core-api.openapi.json', paths: /^\/(apikey|pullzone|storagezone|dnszone|videolibrary|user|billing|region|country|search|v1\/pricing)(\/|$)/ },
   containers: { file: 'containers-api.openapi.json', paths: /^\/(apps|registries|limits|nodes|regions|log)(\/|$)/ },
+  video: { file: 'stream-api.openapi.json', paths: /^\/(library|OEmbed)(\/|$)/ },
 };
 
 /** The reference README's table of neutral names. */
@@ -42,12 +44,15 @@ const NAMES = {
   DisableLetsEncrypt: 'DisableBuiltInCertificateIssuance',
   EnableBunnyImageAi: 'EnableVendorImageAi',
   BunnyAiImageBlueprints: 'VendorAiImageBlueprints',
+  // The video API's names are camelCase.
+  viAiPublisherId: 'adPublisherId',
 };
 
 /** "Any other field whose name carries a vendor or brand word gets a neutral name in the same way." */
 const WORDS = [
   [/AppleFairPlay/g, 'DrmSchemeA'],
   [/GoogleWidevine|Widevine/g, 'DrmSchemeB'],
+  [/^widevine/g, 'drmSchemeB'],
   [/MagicContainers/g, 'ManagedContainers'],
   [/Bunny/g, 'Vendor'],
 ];

@@ -6,6 +6,8 @@
 import { validate } from '@readme/openapi-parser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { API_TAGS } from '../../src/planes/api/plugins/docs.js';
+import { buildVideoApp } from '../../src/planes/video/app.js';
+import { VIDEO_API_TAGS } from '../../src/planes/video/video-api.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 
 interface Route {
@@ -223,5 +225,24 @@ describe('GET /docs', () => {
     const viaDocs = await t.get('/docs/json', null);
     expect(viaDocs.status).toBe(200);
     expect(viaDocs.body).toEqual((await t.get('/openapi.json', null)).body);
+  });
+});
+
+describe("the video plane's GET /openapi.json", () => {
+  it('is a valid OpenAPI 3.1 document that documents every route of the video API fully', async () => {
+    const plane = await buildVideoApp({ services: t.app.services, config: t.config });
+    try {
+      const document = (await plane.inject('/openapi.json')).json() as Document;
+      const result = await validate(structuredClone(document) as never);
+      expect(result.valid ? [] : result.errors).toEqual([]);
+      expect(result.warnings).toEqual([]);
+      const routes = registeredRoutes(plane.printRoutes({ commonPrefix: false }));
+      expect(routes).toEqual(expect.arrayContaining([{ method: 'PUT', path: '/library/:libraryId/videos/:videoId' }]));
+      expect(documentationProblems(document, routes)).toEqual([]);
+      const used = new Set(operations(document).flatMap(([, op]) => op.tags ?? []));
+      expect([...used].sort()).toEqual(VIDEO_API_TAGS.map((tag) => tag.name).sort());
+    } finally {
+      await plane.close();
+    }
   });
 });

@@ -1,8 +1,9 @@
 /**
- * Every operation of the platform's two reference documents is served and documented: listed in
- * `/openapi.json` (the core document's at the root, the containers document's under `/mc`), the
- * containers ones also routed without `/mc` (the platform's command-line client calls them there),
- * plus `GET /user`, which that client calls although the reference does not list it. Paths are
+ * Every operation of the platform's three reference documents is served and documented: listed in
+ * the management API's `/openapi.json` (the core document's at the root, the containers
+ * document's under `/mc`) or the video plane's (the video API's), the containers ones also routed
+ * without `/mc` (the platform's command-line client calls them there), plus `GET /user`, which
+ * that client calls although the reference does not list it. Paths are
  * compared as the router compares them: any parameter name, any letter case.
  *
  * The reference documents live outside the repository; test/reference/responses.json is the copy
@@ -12,6 +13,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildVideoApp } from '../../src/planes/video/app.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import { pathKey } from '../helpers/reference-schemas.js';
 
@@ -23,13 +25,13 @@ const BEING_BUILT: string[] = [];
 
 /** Operations of the core document outside the scope of test/reference/responses.json. */
 const OUTSIDE_THE_COPY = ['POST /purge', 'GET /statistics'];
-/** How many operations the two reference documents hold: 96 in the core document, 52 in the containers one. */
-const REFERENCE_OPERATIONS = 148;
+/** How many operations the reference documents hold: 96 in the core document, 52 in the containers one, 28 in the video API's. */
+const REFERENCE_OPERATIONS = 176;
 /** Operations a client of the platform calls that the reference does not list. */
 const BEYOND_THE_REFERENCE = ['GET /user'];
 
 interface Operation {
-  document: 'core' | 'containers';
+  document: 'core' | 'containers' | 'video';
   /** `METHOD /path` as the reference writes it (without `/mc`), as BEING_BUILT names it too. */
   name: string;
 }
@@ -40,7 +42,7 @@ function referenceOperations(): Operation[] {
     { paths: Record<string, Record<string, unknown>> }
   >;
   const operations = new Map<string, Operation>();
-  for (const document of ['core', 'containers'] as const) {
+  for (const document of ['core', 'containers', 'video'] as const) {
     for (const [path, methods] of Object.entries(copy[document].paths)) {
       for (const method of Object.keys(methods))
         operations.set(`${document} ${method.toUpperCase()} ${path}`, { document, name: `${method.toUpperCase()} ${path}` });
@@ -61,12 +63,19 @@ const beingBuilt = new Set(BEING_BUILT.map(keyOf));
 /** The reference operations in BEING_BUILT (true), or the others (false). */
 const building = (listed: boolean) => referenceOperations().filter((op) => beingBuilt.has(keyOf(op.name)) === listed);
 
+type OpenApi = { paths: Record<string, Record<string, unknown>> };
+
 let t: TestContext;
 let documented: Set<string>;
 beforeAll(async () => {
   t = await createTestApp();
-  const doc = (await t.get('/openapi.json', null)).body as { paths: Record<string, Record<string, unknown>> };
-  documented = new Set(Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => pathKey(method, path))));
+  const videoPlane = await buildVideoApp({ services: t.app.services, config: t.config });
+  // The two planes' paths do not overlap: one set holds both documents' operations.
+  const docs = [(await t.get('/openapi.json', null)).body, (await videoPlane.inject('/openapi.json')).json()] as OpenApi[];
+  await videoPlane.close();
+  documented = new Set(
+    docs.flatMap((doc) => Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => pathKey(method, path)))),
+  );
 });
 afterAll(async () => {
   await t.close();
@@ -77,7 +86,7 @@ describe('the reference operations', () => {
     expect(referenceOperations()).toHaveLength(REFERENCE_OPERATIONS);
   });
 
-  it('are all in /openapi.json, with GET /user', () => {
+  it('are all in an /openapi.json, with GET /user', () => {
     const expected = [...building(false).map(served), ...BEYOND_THE_REFERENCE];
     expect(expected.filter((name) => !documented.has(keyOf(name)))).toEqual([]);
   });

@@ -1,5 +1,5 @@
 /**
- * Checks one answer of the management API against the platform's reference response schema for its
+ * Checks one answer of the management or video API against the platform's reference response schema for its
  * operation and status (spec: "responses carry every property of the reference's response model";
  * clients written for the platform parse them). test/setup/reference-responses.ts runs it on every
  * answer the test suite produces.
@@ -23,11 +23,14 @@ export type Outcome = { checked: true; problems: string[] } | { checked: false; 
 
 /** The container API's paths, as its reference has them. */
 const CONTAINER_PATHS = /^\/(apps|registries|limits|nodes|regions|log)(\/|$)/;
+/** The video plane's paths: none of them is a management API path. */
+const VIDEO_PATHS = /^\/(library|oembed)(\/|$)/i;
 
 /** The container API is served at /mc and, for the platform's command-line client, at the root; its reference has neither prefix. */
 function locate(route: string): { document: DocumentName; path: string } {
   if (route === '/mc' || route.startsWith('/mc/')) return { document: 'containers', path: route.slice(3) || '/' };
   if (CONTAINER_PATHS.test(route)) return { document: 'containers', path: route };
+  if (VIDEO_PATHS.test(route)) return { document: 'video', path: route };
   return { document: 'core', path: route };
 }
 

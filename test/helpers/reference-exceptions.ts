@@ -43,6 +43,14 @@ const PAGED_LIST =
 export const AMENDED: AmendedSchema[] = [
   { operation: 'GET /pullzone', status: 200, amend: arrayOrPage, why: PAGED_LIST },
   { operation: 'GET /storagezone', status: 200, amend: arrayOrPage, why: PAGED_LIST },
+  {
+    operation: 'PUT /library/{libraryId}/videos/{videoId}/outputs/{outputCodecId}',
+    status: 400,
+    amend: () => ({ type: 'object' }),
+    why:
+      "spec part 7: every error answers with the specification's error body; the reference shows a bare string for this one 400, " +
+      "where the video API's other errors are an object (StatusModel), as ours is",
+  },
 ];
 
 const isNull = (value: unknown) => value === null;

@@ -15,7 +15,7 @@ interface Derived {
   paths: Record<string, Record<string, Statuses>>;
   components: Record<string, Schema>;
 }
-export type DocumentName = 'core' | 'containers';
+export type DocumentName = 'core' | 'containers' | 'video';
 
 export interface ReferenceOperation {
   document: DocumentName;
@@ -34,7 +34,7 @@ export const pathKey = (method: string, path: string) =>
     .replace(/\{[^}]+\}/g, '{}')}`;
 
 const operations = new Map<string, ReferenceOperation>();
-for (const document of ['core', 'containers'] as const) {
+for (const document of ['core', 'containers', 'video'] as const) {
   for (const [path, item] of Object.entries(derived[document].paths)) {
     for (const [method, statuses] of Object.entries(item)) {
       operations.set(`${document} ${pathKey(method, path)}`, { document, name: `${method.toUpperCase()} ${path}`, statuses });
@@ -84,7 +84,7 @@ ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteg
 ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
 ajv.addFormat('byte', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= 0 && n <= 255 });
 ajv.addFormat('guid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
-for (const document of ['core', 'containers'] as const) {
+for (const document of ['core', 'containers', 'video'] as const) {
   const components = Object.fromEntries(
     Object.entries(derived[document].components).map(([name, s]) => [name, toJsonSchema(s, document, `${document}#/components/schemas/${name}`)]),
   );

@@ -5,11 +5,13 @@
  * serializers as the management API (planes/common/); authenticated with the library's keys
  * (auth.ts). It builds no service and never listens: the server and the tests decide that.
  */
+import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Services } from '../../domain/services.js';
 import { ErrorBody } from '../../schemas/error.js';
 import { registerBodyParsers } from '../common/body-parsers.js';
+import { correctOperations, type JsonObject } from '../common/openapi-corrections.js';
 import { frameworkErrors, registerErrorHandling } from '../common/errors.js';
 import { serializerCompiler } from '../common/serialization.js';
 import { validatorCompiler } from '../common/validation.js';
@@ -22,7 +24,7 @@ import reportRoutes from './routes/reports.js';
 import unavailableRoutes from './routes/unavailable.js';
 import uploadRoute from './routes/upload.js';
 import videoRoutes from './routes/videos.js';
-import type { VideoApi } from './video-api.js';
+import { VIDEO_API_TAGS, type VideoApi } from './video-api.js';
 
 /** Each concern registers its operations here, one line each; the upload has a scope of its own (its body is a stream). */
 const ROUTES: ((app: VideoApi) => void)[] = [videoRoutes, collectionRoutes, mediaRoutes, encodingRoutes, reportRoutes, unavailableRoutes, oEmbedRoute];
@@ -55,7 +57,23 @@ export async function buildVideoApp(deps: VideoAppDeps): Promise<FastifyInstance
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // The video API's own document, generated from the same route schemas that validate and serialize.
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'edgeplane video API', version: '0.1.0', description: "The videos of a video library, authenticated with the library's keys." },
+      components: { securitySchemes: { AccessKey: { type: 'apiKey', in: 'header', name: 'AccessKey' } } },
+      security: [{ AccessKey: [] }],
+      tags: VIDEO_API_TAGS,
+    },
+    transformObject: (input) => {
+      if (!('openapiObject' in input)) return input.swaggerObject;
+      correctOperations(input.openapiObject as unknown as JsonObject);
+      return input.openapiObject;
+    },
+  });
   registerVideoAuth(app, deps.services);
+  app.get('/openapi.json', { schema: { hide: true }, config: { videoAccess: 'public' } }, async () => app.swagger());
   const api = app as unknown as VideoApi;
   for (const routes of ROUTES) routes(api);
   await app.register(async (scope) => uploadRoute(scope as unknown as VideoApi));

@@ -23,6 +23,15 @@ export type VideoApi = FastifyInstance<RawServerDefault, RawRequestDefaultExpres
   services: Services;
 };
 
+/** Every tag an operation of the video API may carry (its OpenAPI document's tags). */
+export const VIDEO_API_TAGS = [
+  { name: 'Videos', description: "A library's videos: their records, the upload of their file, their captions and thumbnail." },
+  { name: 'Collections', description: "Groups of a library's videos." },
+  { name: 'Encoding', description: 'Encoding a video again, adding an output codec, removing renditions.' },
+  { name: 'Reports', description: 'What players start from (play data), views, watch time, the heatmap, renditions and storage.' },
+  { name: 'Embedding', description: 'Describing a video for embedding in another site (oEmbed).' },
+];
+
 /** Answers every route can give besides its success, in the specification's error body. */
 export const errorAnswers = {
   400: { $ref: 'ErrorBody#' },

@@ -6,7 +6,7 @@
 import type { SwaggerTransformObject } from '@fastify/swagger';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { STATUS_CODES } from 'node:http';
+import { correctOperations, isObject, type Json, type JsonObject } from '../../common/openapi-corrections.js';
 import * as accountSchemas from '../../../schemas/account.js';
 import * as apiKeySchemas from '../../../schemas/api-key.js';
 import * as billingSchemas from '../../../schemas/billing.js';
@@ -23,9 +23,6 @@ import * as pagingSchemas from '../../../schemas/paging.js';
 import * as pullZoneSchemas from '../../../schemas/pull-zone.js';
 import * as storageZoneSchemas from '../../../schemas/storage-zone.js';
 import * as videoLibrarySchemas from '../../../schemas/video-library.js';
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
 
 /** Every tag an operation may carry; the OpenAPI test fails on an operation tagged otherwise. */
 export const API_TAGS = [
@@ -46,8 +43,6 @@ export const API_TAGS = [
   { name: 'Operator', description: "Running this server (not part of the platform's API). Authorized by the operator token, not by an API key." },
 ];
 
-/** Routes under this prefix authenticate with the operator token (see operator-auth.ts). */
-const OPERATOR_PREFIX = '/_edgeplane/';
 const OPERATOR_SCHEME = {
   type: 'http',
   scheme: 'bearer',
@@ -73,8 +68,6 @@ const SCHEMA_MODULES = [
   videoLibraryStatisticsSchemas,
 ];
 const COMPONENT_PATH = '#/components/schemas/';
-
-const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Identity of a schema for matching (key order aside); its own description may differ where it is used. */
 function shapeKey(schema: JsonObject): string {
@@ -150,35 +143,6 @@ function extractComponents(document: JsonObject): JsonObject {
   }
   const sorted = Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b)));
   return { ...document, paths, components: { ...components, schemas: sorted } };
-}
-
-const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
-
-/**
- * Corrections the generator cannot make: the operator routes' credential, query parameters with a
- * default are optional (the server fills the default in), and a response schema without a
- * description is described by its status instead of a placeholder.
- */
-function correctOperations(document: JsonObject): void {
-  for (const [path, pathItem] of Object.entries(isObject(document['paths']) ? document['paths'] : {})) {
-    if (!isObject(pathItem)) continue;
-    for (const [method, operation] of Object.entries(pathItem)) {
-      if (!HTTP_METHODS.has(method) || !isObject(operation)) continue;
-      // The document-wide AccessKey requirement is wrong for the operator routes.
-      if (path.startsWith(OPERATOR_PREFIX) && operation['security'] === undefined) operation['security'] = [{ OperatorToken: [] }];
-      for (const parameter of Array.isArray(operation['parameters']) ? operation['parameters'] : []) {
-        if (isObject(parameter) && parameter['in'] !== 'path' && isObject(parameter['schema']) && parameter['schema']['default'] !== undefined) {
-          parameter['required'] = false;
-        }
-      }
-      for (const [status, response] of Object.entries(isObject(operation['responses']) ? operation['responses'] : {})) {
-        // Without content the placeholder stays: it shows a route whose response was never declared.
-        if (isObject(response) && response['description'] === 'Default Response' && response['content'] !== undefined) {
-          response['description'] = STATUS_CODES[Number(status)] ?? 'Response';
-        }
-      }
-    }
-  }
 }
 
 /** The `transformObject` step of the OpenAPI generator. */

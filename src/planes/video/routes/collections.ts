@@ -19,6 +19,7 @@ export default function collectionRoutes(app: VideoApi) {
     config: { videoAccess: 'read' },
     schema: {
       operationId: 'Collection_GetCollection',
+      summary: 'Get a collection',
       tags,
       params: CollectionParams,
       querystring: Type.Object({ includeThumbnails }),
@@ -28,18 +29,33 @@ export default function collectionRoutes(app: VideoApi) {
   });
   app.get('/library/:libraryId/collections', {
     config: { videoAccess: 'read' },
-    schema: { operationId: 'Collection_List', tags, params: LibraryParams, querystring: ListQuery, response: { 200: CollectionPage, ...errorAnswers } },
+    schema: {
+      operationId: 'Collection_List',
+      summary: 'List collections',
+      tags,
+      params: LibraryParams,
+      querystring: ListQuery,
+      response: { 200: CollectionPage, ...errorAnswers },
+    },
     handler: (req) => app.services.videoCollections.list(req.library, req.query),
   });
   app.post('/library/:libraryId/collections', {
     config: { videoAccess: 'write' },
-    schema: { operationId: 'Collection_CreateCollection', tags, params: LibraryParams, body: CollectionBody, response: { 200: Collection, ...errorAnswers } },
+    schema: {
+      operationId: 'Collection_CreateCollection',
+      summary: 'Create a collection',
+      tags,
+      params: LibraryParams,
+      body: CollectionBody,
+      response: { 200: Collection, ...errorAnswers },
+    },
     handler: (req) => app.services.videoCollections.create(req.library, req.body),
   });
   app.post('/library/:libraryId/collections/:collectionId', {
     config: { videoAccess: 'write' },
     schema: {
       operationId: 'Collection_UpdateCollection',
+      summary: 'Update a collection',
       tags,
       params: CollectionParams,
       body: CollectionBody,
@@ -52,7 +68,13 @@ export default function collectionRoutes(app: VideoApi) {
   });
   app.delete('/library/:libraryId/collections/:collectionId', {
     config: { videoAccess: 'write' },
-    schema: { operationId: 'Collection_DeleteCollection', tags, params: CollectionParams, response: { 200: StatusAnswer, ...errorAnswers } },
+    schema: {
+      operationId: 'Collection_DeleteCollection',
+      summary: 'Delete a collection',
+      tags,
+      params: CollectionParams,
+      response: { 200: StatusAnswer, ...errorAnswers },
+    },
     handler: async (req) => {
       await app.services.videoCollections.delete(req.library, req.params.collectionId);
       return done('The collection was deleted.');

@@ -19,13 +19,14 @@ export default function encodingRoutes(app: VideoApi) {
   const tags = ['Encoding'];
   app.post('/library/:libraryId/videos/:videoId/reencode', {
     config: { videoAccess: 'write' },
-    schema: { operationId: 'Video_ReencodeVideo', tags, params: VideoParams, response: { 200: Video, ...errorAnswers } },
+    schema: { operationId: 'Video_ReencodeVideo', summary: 'Encode a video again', tags, params: VideoParams, response: { 200: Video, ...errorAnswers } },
     handler: (req) => app.services.videoEncodingRequests.reencode(req.library, req.params.videoId),
   });
   app.put('/library/:libraryId/videos/:videoId/outputs/:outputCodecId', {
     config: { videoAccess: 'write' },
     schema: {
       operationId: 'Video_ReencodeUsingCodec',
+      summary: 'Add an output codec',
       tags,
       params: Type.Object({ ...VideoParams.properties, outputCodecId: Int32({ description: '0 x264, 1 vp9, 2 hevc, 3 av1.' }) }),
       response: { 200: Video, ...errorAnswers },
@@ -36,6 +37,7 @@ export default function encodingRoutes(app: VideoApi) {
     config: { videoAccess: 'write' },
     schema: {
       operationId: 'Video_Repackage',
+      summary: 'Package a video again',
       tags,
       params: VideoParams,
       querystring: Type.Object({ keepOriginalFiles: Type.Boolean({ default: true, description: 'Keep the previous files.' }) }),
@@ -47,6 +49,7 @@ export default function encodingRoutes(app: VideoApi) {
     config: { videoAccess: 'write' },
     schema: {
       operationId: 'Video_FetchNewVideo',
+      summary: 'Create a video from a URL',
       tags,
       params: LibraryParams,
       querystring: Type.Object({
@@ -64,7 +67,14 @@ export default function encodingRoutes(app: VideoApi) {
   });
   app.post('/library/:libraryId/videos/:videoId/resolutions/cleanup', {
     config: { videoAccess: 'write' },
-    schema: { operationId: 'Video_DeleteResolutions', tags, params: VideoParams, querystring: CleanupQuery, response: { 200: StatusAnswer, ...errorAnswers } },
+    schema: {
+      operationId: 'Video_DeleteResolutions',
+      summary: 'Remove renditions',
+      tags,
+      params: VideoParams,
+      querystring: CleanupQuery,
+      response: { 200: StatusAnswer, ...errorAnswers },
+    },
     handler: async (req) => {
       const removed = await app.services.videoEncodingRequests.cleanup(req.library, req.params.videoId, req.query);
       const what = removed.length > 0 ? removed.join(', ') : 'nothing';

@@ -11,7 +11,14 @@ export default function mediaRoutes(app: VideoApi) {
   const tags = ['Videos'];
   app.post('/library/:libraryId/videos/:videoId/captions/:srclang', {
     config: { videoAccess: 'write' },
-    schema: { operationId: 'Video_AddCaption', tags, params: CaptionParams, body: CaptionAddBody, response: { 200: CaptionAnswer, ...errorAnswers } },
+    schema: {
+      operationId: 'Video_AddCaption',
+      summary: 'Add or replace captions',
+      tags,
+      params: CaptionParams,
+      body: CaptionAddBody,
+      response: { 200: CaptionAnswer, ...errorAnswers },
+    },
     handler: async (req) => ({
       ...done('The captions were added.'),
       data: await app.services.videoMedia.addCaption(req.library, req.params.videoId, req.params.srclang, req.body),
@@ -19,7 +26,7 @@ export default function mediaRoutes(app: VideoApi) {
   });
   app.delete('/library/:libraryId/videos/:videoId/captions/:srclang', {
     config: { videoAccess: 'write' },
-    schema: { operationId: 'Video_DeleteCaption', tags, params: CaptionParams, response: { 200: StatusAnswer, ...errorAnswers } },
+    schema: { operationId: 'Video_DeleteCaption', summary: 'Delete captions', tags, params: CaptionParams, response: { 200: StatusAnswer, ...errorAnswers } },
     handler: async (req) => {
       await app.services.videoMedia.deleteCaption(req.library, req.params.videoId, req.params.srclang);
       return done('The captions were deleted.');
@@ -33,6 +40,7 @@ export default function mediaRoutes(app: VideoApi) {
       config: { videoAccess: 'write' },
       schema: {
         operationId: 'Video_SetThumbnail',
+        summary: 'Set the thumbnail',
         tags,
         params: VideoParams,
         querystring: Type.Object({ thumbnailUrl: Type.Optional(Type.String({ maxLength: 8192, description: 'Address of the image, instead of a body.' })) }),

@@ -16,7 +16,9 @@ export default function oEmbedRoute(app: VideoApi) {
     config: { videoAccess: 'public' },
     schema: {
       operationId: 'OEmbed_GetOEmbed',
+      summary: 'Describe a video for embedding (oEmbed)',
       tags: ['Embedding'],
+      security: [],
       querystring: Type.Object({
         url: Type.String({ maxLength: 2048, description: 'The embed address of the video.' }),
         maxWidth: Type.Optional(Int32({ minimum: 1 })),

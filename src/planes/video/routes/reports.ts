@@ -14,24 +14,45 @@ export default function reportRoutes(app: VideoApi) {
   const tags = ['Reports'];
   app.get('/library/:libraryId/videos/:videoId/play', {
     config: { videoAccess: 'read' },
-    schema: { operationId: 'Video_GetVideoPlayData', tags, params: VideoParams, querystring: PlayQuery, response: { 200: PlayData, ...errorAnswers } },
+    schema: {
+      operationId: 'Video_GetVideoPlayData',
+      summary: 'Get what a player needs to play a video',
+      tags,
+      params: VideoParams,
+      querystring: PlayQuery,
+      response: { 200: PlayData, ...errorAnswers },
+    },
     handler: (req) => app.services.videoReports.playData(req.library, req.params.videoId),
   });
   // The platform's reference declares the play data model for this one too.
   app.get('/library/:libraryId/videos/:videoId/play/heatmap', {
     config: { videoAccess: 'read' },
-    schema: { operationId: 'Video_GetVideoHeatmapData', tags, params: VideoParams, querystring: PlayQuery, response: { 200: PlayData, ...errorAnswers } },
+    schema: {
+      operationId: 'Video_GetVideoHeatmapData',
+      summary: 'Get the heatmap data of a video',
+      tags,
+      params: VideoParams,
+      querystring: PlayQuery,
+      response: { 200: PlayData, ...errorAnswers },
+    },
     handler: (req) => app.services.videoReports.playData(req.library, req.params.videoId),
   });
   app.get('/library/:libraryId/videos/:videoId/heatmap', {
     config: { videoAccess: 'read' },
-    schema: { operationId: 'Video_GetVideoHeatmap', tags, params: VideoParams, response: { 200: Heatmap, ...errorAnswers } },
+    schema: {
+      operationId: 'Video_GetVideoHeatmap',
+      summary: 'Get the heatmap of a video',
+      tags,
+      params: VideoParams,
+      response: { 200: Heatmap, ...errorAnswers },
+    },
     handler: (req) => app.services.videoReports.heatmap(req.library, req.params.videoId),
   });
   app.get('/library/:libraryId/statistics', {
     config: { videoAccess: 'read' },
     schema: {
       operationId: 'Video_GetVideoStatistics',
+      summary: 'Get views and watch time',
       tags,
       params: LibraryParams,
       querystring: Type.Object({
@@ -50,12 +71,24 @@ export default function reportRoutes(app: VideoApi) {
   });
   app.get('/library/:libraryId/videos/:videoId/resolutions', {
     config: { videoAccess: 'read' },
-    schema: { operationId: 'Video_GetVideoResolutions', tags, params: VideoParams, response: { 200: ResolutionsAnswer, ...errorAnswers } },
+    schema: {
+      operationId: 'Video_GetVideoResolutions',
+      summary: 'List the renditions of a video',
+      tags,
+      params: VideoParams,
+      response: { 200: ResolutionsAnswer, ...errorAnswers },
+    },
     handler: (req) => app.services.videoReports.resolutions(req.library, req.params.videoId),
   });
   app.get('/library/:libraryId/videos/:videoId/storage', {
     config: { videoAccess: 'read' },
-    schema: { operationId: 'Video_GetVideoStorageSize', tags, params: VideoParams, response: { 200: StorageSizeAnswer, ...errorAnswers } },
+    schema: {
+      operationId: 'Video_GetVideoStorageSize',
+      summary: 'Get the storage a video takes',
+      tags,
+      params: VideoParams,
+      response: { 200: StorageSizeAnswer, ...errorAnswers },
+    },
     handler: (req) => app.services.videoReports.storageSize(req.library, req.params.videoId),
   });
 }

@@ -15,6 +15,7 @@ export default function unavailableRoutes(app: VideoApi) {
     config: { videoAccess: 'write' },
     schema: {
       operationId: 'Video_TranscribeVideo',
+      summary: 'Transcribe a video (not available)',
       tags,
       params: VideoParams,
       querystring: Type.Object({ force: Type.Boolean({ default: false }) }),
@@ -30,6 +31,7 @@ export default function unavailableRoutes(app: VideoApi) {
     config: { videoAccess: 'write' },
     schema: {
       operationId: 'Video_SmartGenerate',
+      summary: 'Generate metadata (not available)',
       tags,
       params: VideoParams,
       body: Type.Optional(SmartGenerateBody),

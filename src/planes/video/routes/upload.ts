@@ -30,6 +30,7 @@ export default function uploadRoute(app: VideoApi) {
     config: { videoAccess: 'write' },
     schema: {
       operationId: 'Video_UploadVideo',
+      summary: 'Upload the video file',
       tags: ['Videos'],
       params: VideoParams,
       querystring: UploadQuery,

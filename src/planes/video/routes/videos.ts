@@ -16,22 +16,43 @@ export default function videoRoutes(app: VideoApi) {
   const tags = ['Videos'];
   app.get('/library/:libraryId/videos/:videoId', {
     config: { videoAccess: 'read' },
-    schema: { operationId: 'Video_GetVideo', tags, params: VideoParams, response: { 200: Video, ...errorAnswers } },
+    schema: { operationId: 'Video_GetVideo', summary: 'Get a video', tags, params: VideoParams, response: { 200: Video, ...errorAnswers } },
     handler: (req) => app.services.videos.get(req.library, req.params.videoId),
   });
   app.get('/library/:libraryId/videos', {
     config: { videoAccess: 'read' },
-    schema: { operationId: 'Video_List', tags, params: LibraryParams, querystring: ListQuery, response: { 200: VideoPage, ...errorAnswers } },
+    schema: {
+      operationId: 'Video_List',
+      summary: 'List videos',
+      tags,
+      params: LibraryParams,
+      querystring: ListQuery,
+      response: { 200: VideoPage, ...errorAnswers },
+    },
     handler: (req) => app.services.videos.list(req.library, req.query),
   });
   app.post('/library/:libraryId/videos', {
     config: { videoAccess: 'write' },
-    schema: { operationId: 'Video_CreateVideo', tags, params: LibraryParams, body: VideoCreateBody, response: { 200: Video, ...errorAnswers } },
+    schema: {
+      operationId: 'Video_CreateVideo',
+      summary: 'Create a video',
+      tags,
+      params: LibraryParams,
+      body: VideoCreateBody,
+      response: { 200: Video, ...errorAnswers },
+    },
     handler: (req) => app.services.videos.create(req.library, req.body),
   });
   app.post('/library/:libraryId/videos/:videoId', {
     config: { videoAccess: 'write' },
-    schema: { operationId: 'Video_UpdateVideo', tags, params: VideoParams, body: VideoUpdateBody, response: { 200: StatusAnswer, ...errorAnswers } },
+    schema: {
+      operationId: 'Video_UpdateVideo',
+      summary: 'Update a video',
+      tags,
+      params: VideoParams,
+      body: VideoUpdateBody,
+      response: { 200: StatusAnswer, ...errorAnswers },
+    },
     handler: async (req) => {
       await app.services.videos.update(req.library, req.params.videoId, req.body);
       return done('The video was updated.');
@@ -39,7 +60,7 @@ export default function videoRoutes(app: VideoApi) {
   });
   app.delete('/library/:libraryId/videos/:videoId', {
     config: { videoAccess: 'write' },
-    schema: { operationId: 'Video_DeleteVideo', tags, params: VideoParams, response: { 200: StatusAnswer, ...errorAnswers } },
+    schema: { operationId: 'Video_DeleteVideo', summary: 'Delete a video', tags, params: VideoParams, response: { 200: StatusAnswer, ...errorAnswers } },
     handler: async (req) => {
       await app.services.videos.delete(req.library, req.params.videoId);
       return done('The video was deleted.');
