@@ -155,7 +155,10 @@ describe('the derived reference (test/reference/responses.json)', () => {
     for (const { operation } of AMENDED) {
       const [method, path] = operation.split(' ');
       const documents = ['core', 'containers', 'video'] as const;
-      expect(documents.find((document) => referenceOperation(document, method!, path!)), operation).toBeDefined();
+      expect(
+        documents.find((document) => referenceOperation(document, method!, path!)),
+        operation,
+      ).toBeDefined();
     }
   });
 });
