@@ -68,14 +68,18 @@ describe('a write and its audit entry, one commit', () => {
     ]);
   });
 
-  /** Makes the batch of the next transaction fail at COMMIT, after its work succeeded. */
-  function failNextCommit(): void {
+  /**
+   * Makes the batch of the next transaction fail at COMMIT, after its work succeeded; `alone`: the
+   * work outlasts a batch's 10 ms, so the batch commits (and fails) before anything else joins it.
+   */
+  function failNextCommit(alone = false): void {
     const db = (t.store as unknown as { db: Database.Database }).db;
     const original = t.store.transaction.bind(t.store);
     let sabotage = true;
     t.store.transaction = <T>(work: (tx: StoreTx) => Promise<T>, durability?: Durability) =>
       original(async (tx) => {
         const result = await work(tx);
+        if (sabotage && alone) await new Promise((resolve) => setTimeout(resolve, 15));
         if (sabotage) {
           sabotage = false;
           // A foreign key checked only at COMMIT: the operation is done, its batch cannot commit.
@@ -96,6 +100,13 @@ describe('a write and its audit entry, one commit', () => {
     // The next write commits as usual.
     expect((await t.post('/storagezone', { Name: 'kept', Region: 'DE' })).status).toBe(201);
     expect(await auditActions()).toContain('createStorageZone');
+  });
+
+  it('keeps no audit entry for a lost write whose entry missed its batch', async () => {
+    failNextCommit(true);
+    expectErrorBody(await t.post('/storagezone', { Name: 'lost-alone', Region: 'DE' }), 500);
+    expect((await t.get('/storagezone?search=lost-alone')).body).toEqual([]);
+    expect(await auditActions()).not.toContain('createStorageZone');
   });
 
   it('keeps no answer for the Idempotency-Key of a write whose commit failed: the retry runs again', async () => {

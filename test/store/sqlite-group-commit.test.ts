@@ -33,6 +33,19 @@ const committedAccounts = (name: string): number => (other.prepare('SELECT count
 const committedAccountTotal = (): number => (other.prepare('SELECT count(*) AS n FROM accounts').get() as { n: number }).n;
 const createAccount = (name: string) => store.transaction((tx) => tx.accounts.create(name, 0, new Date()));
 
+/** A Durability that keeps what it is handed, as an API write request's does. */
+function collecting() {
+  const pending: Promise<void>[] = [];
+  const durability = {
+    lost: false,
+    add: (durable: Promise<void>) => void pending.push(durable),
+    markLost() {
+      durability.lost = true;
+    },
+  };
+  return { pending, durability };
+}
+
 describe('SQLite group commit', () => {
   it('answers concurrent transactions only once their writes are committed, sharing COMMITs', async () => {
     const commitsBefore = store.stats().commits;
@@ -161,8 +174,7 @@ describe('SQLite group commit', () => {
   });
 
   it('given a Durability, resolves once its writes are visible and hands over the commit, which what follows shares', async () => {
-    const pending: Promise<void>[] = [];
-    const durability = { add: (durable: Promise<void>) => void pending.push(durable) };
+    const { pending, durability } = collecting();
     const commitsBefore = store.stats().commits;
 
     const account = await store.transaction((tx) => tx.accounts.create('g0', 0, new Date()), durability);
@@ -180,8 +192,7 @@ describe('SQLite group commit', () => {
 
   it('given a Durability, reports a COMMIT that fails through it, and nothing of the batch is kept', async () => {
     const db = (store as unknown as { db: Database.Database }).db;
-    const pending: Promise<void>[] = [];
-    const durability = { add: (durable: Promise<void>) => void pending.push(durable) };
+    const { pending, durability } = collecting();
     const result = await store.transaction(async (tx) => {
       await tx.accounts.create('h0', 0, new Date());
       // A foreign key checked only at COMMIT: the work succeeds, its batch's COMMIT fails.
@@ -190,8 +201,15 @@ describe('SQLite group commit', () => {
       return 'done';
     }, durability);
     expect(result).toBe('done');
+    expect(durability.lost).toBe(false);
 
+    // Told before the failure is reported, so before any later batch runs.
+    const lostWhenReported = pending[0]!.then(
+      () => false,
+      () => durability.lost,
+    );
     await expect(pending[0]).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT_FOREIGNKEY' });
+    expect(await lostWhenReported).toBe(true);
     expect(committedAccounts('h0')).toBe(0);
     await createAccount('h1');
     expect(committedAccounts('h1')).toBe(1);

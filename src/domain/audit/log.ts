@@ -5,7 +5,7 @@
  * their names only, so no credential or other value a client sent is ever kept.
  */
 import type { AuditLogPageT, AuditLogQueryT } from '../../schemas/account.js';
-import type { AuditEntry, Store } from '../../store/types.js';
+import type { AuditEntry, Durability, Store } from '../../store/types.js';
 import { errors } from '../errors.js';
 import { type Clock, type Principal, userIdOf } from '../principal.js';
 import { DAY_MS } from '../durations.js';
@@ -56,7 +56,7 @@ function decode(token: string): Position | undefined {
 export class AuditLogService {
   /** The day this instance last removed expired entries: once a day is enough. */
   private purgedOn: string | undefined;
-  private readonly waiting: { entry: Omit<AuditEntry, 'id'>; settle: (error?: unknown) => void }[] = [];
+  private readonly waiting: { entry: Omit<AuditEntry, 'id'>; write: Durability | undefined; settle: (error?: unknown) => void }[] = [];
   /** The loop writing the waiting entries, while there are any. */
   private writer: Promise<void> | undefined;
 
@@ -85,7 +85,7 @@ export class AuditLogService {
       diff: write.fields === null ? null : JSON.stringify({ Fields: write.fields }),
     };
     return new Promise<void>((resolve, reject) => {
-      this.waiting.push({ entry, settle: (error) => (error === undefined ? resolve() : reject(error)) });
+      this.waiting.push({ entry, write: write.principal.durability, settle: (error) => (error === undefined ? resolve() : reject(error)) });
       this.startWriter();
     });
   }
@@ -114,7 +114,10 @@ export class AuditLogService {
       const purge = this.purgedOn !== today;
       try {
         await this.store.transaction(async (tx) => {
-          await tx.audit.add(batch.map((w) => w.entry));
+          // An entry records a write that was kept. Its write is in this batch (one COMMIT for both)
+          // or in one already over; one of those that was lost leaves no entry.
+          const kept = batch.filter((w) => w.write?.lost !== true);
+          if (kept.length > 0) await tx.audit.add(kept.map((w) => w.entry));
           if (purge) await tx.audit.purgeBefore(dayOf(new Date(this.clock().getTime() - AUDIT_RETENTION_DAYS * DAY_MS)));
         });
         this.purgedOn = today;

@@ -45,6 +45,8 @@ interface BatchMember {
   reject(error: unknown): void;
   /** What the transaction asked to run once it is durable (StoreTx.afterCommit). */
   committed: (() => void)[];
+  /** The caller's, told at once when the batch is lost. */
+  durability: Durability | undefined;
 }
 
 export class GroupCommit {
@@ -95,7 +97,7 @@ export class GroupCommit {
     this.openTransactions++;
     try {
       await this.takeTurn();
-      const { result, committed } = await this.runTurn(work);
+      const { result, committed } = await this.runTurn(work, durability);
       if (!durability) return (await committed) as T;
       durability.add(committed.then(() => undefined));
       return result as T;
@@ -132,7 +134,7 @@ export class GroupCommit {
   }
 
   /** Runs `work` in its own savepoint of the batch: its result, and the batch's commit (with the result). */
-  private async runTurn(work: () => Promise<unknown>): Promise<{ result: unknown; committed: Promise<unknown> }> {
+  private async runTurn(work: () => Promise<unknown>, durability: Durability | undefined): Promise<{ result: unknown; committed: Promise<unknown> }> {
     try {
       // Inside the try: a BEGIN that fails (another process holding the write lock past the busy
       // timeout) must still end this turn, or every later caller would wait forever.
@@ -162,7 +164,7 @@ export class GroupCommit {
     }
     const callbacks = this.turnCommitted;
     this.turnCommitted = [];
-    const committed = new Promise<unknown>((resolve, reject) => this.batch.push({ result, resolve, reject, committed: callbacks }));
+    const committed = new Promise<unknown>((resolve, reject) => this.batch.push({ result, resolve, reject, committed: callbacks, durability }));
     this.endTurn();
     return { result, committed };
   }
@@ -238,7 +240,7 @@ export class GroupCommit {
       this.control.commitWithSync.run();
     } catch (error) {
       this.rollbackQuietly();
-      for (const m of members) m.reject(error);
+      for (const m of members) lose(m, error);
       done();
       return;
     }
@@ -253,7 +255,7 @@ export class GroupCommit {
     this.syncs++;
     fdatasync(log, (error) => {
       this.syncing = false;
-      if (error) for (const m of members) m.reject(error);
+      if (error) for (const m of members) lose(m, error);
       else for (const m of members) answer(m);
       done();
     });
@@ -279,7 +281,7 @@ export class GroupCommit {
     this.batch = [];
     this.batchOpen = false;
     this.rollbackQuietly();
-    for (const m of members) m.reject(error);
+    for (const m of members) lose(m, error);
   }
 
   private rollbackQuietly(): void {
@@ -342,6 +344,12 @@ export class GroupCommit {
 }
 
 /** A durable member: what it asked to run on commit runs before it is answered. */
+/** A member whose batch will never be durable: its caller's durability learns it before the store is unlocked. */
+function lose(member: BatchMember, error: unknown): void {
+  member.durability?.markLost();
+  member.reject(error);
+}
+
 function answer(member: BatchMember): void {
   for (const fn of member.committed) fn();
   member.resolve(member.result);

@@ -51,6 +51,14 @@ export interface StoreTx {
  */
 export interface Durability {
   add(durable: Promise<void>): void;
+  /**
+   * Called by the store, synchronously, the moment a write handed in here is known never to be
+   * durable (its batch's COMMIT or sync failed) — before any later transaction runs, so what the
+   * request writes next (its audit entry) can leave out a write that was lost.
+   */
+  markLost(): void;
+  /** A write handed in here was lost (see markLost). */
+  readonly lost: boolean;
 }
 
 export interface Store extends StoreTx {

@@ -19,6 +19,11 @@ export class PendingWrites implements Durability {
   private readonly pending: Promise<void>[] = [];
   /** The answer already reported a failure: the error answer sent in its place must not fail again. */
   private failureAnswered = false;
+  lost = false;
+
+  markLost(): void {
+    this.lost = true;
+  }
 
   add(durable: Promise<void>): void {
     // Awaited as the answer leaves; a request that never gets there (its client left) must not crash the process.
