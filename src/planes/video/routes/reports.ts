@@ -26,7 +26,7 @@ export default function reportRoutes(app: VideoApi) {
   app.get('/library/:libraryId/videos/:videoId/heatmap', {
     config: { videoAccess: 'read' },
     schema: { operationId: 'Video_GetVideoHeatmap', tags, params: VideoParams, response: { 200: Heatmap, ...errorAnswers } },
-    handler: (req) => app.services.videoReports.heatmap(req.library, req.params.videoId),
+    handler: (req) => app.services.videoPlays.heatmap(req.library, req.params.videoId),
   });
   app.get('/library/:libraryId/statistics', {
     config: { videoAccess: 'read' },
@@ -45,7 +45,7 @@ export default function reportRoutes(app: VideoApi) {
     handler: (req) => {
       const { dateFrom, dateTo } = req.query;
       if (dateFrom && dateTo && Date.parse(dateFrom) > Date.parse(dateTo)) throw errors.validation('dateFrom', 'The dateFrom must not be after dateTo.');
-      return app.services.videoReports.statistics(req.library, req.query);
+      return app.services.videoPlays.statistics(req.library, req.query);
     },
   });
   app.get('/library/:libraryId/videos/:videoId/resolutions', {
