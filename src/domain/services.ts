@@ -58,6 +58,7 @@ import { LibraryKeys } from './videos/library-access.js';
 import { VideoMedia } from './videos/media.js';
 import { VideoReports } from './videos/reports.js';
 import { VideoPlays } from './videos/plays.js';
+import { MasterPlaylists, registerPlaylistsJob, rewriteOnCaptionsSetting } from './videos/master-playlists.js';
 import { VideoService } from './videos/service.js';
 import { WebhookDeliveries } from './videos/webhook-deliveries.js';
 import { registerEncodeJob, workRootOf } from './videos/encode-job.js';
@@ -176,7 +177,10 @@ export function buildServices(ctx: ServiceContext) {
   });
   videoLibraries.onDelete.push(videoLibraryCascade({ videoLibraryImages, videos, videoWebhooks }));
   const videoPlays = new VideoPlays(ctx.store, videos, ctx.clock);
-  const videoMedia = new VideoMedia(ctx.store, files, ctx.jobs, videos, originAddresses);
+  const videoPlaylists = new MasterPlaylists(ctx.store, files, videos, pullZones.zones);
+  registerPlaylistsJob(ctx.jobs, videos, videoPlaylists);
+  videoLibraries.onUpdate.push(rewriteOnCaptionsSetting(ctx.clock));
+  const videoMedia = new VideoMedia(ctx.store, files, ctx.jobs, videos, originAddresses, videoPlaylists);
   registerFetchJob({ mediaJobs: ctx.mediaJobs, videos, media: videoMedia, secrets: ctx.secrets, addresses: originAddresses });
   let mediaTools: Promise<MediaTools> | undefined;
   registerEncodeJob({
@@ -185,6 +189,7 @@ export function buildServices(ctx: ServiceContext) {
     files,
     images: videoLibraryImages,
     webhooks: videoWebhooks,
+    playlists: videoPlaylists,
     // Found on the first encode, once (three short ffmpeg runs); a failure is tried again next time.
     tools: () =>
       (mediaTools ??= findMediaTools({ ffmpegPath: ctx.config.ffmpegPath, ffprobePath: ctx.config.ffprobePath }).catch((error: unknown) => {

@@ -49,15 +49,20 @@ export interface EncodedVideo {
   host: string;
 }
 
-/** `settings` are applied to the library first (POST /videolibrary/{id}); the clip is 426x240, 2 s, unless `clip` says otherwise. */
+/**
+ * `settings` are applied to the library first (POST /videolibrary/{id}); the clip is 426x240, 2 s,
+ * unless `clip` says otherwise; `beforeUpload` runs between the video's creation and its upload.
+ */
 export async function encodedVideo(
   env: VideoEnv,
   play: Pick<Playback, 'tools' | 'dir'>,
   clip: ClipOptions = {},
   settings: Record<string, unknown> = {},
+  beforeUpload?: (guid: string) => Promise<void>,
 ): Promise<EncodedVideo> {
   if (Object.keys(settings).length > 0) expect((await env.t.post(`/videolibrary/${env.library.Id}`, settings)).status).toBe(200);
   const { guid } = await createVideo(env, 'clip');
+  await beforeUpload?.(guid);
   const bytes = readFileSync(makeClip(play.tools, join(play.dir, `${guid}.mp4`), { width: 426, height: 240, seconds: 2, ...clip }));
   expect((await env.call('PUT', `/library/${env.library.Id}/videos/${guid}`, bytes)).status).toBe(200);
   await env.t.runJobs();

@@ -42,6 +42,8 @@ export class VideoLibraryService {
   readonly libraries: DocumentRepo<VideoLibraryT>;
   /** Run inside the deleting transaction, before the library goes (its images, see images.ts). */
   readonly onDelete: ((tx: StoreTx, accountId: number, id: number) => Promise<void>)[] = [];
+  /** Run inside the updating transaction, after the library is written (work its settings call for, e.g. its videos' playlists). */
+  readonly onUpdate: ((tx: StoreTx, accountId: number, before: VideoLibraryT, after: VideoLibraryT) => Promise<void>)[] = [];
 
   constructor(
     private readonly store: Store,
@@ -136,6 +138,7 @@ export class VideoLibraryService {
       const current = await this.libraries.get(tx, accountId, id);
       const next = applyLibraryUpdate(current.doc, input, this.clock());
       await this.libraries.update(tx, accountId, current, next);
+      for (const hook of this.onUpdate) await hook(tx, accountId, current.doc, next);
       // Delivery settings live on the library's pull zone, where the edge applies them.
       const delivery: Partial<PullZoneT> = {};
       if (input.EnableTokenAuthentication != null) delivery.ZoneSecurityEnabled = input.EnableTokenAuthentication;
