@@ -45,8 +45,11 @@ const storelessPlaneTests = [
   // the bytes' and the jobs' path is the same whatever the store. On each store: the jobs' leases
   // and lanes (test/store/job-lanes.test.ts), a video's progress written concurrently
   // (test/video-api/videos.test.ts), an encode that fails feeding the webhooks (test/video-api/webhooks.test.ts).
+  // Tokens and referrers on playback are the edge's policy, whatever the store; the figures of
+  // playback are written to the store (test/video-api/play-figures.test.ts runs on both).
   'test/video-api/encoding.test.ts',
   'test/video-api/playback.test.ts',
+  'test/video-api/protected-playback.test.ts',
   'test/video-api/encode-restart.test.ts',
 ];
 

@@ -1,8 +1,8 @@
 /**
  * The composition root: everything the planes share, built once per process. From the
  * configuration and an open store it makes the secrets, the files backend, the clock, the job
- * runner and every domain service; `start()` starts the background work (jobs, sweeps, usage and
- * access-log flushes, bandwidth limits) and `close()` stops it in reverse and drains what is
+ * runner and every domain service; `start()` starts the background work (jobs, sweeps, usage,
+ * access-log and video plays flushes, bandwidth limits) and `close()` stops it in reverse and drains what is
  * pending. The planes receive what they need from here and build nothing of it themselves: the API
  * plane is one plane among the others (src/serve.ts starts them all).
  */
@@ -82,6 +82,7 @@ export function buildRuntime(options: RuntimeOptions): Runtime {
       services.lifecycleSweeper.start((error) => log.error({ err: error }, 'the S3 lifecycle sweep failed'));
       services.usage.start();
       services.edgeAccessLog.start();
+      services.videoPlays.start();
       services.bandwidthLimits.start();
     },
     close: () =>
@@ -92,6 +93,7 @@ export function buildRuntime(options: RuntimeOptions): Runtime {
         services.lifecycleSweeper.stop();
         await services.bandwidthLimits.close();
         await services.edgeAccessLog.close();
+        await services.videoPlays.close();
         await services.usage.close();
         await services.audit.drain();
         if (!options.blobs) await blobs.close();

@@ -11,6 +11,8 @@ import type { DnsZoneService } from './dns/service.js';
 import type { FileService } from './files/service.js';
 import type { VideoLibraryImages } from './video-libraries/images.js';
 import type { VideoService } from './videos/service.js';
+import { videoSubject } from './usage/video-metrics.js';
+import { libraryUsageSubject } from './video-libraries/statistics.js';
 import type { WebhookDeliveries } from './videos/webhook-deliveries.js';
 
 export type DeletionCascade = (tx: StoreTx, accountId: number, id: number) => Promise<void>;
@@ -38,11 +40,15 @@ export function dnsZoneCascade(s: { certificates: CertificateService }): Deletio
   return (tx, accountId, id) => s.certificates.forgetDnsZone(tx, accountId, id);
 }
 
-/** A video library: its images (the player's logo, thumbnails). */
-/** A video library: its images (the player's logo, thumbnails), its videos and collections (their files go with its storage zone). */
+/**
+ * A video library: its images (the player's logo, thumbnails), its videos and collections (their
+ * files go with its storage zone), the figures of its videos and its own.
+ */
 export function videoLibraryCascade(s: { videoLibraryImages: VideoLibraryImages; videos: VideoService; videoWebhooks: WebhookDeliveries }): DeletionCascade {
   return async (tx, accountId, id) => {
     await s.videoLibraryImages.removeAll(tx, accountId, id);
+    const videos = await s.videos.videos.childIds(tx, accountId, id);
+    await tx.usage.remove([libraryUsageSubject(id), ...videos.map(videoSubject)]);
     for (const repo of [s.videos.videos, s.videos.collections]) {
       for (const child of await repo.childIds(tx, accountId, id)) await repo.delete(tx, accountId, child);
     }

@@ -57,6 +57,8 @@ import { EncodingRequests } from './videos/encoding-requests.js';
 import { LibraryKeys } from './videos/library-access.js';
 import { VideoMedia } from './videos/media.js';
 import { VideoReports } from './videos/reports.js';
+import { VideoPlays } from './videos/plays.js';
+import { MasterPlaylists, registerPlaylistsJob, rewriteOnCaptionsSetting } from './videos/master-playlists.js';
 import { VideoService } from './videos/service.js';
 import { WebhookDeliveries } from './videos/webhook-deliveries.js';
 import { registerEncodeJob, workRootOf } from './videos/encode-job.js';
@@ -137,7 +139,7 @@ export function buildServices(ctx: ServiceContext) {
     jobDelayMs: ctx.config.jobDelayMs,
     monitorIntervalMs: ctx.config.monitorIntervalMs,
   });
-  const videoLibraries = new VideoLibraryService(ctx.store, ctx.secrets, ctx.clock, pullZones, storageZones);
+  const videoLibraries = new VideoLibraryService(ctx.store, ctx.secrets, ctx.clock, pullZones, storageZones, usage);
   const videoLibraryImages = new VideoLibraryImages(ctx.store, ctx.secrets, ctx.blobs, ctx.clock, videoLibraries);
   const fileSweeper = new FileSweeper(ctx.store, ctx.blobs, ctx.clock);
   fileSweeper.claim((blob) => videoLibraryImages.claims(blob.zoneId, blob.guid));
@@ -174,7 +176,11 @@ export function buildServices(ctx: ServiceContext) {
     if (status !== undefined) void videoWebhooks.notify({ libraryId: event.libraryId, videoGuid: event.guid, status }).catch(() => undefined);
   });
   videoLibraries.onDelete.push(videoLibraryCascade({ videoLibraryImages, videos, videoWebhooks }));
-  const videoMedia = new VideoMedia(ctx.store, files, ctx.jobs, videos, originAddresses);
+  const videoPlays = new VideoPlays(ctx.store, videos, ctx.clock);
+  const videoPlaylists = new MasterPlaylists(ctx.store, files, videos, pullZones.zones);
+  registerPlaylistsJob(ctx.jobs, videos, videoPlaylists);
+  videoLibraries.onUpdate.push(rewriteOnCaptionsSetting(ctx.clock));
+  const videoMedia = new VideoMedia(ctx.store, files, ctx.jobs, videos, originAddresses, videoPlaylists);
   registerFetchJob({ mediaJobs: ctx.mediaJobs, videos, media: videoMedia, secrets: ctx.secrets, addresses: originAddresses });
   let mediaTools: Promise<MediaTools> | undefined;
   registerEncodeJob({
@@ -183,6 +189,7 @@ export function buildServices(ctx: ServiceContext) {
     files,
     images: videoLibraryImages,
     webhooks: videoWebhooks,
+    playlists: videoPlaylists,
     // Found on the first encode, once (three short ffmpeg runs); a failure is tried again next time.
     tools: () =>
       (mediaTools ??= findMediaTools({ ffmpegPath: ctx.config.ffmpegPath, ffprobePath: ctx.config.ffprobePath }).catch((error: unknown) => {
@@ -235,7 +242,7 @@ export function buildServices(ctx: ServiceContext) {
     dnsQueryLog: new QueryLog(),
     fileSweeper,
     usage,
-    edgeUsage: new EdgeUsage(usage, edgeAccessLog, bandwidthLimits),
+    edgeUsage: new EdgeUsage(usage, edgeAccessLog, bandwidthLimits, videoPlays),
     edgeAccessLog,
     bandwidthLimits,
     cdnStatistics: new CdnStatistics(ctx.store, pullZones, usage, ctx.clock),
@@ -254,6 +261,8 @@ export function buildServices(ctx: ServiceContext) {
     videoMedia,
     videoEncodingRequests: new EncodingRequests(files, ctx.jobs, videos, ctx.secrets, originAddresses),
     videoReports: new VideoReports(files, videos, ctx.clock),
+    /** Views, watch time and the heatmap of the libraries' videos, counted from what their pull zones served. */
+    videoPlays,
     /** The video libraries' webhooks: what was sent where, and how it went. */
     videoWebhooks,
   };

@@ -3,7 +3,7 @@
  * statistics, its files by resolution and by kind, and its oEmbed description. Vendor words in
  * the platform's names are neutral here (`adPublisherId`, `drmSchemeB…`), as in the library.
  */
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { DateTime, Int32, Int64, Nullable, StringEnum } from './common.js';
 import { StatusAnswer, Video } from './video.js';
 
@@ -13,6 +13,7 @@ export const Heatmap = Type.Object(
   { heatmap: Nullable(Type.Record(Type.String(), Int32()), { description: 'Views per second of the video, by second.' }) },
   { additionalProperties: false, description: 'Which parts of the video were watched.' },
 );
+export type HeatmapT = Static<typeof Heatmap>;
 
 export const VideoStatistics = Type.Object(
   {
@@ -24,6 +25,7 @@ export const VideoStatistics = Type.Object(
   },
   { additionalProperties: false, description: 'Views and watch time of a library or of one video.' },
 );
+export type VideoStatisticsT = Static<typeof VideoStatistics>;
 
 export const PlayData = Type.Object(
   {

@@ -2,7 +2,7 @@
  * A usage counter (what the DNS plane counts every query with) adds exactly what `add` would: to
  * the pending sums, read at once; across flushes; into the hour it is given; and, when a flush
  * fails, into the counts kept for the next one; and the DNS plane's tallies built on it. On both
- * stores.
+ * stores. Removing a subject's counters (a deleted video's figures), on both stores too.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -127,5 +127,26 @@ describe('DNS query tallies', () => {
       ['queries.type.A', 1, 1],
       ['queries.type.MX', 1, 1],
     ]);
+  });
+});
+
+describe('usage counters in the store', () => {
+  it('removes every metric and hour of the subjects named, and nothing of the others', async () => {
+    const entry = (subject: string, metric: string, hour: number) => ({ subject, metric, hour, value: 1 });
+    await store.transaction((tx) =>
+      tx.usage.add([
+        entry('video:a', 'views', HOUR),
+        entry('video:a', 'segment.0', HOUR + 5),
+        entry('video:b', 'views', HOUR),
+        entry('videoLibrary:1', 'views', HOUR),
+      ]),
+    );
+    await store.usage.remove([]);
+    await store.transaction((tx) => tx.usage.remove(['video:a', 'video:none']));
+    const all = async (subject: string) =>
+      (await store.usage.series(subject, ['views', 'segment.0'], 0, Number.MAX_SAFE_INTEGER)).map((e) => [e.metric, e.hour - HOUR]);
+    expect(await all('video:a')).toEqual([]);
+    expect(await all('video:b')).toEqual([['views', 0]]);
+    expect(await all('videoLibrary:1')).toEqual([['views', 0]]);
   });
 });

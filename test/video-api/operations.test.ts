@@ -30,7 +30,7 @@ describe('video operations', () => {
     check(CaptionAnswer, added.body);
     expect(added.body.data.valid).toBe(true);
     const file = await env.t.app.services.files.find({ zoneId: String(env.library.StorageZoneId) }, `${video.guid}/captions/en.vtt`);
-    expect((await env.t.app.services.files.readBytes(file!)).toString()).toBe('WEBVTT\n\n1\n00:00:01.000 --> 00:00:02.500\nHello\n');
+    expect((await env.t.app.services.files.readBytes(file!)).toString()).toBe('WEBVTT\n\n00:00:01.000 --> 00:00:02.500\nHello\n');
     await env.call('POST', v(video.guid, '/captions/en'), { captionsFile: Buffer.from('WEBVTT\n\n00:01.000 --> 00:02.000\nHi\n').toString('base64') });
     expect((await env.call('GET', v(video.guid))).body.captions).toEqual([{ srclang: 'en', label: 'English', version: 2 }]);
     expectErrorBody(await env.call('POST', v(video.guid, '/captions/en'), { captionsFile: Buffer.from('just words').toString('base64') }), 400);

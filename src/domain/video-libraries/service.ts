@@ -18,6 +18,8 @@ import { PRIMARY_STORAGE_REGION } from '../storage-zones/defaults.js';
 import type { StorageZoneService } from '../storage-zones/service.js';
 import { newVideoLibrary } from './defaults.js';
 import { withFigures } from './figures.js';
+import { BANDWIDTH } from '../usage/pull-zone-metrics.js';
+import type { UsageRecorder } from '../usage/recorder.js';
 import { VIDEO_LIBRARY_LANGUAGES } from './languages.js';
 import { applyLibraryUpdate, checkEncodingOptions } from './update.js';
 
@@ -30,6 +32,9 @@ export type ReferrerList = 'AllowedReferrers' | 'BlockedReferrers';
 const NAME_ATTEMPTS = 5;
 const NAME_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
+/** The last instant a Date holds: the traffic is every hour's. */
+const LAST_DATE = new Date(8.64e15);
+
 /** Library names are not indexed (they are not unique), so a search reads every library, then filters and pages. */
 const EVERY_LIBRARY = Number.MAX_SAFE_INTEGER;
 
@@ -37,6 +42,8 @@ export class VideoLibraryService {
   readonly libraries: DocumentRepo<VideoLibraryT>;
   /** Run inside the deleting transaction, before the library goes (its images, see images.ts). */
   readonly onDelete: ((tx: StoreTx, accountId: number, id: number) => Promise<void>)[] = [];
+  /** Run inside the updating transaction, after the library is written (work its settings call for, e.g. its videos' playlists). */
+  readonly onUpdate: ((tx: StoreTx, accountId: number, before: VideoLibraryT, after: VideoLibraryT) => Promise<void>)[] = [];
 
   constructor(
     private readonly store: Store,
@@ -44,6 +51,7 @@ export class VideoLibraryService {
     private readonly clock: Clock,
     private readonly pullZones: PullZoneService,
     private readonly storageZones: StorageZoneService,
+    private readonly usage: UsageRecorder,
   ) {
     // Library names are not unique on the platform, so no name is indexed.
     this.libraries = new DocumentRepo<VideoLibraryT>('videoLibrary', 'video library', secrets, VIDEO_LIBRARY_CREDENTIALS);
@@ -101,7 +109,8 @@ export class VideoLibraryService {
   }
 
   async get(principal: Principal, id: number): Promise<VideoLibraryT> {
-    const [library] = await withFigures(this.store, principal.accountId, [(await this.libraries.get(this.store, principal.accountId, id)).doc]);
+    const found = (await this.libraries.get(this.store, principal.accountId, id)).doc;
+    const [library] = await withFigures(this.store, principal.accountId, [found], await this.traffic(principal.accountId));
     return library!;
   }
 
@@ -119,7 +128,7 @@ export class VideoLibraryService {
       chosen = matching.slice(offset, offset + perPage);
       total = matching.length;
     }
-    chosen = await withFigures(this.store, principal.accountId, chosen);
+    chosen = await withFigures(this.store, principal.accountId, chosen, await this.traffic(principal.accountId));
     return { Items: chosen, CurrentPage: page, TotalItems: total, HasMoreItems: offset + chosen.length < total };
   }
 
@@ -129,6 +138,7 @@ export class VideoLibraryService {
       const current = await this.libraries.get(tx, accountId, id);
       const next = applyLibraryUpdate(current.doc, input, this.clock());
       await this.libraries.update(tx, accountId, current, next);
+      for (const hook of this.onUpdate) await hook(tx, accountId, current.doc, next);
       // Delivery settings live on the library's pull zone, where the edge applies them.
       const delivery: Partial<PullZoneT> = {};
       if (input.EnableTokenAuthentication != null) delivery.ZoneSecurityEnabled = input.EnableTokenAuthentication;
@@ -178,6 +188,12 @@ export class VideoLibraryService {
   async removeReferrer(principal: Principal, id: number, list: ReferrerList, hostname: string): Promise<void> {
     const host = checkedReferrer(hostname);
     await this.changeReferrers(principal.accountId, id, list, (hosts) => hosts.filter((h) => h !== host));
+  }
+
+  /** Bytes each of the account's pull zones served, ever (what the edge counted, flushed or not). */
+  private async traffic(accountId: number): Promise<Map<number, number>> {
+    const totals = await this.usage.accountTotals('pullZone', accountId, [BANDWIDTH], new Date(0), LAST_DATE);
+    return new Map(totals.map((t) => [Number(t.id), Number(t.value)]));
   }
 
   languages(): readonly VideoLibraryLanguageT[] {

@@ -20,8 +20,6 @@ import { MediaProcessError, UnreadableMediaError } from '../../media/errors.js';
 import { buildEncodePlan } from '../../media/plan.js';
 import { probe } from '../../media/probe.js';
 import { runEncodePlan } from '../../media/run.js';
-import { masterPlaylist, readMasterPlaylist } from '../../media/playlists.js';
-import { Readable } from 'node:stream';
 import type { EncodePlan, FinishedRendition, MediaTools } from '../../media/types.js';
 import { ISSUE_CODES, MESSAGE_LEVELS, VideoStatus } from '../../schemas/video.js';
 import { mimeTypes } from '../../files/media-types.js';
@@ -33,6 +31,7 @@ import type { VideoService } from './service.js';
 import type { LibraryAccess } from './types.js';
 import { WEBHOOK_STATUS } from './webhooks.js';
 import type { WebhookDeliveries } from './webhook-deliveries.js';
+import type { MasterPlaylists } from './master-playlists.js';
 
 /** How often the encoding's progress is written, at most. */
 const PROGRESS_EVERY_MS = 1000;
@@ -50,6 +49,8 @@ export interface EncodeJobDeps {
   files: FileService;
   images: VideoLibraryImages;
   webhooks: WebhookDeliveries;
+  /** Writes the master playlist again with the video's captions (master-playlists.ts). */
+  playlists: MasterPlaylists;
   /** The ffmpeg and ffprobe to use, found once (src/media/binaries.ts). */
   tools: () => Promise<MediaTools>;
   /** Where working directories are made (one per job run). */
@@ -140,6 +141,8 @@ async function encode(deps: EncodeJobDeps, job: EncodeJob, signal: AbortSignal):
     });
     // What is left: the artwork, the final master playlist, and whatever a rendition did not carry.
     for (const file of result.files) if (!copied.has(file.path) || file.path === 'playlist.m3u8') await copyOut(deps, library, job.guid, outputDir, file.path);
+    // Captions added before or during the encode are listed once the renditions are all there.
+    await deps.playlists.write(library, job.guid);
     const keepOriginal = library.library.KeepOriginalFiles;
     if (!keepOriginal) await deps.files.remove(library.zone, { path: `${job.guid}/original`, isDirectory: false });
     await deps.videos.recordProgress(library.libraryId, job.guid, {
@@ -166,18 +169,7 @@ const withCodec = (codecs: string | null | undefined, codec: string) => [...new 
 
 /** Writes the video's master playlist again with only the renditions still available. */
 async function rewritePlaylist(deps: EncodeJobDeps, library: Library, guid: string, available: string): Promise<void> {
-  const stored = await deps.files.find(library.zone, `${guid}/playlist.m3u8`);
-  if (!stored) return;
-  const kept = new Set(available.split(',').filter(Boolean));
-  const { variants, framerate } = readMasterPlaylist((await deps.files.readBytes(stored)).toString('utf8'));
-  const text = masterPlaylist(
-    variants.filter((v) => kept.has(v.playlist.split('/')[0]!)),
-    [],
-    framerate,
-  );
-  await deps.files.upload(library.zone, { path: `${guid}/playlist.m3u8`, isDirectory: false }, Readable.from([Buffer.from(text)]), {
-    contentType: contentTypeOf('playlist.m3u8'),
-  });
+  await deps.playlists.write(library, guid, { keep: new Set(available.split(',').filter(Boolean)) });
   await deps.videos.recordProgress(library.libraryId, guid, { recountStorage: true });
 }
 

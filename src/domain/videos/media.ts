@@ -12,10 +12,12 @@ import type { OriginAddresses } from '../edge/origin/addresses.js';
 import { errors } from '../errors.js';
 import type { FileService } from '../files/service.js';
 import { readImage } from '../video-libraries/image-format.js';
-import { captionsAsVtt } from './captions.js';
+import { captionsToWebVtt } from '../../media/captions.js';
+import { InvalidCaptionsError } from '../../media/errors.js';
 import { fetchSmallFile } from './remote-file.js';
 import type { VideoService } from './service.js';
 import type { LibraryAccess } from './types.js';
+import type { MasterPlaylists } from './master-playlists.js';
 
 /** The job that encodes an uploaded source (its handler belongs to the encoding work). */
 export const ENCODE_JOB = 'video.encode';
@@ -33,6 +35,7 @@ export class VideoMedia {
     private readonly jobs: JobRunner,
     private readonly videos: VideoService,
     private readonly addresses: OriginAddresses,
+    private readonly playlists: MasterPlaylists,
   ) {}
 
   /**
@@ -87,7 +90,7 @@ export class VideoMedia {
     }
   }
 
-  /** Adds or replaces the captions track `srclang` (WebVTT or SubRip, stored as WebVTT). */
+  /** Adds or replaces the captions track `srclang` (WebVTT or SubRip, stored as WebVTT); the master playlist lists it when the library says so. */
   async addCaption(access: LibraryAccess, guid: string, srclang: string, input: CaptionAddBodyT): Promise<CaptionValidationT> {
     checkLanguage(srclang);
     await this.videos.find(access, guid);
@@ -95,9 +98,8 @@ export class VideoMedia {
       throw errors.validation('captionsFile', 'The captionsFile (base64 of a WebVTT or SubRip file) is required.', 'video.captions_missing');
     const raw = Buffer.from(input.captionsFile, 'base64');
     if (raw.length > MAX_CAPTIONS_BYTES) throw errors.payloadTooLarge(`A captions file may have at most ${MAX_CAPTIONS_BYTES} bytes.`);
-    const vtt = captionsAsVtt(raw.toString('utf8'));
-    if (!vtt.ok) throw errors.validation('captionsFile', vtt.error, 'video.captions_invalid');
-    await this.files.upload(access.zone, { path: `${guid}/captions/${srclang}.vtt`, isDirectory: false }, Readable.from([Buffer.from(vtt.text)]), {
+    const vtt = asWebVtt(raw.toString('utf8'));
+    await this.files.upload(access.zone, { path: `${guid}/captions/${srclang}.vtt`, isDirectory: false }, Readable.from([Buffer.from(vtt.vtt)]), {
       contentType: 'text/vtt',
     });
     await this.changeCaptions(access, guid, (captions) => {
@@ -105,6 +107,8 @@ export class VideoMedia {
       const entry = { srclang, label: input.label ?? old?.label ?? srclang, version: (old?.version ?? 0) + 1 };
       return [...captions.filter((c) => c.srclang !== srclang), entry];
     });
+    await this.playlists.write(access, guid, { captionsChanged: true });
+    await this.videos.recordProgress(access.libraryId, guid, { recountStorage: true });
     return { valid: true, errorList: [], warningList: vtt.warnings, warningMessage: vtt.warnings.length > 0 ? vtt.warnings.join(' ') : null };
   }
 
@@ -112,8 +116,13 @@ export class VideoMedia {
     checkLanguage(srclang);
     const video = await this.videos.find(access, guid);
     if (!(video.doc.captions ?? []).some((c) => c.srclang === srclang)) throw errors.notFound('caption');
-    await this.files.remove(access.zone, { path: `${guid}/captions/${srclang}.vtt`, isDirectory: false }).catch(() => undefined);
     await this.changeCaptions(access, guid, (captions) => captions.filter((c) => c.srclang !== srclang));
+    await this.playlists.write(access, guid, { captionsChanged: true });
+    // Unlisted first, then removed: a player never reads a playlist that names a missing file.
+    for (const file of [`${srclang}.vtt`, `${srclang}.m3u8`]) {
+      await this.files.remove(access.zone, { path: `${guid}/captions/${file}`, isDirectory: false }).catch(() => undefined);
+    }
+    await this.videos.recordProgress(access.libraryId, guid, { recountStorage: true });
   }
 
   private async changeCaptions(
@@ -125,7 +134,16 @@ export class VideoMedia {
       const current = await this.videos.videos.get(tx, access.accountId, guid);
       await this.videos.videos.update(tx, access.accountId, current, { ...current.doc, captions: change(current.doc.captions ?? []) });
     });
-    await this.videos.recordProgress(access.libraryId, guid, { recountStorage: true });
+  }
+}
+
+/** The uploaded captions as WebVTT (SubRip converted, WebVTT checked); a file that is neither is a 400 naming each problem. */
+function asWebVtt(text: string): { vtt: string; warnings: string[] } {
+  try {
+    return captionsToWebVtt(text);
+  } catch (error) {
+    if (error instanceof InvalidCaptionsError) throw errors.validation('captionsFile', error.message, 'video.captions_invalid');
+    throw error;
   }
 }
 

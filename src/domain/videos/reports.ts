@@ -1,8 +1,8 @@
 /**
  * What the video API reports about a video besides its model: the play data a player starts from
- * (addresses on the library's pull zone, the library's player settings), the heatmap and
- * statistics (from the views and watch time recorded on the video), its renditions and files by
- * kind (read from the storage zone), and its oEmbed description.
+ * (addresses on the library's pull zone, the library's player settings), its renditions and files
+ * by kind (read from the storage zone), and its oEmbed description. Views, watch time and the
+ * heatmap are counted from what the edge served (plays.ts).
  */
 import type { FileRecord } from '../../store/types.js';
 import { VideoStatus } from '../../schemas/video.js';
@@ -10,13 +10,11 @@ import { errors } from '../errors.js';
 import type { FileService } from '../files/service.js';
 import { splitList } from './progress.js';
 import type { VideoService } from './service.js';
-import type { LibraryAccess, VideoDoc } from './types.js';
+import type { LibraryAccess } from './types.js';
 import { filesOfVideo } from './video-files.js';
 
 const HLS_FILE = /^(\d{3,4}p)\//;
 const MP4_FILE = /^play_(\d{3,4}p)\.mp4$/;
-const DAY_MS = 86_400_000;
-const HOUR_MS = 3_600_000;
 
 export class VideoReports {
   constructor(
@@ -71,59 +69,6 @@ export class VideoReports {
       customCss: null,
       exposeVideoMetadata: lib.ExposeVideoMetadata,
       enableCompactControls: lib.EnableCompactControls,
-    };
-  }
-
-  /** Views per second of the video; empty until views are recorded. */
-  async heatmap(access: LibraryAccess, guid: string): Promise<{ heatmap: Record<string, number> }> {
-    await this.videos.find(access, guid);
-    return { heatmap: {} };
-  }
-
-  /**
-   * Views and watch time per day (or hour) from `dateFrom` to `dateTo` (default: the last 30
-   * days), for the library or one video. Each period is listed; the totals recorded on the videos
-   * so far are counted on the day of the answer.
-   */
-  async statistics(
-    access: LibraryAccess,
-    q: { dateFrom?: string | undefined; dateTo?: string | undefined; hourly: boolean; videoGuid?: string | null | undefined },
-  ) {
-    const videos: VideoDoc[] = q.videoGuid
-      ? [(await this.videos.find(access, q.videoGuid)).doc]
-      : (
-          await this.videos.videos.list(this.videos.storeOf(), access.accountId, {
-            parentId: String(access.libraryId),
-            offset: 0,
-            limit: Number.MAX_SAFE_INTEGER,
-          })
-        ).items;
-    const now = this.clock();
-    let to = q.dateTo ? new Date(q.dateTo) : now;
-    let from = q.dateFrom ? new Date(q.dateFrom) : new Date(to.getTime() - 30 * DAY_MS);
-    if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime()) || from > to) [from, to] = [new Date(now.getTime() - 30 * DAY_MS), now];
-    const step = q.hourly ? HOUR_MS : DAY_MS;
-    const views: Record<string, number> = {};
-    const watch: Record<string, number> = {};
-    const first = Math.floor(from.getTime() / step) * step;
-    for (let t = first; t <= to.getTime(); t += step) {
-      const key = new Date(t).toISOString().replace('.000Z', 'Z');
-      views[key] = 0;
-      watch[key] = 0;
-    }
-    const last = new Date(Math.floor(Math.min(to.getTime(), now.getTime()) / step) * step).toISOString().replace('.000Z', 'Z');
-    if (last in views) {
-      views[last] = videos.reduce((sum, v) => sum + v.views, 0);
-      watch[last] = videos.reduce((sum, v) => sum + v.totalWatchTime, 0);
-    }
-    const watched = videos.reduce((sum, v) => sum + v.totalWatchTime, 0);
-    const possible = videos.reduce((sum, v) => sum + v.views * v.length, 0);
-    return {
-      viewsChart: views,
-      watchTimeChart: watch,
-      countryViewCounts: {},
-      countryWatchTime: {},
-      engagementScore: possible > 0 ? Math.min(100, Math.round((watched / possible) * 100)) : 0,
     };
   }
 

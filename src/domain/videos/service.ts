@@ -18,6 +18,7 @@ import type { LibraryKeys } from './library-access.js';
 import { applyProgress } from './progress.js';
 import type { CollectionDoc, LibraryAccess, VideoDoc, VideoEvents, VideoProgress, VideoStatusEvent } from './types.js';
 import { bytesOfVideo } from './video-files.js';
+import { videoSubject } from '../usage/video-metrics.js';
 
 export interface VideoListQuery {
   page: number;
@@ -132,11 +133,14 @@ export class VideoService implements VideoEvents {
     });
   }
 
-  /** Removes the video's files (`{guid}/`), then the video: a retry after a failure finishes the job. */
+  /** Removes the video's files (`{guid}/`), then the video and its figures: a retry after a failure finishes the job. */
   async delete(access: LibraryAccess, guid: string): Promise<void> {
     await this.find(access, guid);
     await this.removeFolder(access, guid);
-    await this.videos.delete(this.store, access.accountId, guid);
+    await this.store.transaction(async (tx) => {
+      await this.videos.delete(tx, access.accountId, guid);
+      await tx.usage.remove([videoSubject(guid)]);
+    });
   }
 
   /** Removes everything under `{guid}/`; a folder that is not there is nothing to remove. */

@@ -30,4 +30,8 @@ export class PgUsageCounters implements UsageCounters {
       [`${kind}:`, kind, accountId, metrics, fromHour, toHour],
     );
   }
+  async remove(subjects: string[]): Promise<void> {
+    if (subjects.length === 0) return;
+    await this.db.query('DELETE FROM usage_counters WHERE subject = ANY($1::text[])', [subjects]);
+  }
 }

@@ -4,6 +4,7 @@ import type { ResourceKind, ResourceTotal, UsageCounters, UsageEntry } from '../
 
 export class SqliteUsageCounters implements UsageCounters {
   private readonly addStmt;
+  private readonly removeStmt;
   private readonly seriesStatements = new Map<number, Database.Statement<unknown[], UsageEntry>>();
   private readonly totalsStatements = new Map<number, Database.Statement<unknown[], ResourceTotal>>();
   constructor(private readonly db: Database.Database) {
@@ -11,6 +12,7 @@ export class SqliteUsageCounters implements UsageCounters {
       `INSERT INTO usage_counters (subject, metric, hour, value) VALUES (?, ?, ?, ?)
        ON CONFLICT (subject, metric, hour) DO UPDATE SET value = value + excluded.value`,
     );
+    this.removeStmt = db.prepare<[string]>('DELETE FROM usage_counters WHERE subject = ?');
   }
   async add(entries: UsageEntry[]): Promise<void> {
     for (const e of entries) this.addStmt.run(e.subject, e.metric, e.hour, e.value);
@@ -39,5 +41,8 @@ export class SqliteUsageCounters implements UsageCounters {
       this.totalsStatements.set(metrics.length, stmt);
     }
     return stmt.all(`${kind}:`, kind, accountId, ...metrics, fromHour, toHour);
+  }
+  async remove(subjects: string[]): Promise<void> {
+    for (const subject of subjects) this.removeStmt.run(subject);
   }
 }

@@ -11,6 +11,8 @@ export interface UsageCounters {
    * `fromHour` to `toHour`; resources without any are left out.
    */
   accountTotals(kind: ResourceKind, accountId: number, metrics: string[], fromHour: number, toHour: number): Promise<ResourceTotal[]>;
+  /** Removes every counter of these subjects, all hours and metrics (the figures of a deleted video). */
+  remove(subjects: string[]): Promise<void>;
 }
 
 export interface ResourceTotal {

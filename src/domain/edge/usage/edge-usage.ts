@@ -1,14 +1,16 @@
 /**
  * What the edge reports after each answer, turned into what the rest of edgeplane reads: the usage
- * counters (billing, statistics), the access log, and the zones whose monthly bandwidth must be
- * brought up to date (bandwidth-limits.ts). Everything here only adds to memory: a request never
- * waits for the store because it was counted.
+ * counters (billing, statistics), the access log, the zones whose monthly bandwidth must be
+ * brought up to date (bandwidth-limits.ts), and for a video library's pull zone the views and
+ * watch time of its videos (videos/plays.ts). Everything here only adds to memory: a request
+ * never waits for the store because it was counted.
  */
 import { CountersById, hourOf, type UsageRecorder } from '../../usage/recorder.js';
 import * as metric from '../../usage/pull-zone-metrics.js';
 import type { ServedEvent } from '../types.js';
 import type { EdgeAccessLog } from './access-log.js';
 import type { BandwidthLimits } from './bandwidth-limits.js';
+import type { VideoPlays } from '../../videos/plays.js';
 
 const FROM_CACHE = new Set<ServedEvent['cacheStatus']>(['HIT', 'STALE', 'UPDATING']);
 /** Zones whose counters are kept between answers; one forgotten is made again on its next answer. */
@@ -25,6 +27,7 @@ export class EdgeUsage {
     usage: UsageRecorder,
     private readonly accessLog: EdgeAccessLog,
     private readonly limits: BandwidthLimits,
+    private readonly videoPlays: Pick<VideoPlays, 'served'>,
   ) {
     this.counters = new CountersById(usage, metric.pullZoneSubject, COUNTED_ZONES);
   }
@@ -52,5 +55,6 @@ export class EdgeUsage {
     }
     this.accessLog.add(event);
     this.limits.touched(event.zoneId, event.accountId);
+    if (event.zone.VideoLibraryId > 0) this.videoPlays.served(event);
   };
 }

@@ -46,7 +46,7 @@ export default function reportRoutes(app: VideoApi) {
       params: VideoParams,
       response: { 200: Heatmap, ...errorAnswers },
     },
-    handler: (req) => app.services.videoReports.heatmap(req.library, req.params.videoId),
+    handler: (req) => app.services.videoPlays.heatmap(req.library, req.params.videoId),
   });
   app.get('/library/:libraryId/statistics', {
     config: { videoAccess: 'read' },
@@ -66,7 +66,7 @@ export default function reportRoutes(app: VideoApi) {
     handler: (req) => {
       const { dateFrom, dateTo } = req.query;
       if (dateFrom && dateTo && Date.parse(dateFrom) > Date.parse(dateTo)) throw errors.validation('dateFrom', 'The dateFrom must not be after dateTo.');
-      return app.services.videoReports.statistics(req.library, req.query);
+      return app.services.videoPlays.statistics(req.library, req.query);
     },
   });
   app.get('/library/:libraryId/videos/:videoId/resolutions', {
