@@ -156,7 +156,7 @@ export function buildServices(ctx: ServiceContext) {
     ctx.secrets,
     ctx.clock,
     files,
-    new LibraryKeys(ctx.store, videoLibraries.libraries, storageZones.zones, pullZones.zones),
+    new LibraryKeys(ctx.store, videoLibraries.libraries, storageZones.zones, pullZones.zones, ctx.config.playbackUrl),
   );
   const videoWebhooks = new WebhookDeliveries({
     store: ctx.store,

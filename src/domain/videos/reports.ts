@@ -28,7 +28,7 @@ export class VideoReports {
   async playData(access: LibraryAccess, guid: string) {
     const video = (await this.videos.find(access, guid)).doc;
     const lib = access.library;
-    const base = `https://${access.playbackHost}/${guid}`;
+    const base = `${access.playbackOrigin}/${guid}`;
     const ready = video.status === VideoStatus.Finished || splitList(video.availableResolutions).length > 0;
     const fallback = video.hasMP4Fallback ? splitList(video.availableResolutions).at(-1) : undefined;
     const scheme = lib.DrmSchemeB;
