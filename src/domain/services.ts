@@ -56,6 +56,7 @@ import { CollectionService } from './videos/collections.js';
 import { EncodingRequests } from './videos/encoding-requests.js';
 import { LibraryKeys } from './videos/library-access.js';
 import { VideoMedia } from './videos/media.js';
+import { VideoEmbeds } from './videos/embed.js';
 import { VideoReports } from './videos/reports.js';
 import { VideoService } from './videos/service.js';
 import { WebhookDeliveries } from './videos/webhook-deliveries.js';
@@ -191,6 +192,7 @@ export function buildServices(ctx: ServiceContext) {
       })),
     workRoot: workRootOf(tmpdir()),
   });
+  const videoReports = new VideoReports(files, videos, ctx.clock);
   const bandwidthLimits = new BandwidthLimits(ctx.store, pullZones.zones, usage, billing, ctx.clock);
   return {
     apiKeys,
@@ -253,7 +255,9 @@ export function buildServices(ctx: ServiceContext) {
     videoCollections: new CollectionService(ctx.store, ctx.clock, videos),
     videoMedia,
     videoEncodingRequests: new EncodingRequests(files, ctx.jobs, videos, ctx.secrets, originAddresses),
-    videoReports: new VideoReports(files, videos, ctx.clock),
+    videoReports,
+    /** What the embed page of a video may show (referrer, embed token, signed player addresses). */
+    videoEmbeds: new VideoEmbeds(videos.keys, videoReports, ctx.clock),
     /** The video libraries' webhooks: what was sent where, and how it went. */
     videoWebhooks,
   };

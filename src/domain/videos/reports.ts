@@ -29,7 +29,7 @@ export class VideoReports {
     const video = (await this.videos.find(access, guid)).doc;
     const lib = access.library;
     const base = `${access.playbackOrigin}/${guid}`;
-    const ready = video.status === VideoStatus.Finished || splitList(video.availableResolutions).length > 0;
+    const ready = isPlayable(video);
     const fallback = video.hasMP4Fallback ? splitList(video.availableResolutions).at(-1) : undefined;
     const scheme = lib.DrmSchemeB;
     return {
@@ -194,6 +194,11 @@ export class VideoReports {
       provider_url: new URL(embedUrl).origin,
     };
   }
+}
+
+/** Whether a player can start the video's playlist: it is finished, or a rendition already is. */
+export function isPlayable(video: Pick<VideoDoc, 'status' | 'availableResolutions'>): boolean {
+  return video.status === VideoStatus.Finished || splitList(video.availableResolutions).length > 0;
 }
 
 /** The library and video an embed address names: `…/embed/{libraryId}/{guid}` (or `/play/`). */
