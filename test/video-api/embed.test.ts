@@ -6,7 +6,7 @@
  * their state through the domain's own progress method (what the encoding job calls): the page is
  * the subject here; test/browser/embed.test.ts plays a really encoded video.
  */
-import type { InjectOptions } from 'light-my-request';
+import type { InjectOptions } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { embedToken } from '../../src/domain/videos/embed-token.js';
 import { VideoStatus } from '../../src/schemas/video.js';
