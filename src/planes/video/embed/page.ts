@@ -46,24 +46,22 @@ export function playbackSpeeds(list: string | null): number[] {
   return [...new Set([...speeds, 1])].sort((a, b) => a - b);
 }
 
+/** The controls that are a button: the word on it, and its glyph. */
+const BUTTONS: Record<string, [keyof PlayerLabels, string]> = {
+  play: ['play', '&#9654;'],
+  rewind: ['rewind', '&#8634;'],
+  'fast-forward': ['fastForward', '&#8635;'],
+  mute: ['mute', '&#128266;'],
+  captions: ['captions', 'CC'],
+  pip: ['pip', '&#10697;'],
+  airplay: ['airplay', '&#9650;'],
+  fullscreen: ['fullscreen', '&#9974;'],
+};
+const OTHER_CONTROLS = ['play-large', 'progress', 'current-time', 'duration', 'volume', 'settings'];
+
 /** The controls the library lists, in its order, that this player has. */
 export function playerControls(list: string | null): string[] {
-  const known = new Set([
-    'play-large',
-    'play',
-    'rewind',
-    'fast-forward',
-    'progress',
-    'current-time',
-    'duration',
-    'mute',
-    'volume',
-    'captions',
-    'settings',
-    'pip',
-    'airplay',
-    'fullscreen',
-  ]);
+  const known = new Set([...Object.keys(BUTTONS), ...OTHER_CONTROLS]);
   return [...new Set((list ?? '').split(',').map((c) => c.trim().toLowerCase()))].filter((c) => known.has(c));
 }
 
@@ -71,35 +69,22 @@ const button = (action: string, label: string, glyph: string) =>
   `<button type="button" class="control ${action}" data-action="${action}" aria-label="${escapeHtml(label)}" title="${escapeHtml(label)}"><span aria-hidden="true">${glyph}</span></button>`;
 
 function controlMarkup(control: string, view: EmbedView, labels: PlayerLabels, speeds: number[]): string {
+  const asButton = BUTTONS[control];
+  // Captions only when the video has some.
+  if (asButton) return control === 'captions' && view.captions.length === 0 ? '' : button(control, labels[asButton[0]], asButton[1]);
   switch (control) {
-    case 'play':
-      return button('play', labels.play, '&#9654;');
-    case 'rewind':
-      return button('rewind', labels.rewind, '&#8634;');
-    case 'fast-forward':
-      return button('fast-forward', labels.fastForward, '&#8635;');
     case 'progress':
       return `<input type="range" class="control progress" data-action="seek" min="0" max="${Math.max(1, view.play.video.length)}" step="0.1" value="0" aria-label="${escapeHtml(labels.seek)}">`;
     case 'current-time':
       return '<span class="control current-time" data-role="current-time">0:00</span>';
     case 'duration':
       return `<span class="control duration" data-role="duration">${clock(view.play.video.length)}</span>`;
-    case 'mute':
-      return button('mute', labels.mute, '&#128266;');
     case 'volume':
       return `<input type="range" class="control volume" data-action="volume" min="0" max="1" step="0.05" value="1" aria-label="${escapeHtml(labels.volume)}">`;
-    case 'captions':
-      return view.captions.length > 0 ? button('captions', labels.captions, 'CC') : '';
     case 'settings':
       return `<select class="control speed" data-action="speed" aria-label="${escapeHtml(labels.speed)}" title="${escapeHtml(labels.speed)}">${speeds
         .map((s) => `<option value="${s}"${s === 1 ? ' selected' : ''}>${s}&times;</option>`)
         .join('')}</select>`;
-    case 'pip':
-      return button('pip', labels.pip, '&#10697;');
-    case 'airplay':
-      return button('airplay', labels.airplay, '&#9650;');
-    case 'fullscreen':
-      return button('fullscreen', labels.fullscreen, '&#9974;');
     default:
       return '';
   }
@@ -143,15 +128,7 @@ export function embedPage(view: EmbedView, options: EmbedOptions, assets: AssetU
     startTime: options.startTime,
     autoplay: options.autoplay,
     rememberPosition: play.rememberPlayerPosition,
-    labels: {
-      play: labels.play,
-      pause: labels.pause,
-      mute: labels.mute,
-      unmute: labels.unmute,
-      fullscreen: labels.fullscreen,
-      exitFullscreen: labels.exitFullscreen,
-      unsupported: labels.unsupported,
-    },
+    labels,
   };
   const tracks = view.captions
     .map(
