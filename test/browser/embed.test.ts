@@ -3,7 +3,8 @@
  * the video plane and the edge plane listen on loopback, and Debian's Chromium resolves the
  * library's pull zone host to 127.0.0.1 (`--host-resolver-rules`), reaching the edge on the port
  * EDGEPLANE_PLAYBACK_URL names. The page loads, hls.js plays the playlist through the edge (H.264
- * in Media Source Extensions), and the video element's currentTime advances. With the embed token
+ * in Media Source Extensions), and the video element's currentTime advances; without Media Source
+ * Extensions Chromium's own HLS plays it, without HLS too the MP4 fallback. With the embed token
  * and the pull zone's token both on, an unsigned or expired address is refused and a signed one
  * plays, through the directory token the page signs for the player.
  */
@@ -42,7 +43,7 @@ beforeAll(async () => {
   videoOrigin = await plane.listen({ port: 0, host: '127.0.0.1' });
   edge = await startEdgePlane(t, { port: edgePort });
 
-  library = (await t.post('/videolibrary', { Name: 'Embedded', EnabledResolutions: '240p', EnableMP4Fallback: false })).body;
+  library = (await t.post('/videolibrary', { Name: 'Embedded', EnabledResolutions: '240p', EnableMP4Fallback: true })).body;
   const headers = { accesskey: library.ApiKey, 'content-type': 'application/json' };
   const created = await plane.inject({ method: 'POST', url: `/library/${library.Id}/videos`, headers, payload: JSON.stringify({ title: 'Test clip' }) });
   guid = created.json().guid;
@@ -123,6 +124,32 @@ describe('the embed page in Chromium', () => {
     expect(problems).toEqual([]);
     await page.close();
   }, 60_000);
+
+  it('without Media Source Extensions plays the playlist natively (Chromium has HLS of its own), without HLS at all the MP4 fallback', async () => {
+    const engines: Record<string, string> = {};
+    for (const without of ['mse', 'hls'] as const) {
+      const context = await browser.newContext();
+      await context.addInitScript((what) => {
+        // As a browser without them: hls.js sees no MediaSource; the element plays no HLS.
+        Reflect.deleteProperty(window, 'MediaSource');
+        Reflect.deleteProperty(window, 'ManagedMediaSource');
+        if (what === 'hls') {
+          const canPlayType = HTMLMediaElement.prototype.canPlayType;
+          HTMLMediaElement.prototype.canPlayType = function (type: string) {
+            return /mpegurl/i.test(type) ? '' : canPlayType.call(this, type);
+          };
+        }
+      }, without);
+      const page = await context.newPage();
+      const { played, fromEdge, problems } = await playIn(page, '?autoplay=true&muted=true');
+      engines[without] = played.engine;
+      expect(played.videoWidth).toBe(320);
+      expect(fromEdge.map((url) => new URL(url).pathname)).toContain(without === 'mse' ? `/${guid}/playlist.m3u8` : `/${guid}/play_240p.mp4`);
+      expect(problems).toEqual([]);
+      await context.close();
+    }
+    expect(engines).toEqual({ mse: 'native', hls: 'mp4' });
+  }, 90_000);
 
   it('with the embed token and the pull zone token on: refuses an unsigned or expired address, plays a signed one', async () => {
     expect((await t.post(`/videolibrary/${library.Id}`, { PlayerTokenAuthenticationEnabled: true, EnableTokenAuthentication: true })).status).toBe(200);
