@@ -192,6 +192,21 @@ describe('the embed page', () => {
     expect((await env.t.post(`/videolibrary/${env.library.Id}/addBlockedReferrer`, { Hostname: 'bad.example.com' })).status).toBe(200);
     expectErrorPage(await page(url, { referer: 'https://bad.example.com/' }), 403, /may not be embedded/);
     expect((await page(url, { referer: 'https://good.example.com/' })).status).toBe(200);
+
+    // The player's own requests carry the page's origin (Referrer-Policy: strict-origin): with
+    // AllowedReferrers, the edge serves them once the video plane's host name is listed too (README).
+    expect((await page(url, { referer: 'https://www.example.com/' })).headers['referrer-policy']).toBe('strict-origin');
+    const { host } = await pullZone();
+    const edge = await startEdgePlane(env.t);
+    try {
+      const captions = `/${guid}/captions/en.vtt`;
+      const fromPlayer = { referer: 'http://video.edgeplane.test:8084/' };
+      expect((await edge.get(host, captions, fromPlayer)).status).toBe(403);
+      expect((await env.t.post(`/videolibrary/${env.library.Id}/addAllowedReferrer`, { Hostname: 'video.edgeplane.test' })).status).toBe(200);
+      expect((await edge.get(host, captions, fromPlayer)).status).toBe(200);
+    } finally {
+      await edge.close();
+    }
   });
 
   it('with PlayerTokenAuthenticationEnabled, opens only with a valid, unexpired token for this video', async () => {
