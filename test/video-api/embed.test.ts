@@ -239,6 +239,10 @@ describe('the embed page', () => {
     expectErrorPage(await page(`${url}?token=${embedToken(key, guid, expires)}&expires=${expires}`), 403, /not valid/);
     const fresh = (await pullZone()).key;
     expect((await page(`${url}?token=${embedToken(fresh, guid, expires)}&expires=${expires}`)).status).toBe(200);
+    // So does a new key set on the pull zone itself.
+    expect((await env.t.post(`/pullzone/${env.library.PullZoneId}/resetSecurityKey`, { SecurityKey: 'a-key-of-the-zone-0123' })).status).toBe(204);
+    expectErrorPage(await page(`${url}?token=${embedToken(fresh, guid, expires)}&expires=${expires}`), 403, /not valid/);
+    expect((await page(`${url}?token=${embedToken('a-key-of-the-zone-0123', guid, expires)}&expires=${expires}`)).status).toBe(200);
   });
 
   it("signs the player's addresses with a directory token when the pull zone asks for tokens: the edge serves the video's files to them, nothing else", async () => {
