@@ -27,6 +27,12 @@ export const ConfigSchema = Type.Object({
   ),
   edgePort: Port(8082, 'TCP port of the edge plane: HTTP for the hostnames of every pull zone (0 picks a free one; `off` turns it off).'),
   edgeTlsPort: Port(8443, 'TCP port of the edge plane over HTTPS, the certificate chosen by SNI (0 picks a free one; `off` turns it off).'),
+  playbackUrl: Type.String({
+    default: 'https://{host}',
+    pattern: '^https?://\\{host\\}(:\\d{1,5})?$',
+    description:
+      "Where browsers reach a video library's pull zone: the scheme and port of the playback addresses the video plane gives out (play data, thumbnails, the embed page), the host being the zone's own. `http://{host}:8082` points them at a local edge plane.",
+  }),
   edgeCacheBytes: Type.Integer({
     minimum: 0,
     default: 268435456,
@@ -218,6 +224,7 @@ export const ENV_VARS: Record<keyof Config, string> = {
   videoPort: 'EDGEPLANE_VIDEO_PORT',
   edgePort: 'EDGEPLANE_EDGE_PORT',
   edgeTlsPort: 'EDGEPLANE_EDGE_TLS_PORT',
+  playbackUrl: 'EDGEPLANE_PLAYBACK_URL',
   edgeCacheBytes: 'EDGEPLANE_EDGE_CACHE_BYTES',
   originPrivateAddresses: 'EDGEPLANE_ORIGIN_PRIVATE_ADDRESSES',
   dnsPort: 'EDGEPLANE_DNS_PORT',

@@ -56,6 +56,7 @@ import { CollectionService } from './videos/collections.js';
 import { EncodingRequests } from './videos/encoding-requests.js';
 import { LibraryKeys } from './videos/library-access.js';
 import { VideoMedia } from './videos/media.js';
+import { VideoEmbeds } from './videos/embed.js';
 import { VideoReports } from './videos/reports.js';
 import { VideoPlays } from './videos/plays.js';
 import { MasterPlaylists, registerPlaylistsJob, rewriteOnCaptionsSetting } from './videos/master-playlists.js';
@@ -158,7 +159,7 @@ export function buildServices(ctx: ServiceContext) {
     ctx.secrets,
     ctx.clock,
     files,
-    new LibraryKeys(ctx.store, videoLibraries.libraries, storageZones.zones, pullZones.zones),
+    new LibraryKeys(ctx.store, videoLibraries.libraries, storageZones.zones, pullZones.zones, ctx.config.playbackUrl),
   );
   const videoWebhooks = new WebhookDeliveries({
     store: ctx.store,
@@ -198,6 +199,7 @@ export function buildServices(ctx: ServiceContext) {
       })),
     workRoot: workRootOf(tmpdir()),
   });
+  const videoReports = new VideoReports(files, videos, ctx.clock);
   const bandwidthLimits = new BandwidthLimits(ctx.store, pullZones.zones, usage, billing, ctx.clock);
   return {
     apiKeys,
@@ -260,9 +262,11 @@ export function buildServices(ctx: ServiceContext) {
     videoCollections: new CollectionService(ctx.store, ctx.clock, videos),
     videoMedia,
     videoEncodingRequests: new EncodingRequests(files, ctx.jobs, videos, ctx.secrets, originAddresses),
-    videoReports: new VideoReports(files, videos, ctx.clock),
+    videoReports,
     /** Views, watch time and the heatmap of the libraries' videos, counted from what their pull zones served. */
     videoPlays,
+    /** What the embed page of a video may show (referrer, embed token, signed player addresses). */
+    videoEmbeds: new VideoEmbeds(videos.keys, videoReports, ctx.clock),
     /** The video libraries' webhooks: what was sent where, and how it went. */
     videoWebhooks,
   };

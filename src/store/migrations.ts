@@ -1,28 +1,14 @@
 /** Locates and reads the numbered SQL migrations shipped with the package. */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from '../package-root.js';
 
 export interface Migration {
   version: number;
   name: string;
   sql: string;
   checksum: string;
-}
-
-/**
- * The package root holds `migrations/`; found by walking up to it, so it works from src/ and
- * dist/bundle/ (which has a package.json of its own, saying its files are CommonJS).
- */
-function packageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'migrations'))) {
-    const up = dirname(dir);
-    if (up === dir) throw new Error('package root not found');
-    dir = up;
-  }
-  return dir;
 }
 
 export function loadMigrations(dialect: 'sqlite' | 'postgres'): Migration[] {

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM } from '../setup/chromium.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../setup/chromium.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 
 const SCREENSHOT = new URL('../../docs/api-docs.png', import.meta.url);
@@ -22,16 +22,7 @@ beforeAll(async () => {
   origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: CHROMIUM_ARGS,
   });
 });
 

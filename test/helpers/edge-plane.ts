@@ -40,6 +40,8 @@ export interface EdgePlane {
 }
 
 export interface EdgePlaneOptions {
+  /** Default: a free one. */
+  port?: number;
   cacheBytes?: number;
   challenges?: HttpChallenges;
   httpsPort?: number;
@@ -58,7 +60,7 @@ export async function startEdgePlane(t: TestContext, options: EdgePlaneOptions =
     logError,
   };
   const core = createEdgeCore(t.app.services, coreOptions);
-  const plane = await listenEdge(core, '127.0.0.1', 0);
+  const plane = await listenEdge(core, '127.0.0.1', options.port ?? 0);
   const port = Number(new URL(plane.url).port);
   const request: EdgePlane['request'] = async (method, host, path, headers = {}, body) => {
     const res = await undiciRequest(`${plane.url}${path}`, { method: method as 'GET', headers: { host, ...headers }, body, headersTimeout: 15_000 });

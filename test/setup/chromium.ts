@@ -9,6 +9,18 @@ import { existsSync } from 'node:fs';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
+/** How the browser tests start it: headless, nothing fetched behind the test's back. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
 export default function setup(): void {
   if (existsSync(CHROMIUM)) return;
   const sudo = process.getuid?.() === 0 ? '' : 'sudo -n ';

@@ -13,6 +13,7 @@ import { DocumentRepo } from '../documents.js';
 import { errors } from '../errors.js';
 import type { Clock, Principal } from '../principal.js';
 import { canonicalHostname } from '../pull-zones/hostnames.js';
+import { DEFAULT_CORS_EXTENSIONS } from '../pull-zones/defaults.js';
 import type { PullZoneService } from '../pull-zones/service.js';
 import { PRIMARY_STORAGE_REGION } from '../storage-zones/defaults.js';
 import type { StorageZoneService } from '../storage-zones/service.js';
@@ -27,6 +28,12 @@ import { applyLibraryUpdate, checkEncodingOptions } from './update.js';
 export const VIDEO_LIBRARY_CREDENTIALS = ['ApiKey', 'ReadOnlyApiKey', 'ApiAccessKey'] as const;
 
 export type ReferrerList = 'AllowedReferrers' | 'BlockedReferrers';
+
+/**
+ * The files a player on another origin (the embed page, a site's own player) reads with fetch or
+ * XHR, or as a captions track: the library's pull zone answers them with CORS headers.
+ */
+const PLAYER_FILE_EXTENSIONS = ['m3u8', 'ts', 'm4s', 'mp4', 'vtt', 'jpg', 'webp'];
 
 /** A generated zone name is retried this often before the create gives up (a clash is ~1 in 2e9). */
 const NAME_ATTEMPTS = 5;
@@ -88,7 +95,14 @@ export class VideoLibraryService {
       const pullZone = await this.pullZones.createIn(
         tx,
         accountId,
-        { Name: zoneName, StorageZoneId: storageZone.Id, OriginType: 2, Type: 0, BlockNoneReferrer: input.BlockNoneReferrer ?? null },
+        {
+          Name: zoneName,
+          StorageZoneId: storageZone.Id,
+          OriginType: 2,
+          Type: 0,
+          BlockNoneReferrer: input.BlockNoneReferrer ?? null,
+          AccessControlOriginHeaderExtensions: [...DEFAULT_CORS_EXTENSIONS, ...PLAYER_FILE_EXTENSIONS],
+        },
         { videoLibraryId: id },
       );
       const library = newVideoLibrary({

@@ -2,8 +2,9 @@
  * Who may do what in a video library: the video API presents the library's `ApiKey` (everything)
  * or `ReadOnlyApiKey` (reads) in `AccessKey`, and every path names the library. So a request costs
  * one look-up by id, kept in memory with the SHA-256 of both keys (compared in constant time) and
- * the library's storage zone; the store's change feed drops an entry the moment its library is
- * written (a key reset, a setting, a deletion), here or on another instance.
+ * the library's storage zone and pull zone; the store's change feed drops an entry the moment its
+ * library or its pull zone is written (a key reset, a setting, a deletion), here or on another
+ * instance.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { VideoLibraryT } from '../../schemas/video-library.js';
@@ -13,6 +14,7 @@ import type { DocumentRepo } from '../documents.js';
 import { errors } from '../errors.js';
 import type { PullZoneT } from '../../schemas/pull-zone.js';
 import type { StoredStorageZone } from '../storage-zones/service.js';
+import { playbackOrigin } from './playback-origin.js';
 import type { LibraryAccess } from './types.js';
 
 interface KnownLibrary {
@@ -27,16 +29,24 @@ const matches = (presented: Buffer, expected: Buffer | null) => expected !== nul
 
 export class LibraryKeys {
   private readonly known = new BoundedMap<number, KnownLibrary>(MAX_LIBRARIES);
+  /** The library of each remembered pull zone, so that a write to the zone (its token key) drops the library. */
+  private readonly libraryOfPullZone = new BoundedMap<number, number>(MAX_LIBRARIES);
 
+  /** `playbackUrl`: EDGEPLANE_PLAYBACK_URL, the origin of playback addresses (`https://{host}`). */
   constructor(
     private readonly store: Store,
     private readonly libraries: DocumentRepo<VideoLibraryT>,
     private readonly storageZones: DocumentRepo<StoredStorageZone>,
     private readonly pullZones: DocumentRepo<PullZoneT>,
+    private readonly playbackUrl: string,
   ) {
     store.changes.subscribe((change) => {
       if (change.type === 'all') this.known.clear();
       else if (change.type === 'doc' && change.kind === 'videoLibrary') this.known.delete(Number(change.id));
+      else if (change.type === 'doc' && change.kind === 'pullZone') {
+        const libraryId = this.libraryOfPullZone.get(Number(change.id));
+        if (libraryId !== undefined) this.known.delete(libraryId);
+      }
     });
   }
 
@@ -89,12 +99,21 @@ export class LibraryKeys {
           replicationRegions: zone.doc.ReplicationRegions ?? [],
         },
         playbackHost,
+        playbackOrigin: playbackOrigin(this.playbackUrl, playbackHost),
+        delivery: {
+          key: pullZone?.doc.ZoneSecurityKey ?? '',
+          required: pullZone?.doc.ZoneSecurityEnabled ?? false,
+          includeClientIp: pullZone?.doc.ZoneSecurityIncludeHashRemoteIP ?? false,
+        },
       },
       keyDigest: library.ApiKey ? digest(library.ApiKey) : null,
       readOnlyDigest: library.ReadOnlyApiKey ? digest(library.ReadOnlyApiKey) : null,
     };
     // Remembered only when no write raced the read, so a reset key can never stay valid here.
-    if (this.store.changes.generation() === generation) this.known.set(libraryId, entry);
+    if (this.store.changes.generation() === generation) {
+      this.known.set(libraryId, entry);
+      this.libraryOfPullZone.set(library.PullZoneId, libraryId);
+    }
     return entry;
   }
 }

@@ -10,7 +10,7 @@ import { errors } from '../errors.js';
 import type { FileService } from '../files/service.js';
 import { splitList } from './progress.js';
 import type { VideoService } from './service.js';
-import type { LibraryAccess } from './types.js';
+import type { LibraryAccess, VideoDoc } from './types.js';
 import { filesOfVideo } from './video-files.js';
 
 const HLS_FILE = /^(\d{3,4}p)\//;
@@ -26,8 +26,8 @@ export class VideoReports {
   async playData(access: LibraryAccess, guid: string) {
     const video = (await this.videos.find(access, guid)).doc;
     const lib = access.library;
-    const base = `https://${access.playbackHost}/${guid}`;
-    const ready = video.status === VideoStatus.Finished || splitList(video.availableResolutions).length > 0;
+    const base = `${access.playbackOrigin}/${guid}`;
+    const ready = isPlayable(video);
     const fallback = video.hasMP4Fallback ? splitList(video.availableResolutions).at(-1) : undefined;
     const scheme = lib.DrmSchemeB;
     return {
@@ -139,6 +139,11 @@ export class VideoReports {
       provider_url: new URL(embedUrl).origin,
     };
   }
+}
+
+/** Whether a player can start the video's playlist: it is finished, or a rendition already is. */
+export function isPlayable(video: Pick<VideoDoc, 'status' | 'availableResolutions'>): boolean {
+  return video.status === VideoStatus.Finished || splitList(video.availableResolutions).length > 0;
 }
 
 /** The library and video an embed address names: `…/embed/{libraryId}/{guid}` (or `/play/`). */

@@ -188,8 +188,8 @@ export class VideoService implements VideoEvents {
   }
 
   /** The model as answered: the stored video with its thumbnail's address on the library's pull zone. */
-  view(access: Pick<LibraryAccess, 'playbackHost'>, video: VideoDoc): VideoT {
-    const thumbnailUrl = video.thumbnailFileName && access.playbackHost ? `https://${access.playbackHost}/${video.guid}/${video.thumbnailFileName}` : null;
+  view(access: Pick<LibraryAccess, 'playbackOrigin'>, video: VideoDoc): VideoT {
+    const thumbnailUrl = video.thumbnailFileName && access.playbackOrigin ? `${access.playbackOrigin}/${video.guid}/${video.thumbnailFileName}` : null;
     // Only the model: a union that holds it (the play data) checks it against the model's shape.
     const { thumbnailTime: _internal, ...model } = video;
     return { ...model, thumbnailUrl };

@@ -23,6 +23,20 @@ export interface LibraryAccess {
   zone: ZoneAccess;
   /** The system hostname of the library's pull zone, which serves the files (`vz-1-abc.b-cdn.example`). */
   playbackHost: string;
+  /** Where browsers reach that pull zone (`https://{playbackHost}`, or as EDGEPLANE_PLAYBACK_URL says); empty without a pull zone. */
+  playbackOrigin: string;
+  /** The pull zone's token authentication: what the embed page checks its token with and signs the player's addresses with. */
+  delivery: DeliveryToken;
+}
+
+/** A pull zone's URL token settings, as the embed page needs them (never sent to a client). */
+export interface DeliveryToken {
+  /** ZoneSecurityKey: the embed token is signed with it too. */
+  key: string;
+  /** ZoneSecurityEnabled: the edge asks for a token on every file. */
+  required: boolean;
+  /** ZoneSecurityIncludeHashRemoteIP. */
+  includeClientIp: boolean;
 }
 
 /** What the encoder found in the source file. */

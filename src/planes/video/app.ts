@@ -1,7 +1,7 @@
 /**
  * Builds the video plane's HTTP application: the video API of video libraries (the platform's
  * video API reference: videos, collections, uploads, encoding requests, captions, thumbnails,
- * reports, oEmbed), over the runtime's services. Same error body, validation messages and
+ * reports, oEmbed) and the embed page that plays a video, over the runtime's services. Same error body, validation messages and
  * serializers as the management API (planes/common/); authenticated with the library's keys
  * (auth.ts). It builds no service and never listens: the server and the tests decide that.
  */
@@ -17,6 +17,7 @@ import { serializerCompiler } from '../common/serialization.js';
 import { validatorCompiler } from '../common/validation.js';
 import { registerVideoAuth } from './auth.js';
 import collectionRoutes from './routes/collections.js';
+import embedRoutes from './routes/embed.js';
 import encodingRoutes from './routes/encoding.js';
 import mediaRoutes from './routes/media.js';
 import oEmbedRoute from './routes/oembed.js';
@@ -77,5 +78,7 @@ export async function buildVideoApp(deps: VideoAppDeps): Promise<FastifyInstance
   const api = app as unknown as VideoApi;
   for (const routes of ROUTES) routes(api);
   await app.register(async (scope) => uploadRoute(scope as unknown as VideoApi));
+  // The embed page answers errors as HTML, in a scope of its own.
+  await app.register(async (scope) => embedRoutes(scope as unknown as VideoApi));
   return app;
 }

@@ -24,30 +24,47 @@ import { referrerHostOf } from './referrer.js';
 
 export type AccessCheck = (request: EdgeRequest, clientIp: ParsedIp | undefined) => Verdict | undefined;
 
+/** Why a Referer is refused. */
+export type ReferrerRefusal = 'no-referrer' | 'referrer-blocked' | 'referrer-not-allowed';
+/** A Referer header's verdict: the refusal, or undefined when it passes. */
+export type ReferrerCheck = (referer: string | undefined) => ReferrerRefusal | undefined;
+
 const refuse = (reason: string): Verdict => ({ kind: 'refuse', status: 403, reason });
 
 const nonEmpty = (list: readonly string[] | null) => (list ?? []).map((s) => s.trim()).filter((s) => s.length > 0);
 
+/**
+ * The referrer lists alone (a pull zone's, or a video library's for its embed page), compiled
+ * once; undefined when they restrict nothing.
+ */
+export function compileReferrerCheck(rules: Pick<PullZoneT, 'AllowedReferrers' | 'BlockedReferrers' | 'BlockNoneReferrer'>): ReferrerCheck | undefined {
+  const allowed = nonEmpty(rules.AllowedReferrers);
+  const blocked = nonEmpty(rules.BlockedReferrers);
+  const allowedMatch: Matcher | undefined = allowed.length > 0 ? compileAny(allowed) : undefined;
+  const blockedMatch: Matcher | undefined = blocked.length > 0 ? compileAny(blocked) : undefined;
+  const blockNone = rules.BlockNoneReferrer;
+  if (!blockNone && allowedMatch === undefined && blockedMatch === undefined) return undefined;
+  return (referer) => {
+    const host = referrerHostOf(referer);
+    if (host === undefined) return blockNone ? 'no-referrer' : undefined;
+    if (blockedMatch?.(host)) return 'referrer-blocked';
+    if (allowedMatch && !allowedMatch(host)) return 'referrer-not-allowed';
+    return undefined;
+  };
+}
+
 /** Undefined when the zone restricts nothing, so that open zones pay nothing for these settings. */
 export function compileAccess(zone: PullZoneT): AccessCheck | undefined {
   const blockedIps = new IpList(nonEmpty(zone.BlockedIps));
-  const allowed = nonEmpty(zone.AllowedReferrers);
-  const blocked = nonEmpty(zone.BlockedReferrers);
-  const allowedMatch: Matcher | undefined = allowed.length > 0 ? compileAny(allowed) : undefined;
-  const blockedMatch: Matcher | undefined = blocked.length > 0 ? compileAny(blocked) : undefined;
-  const { BlockPostRequests: blockPost, BlockRootPathAccess: blockRoot, BlockNoneReferrer: blockNone } = zone;
-  const checksReferrer = blockNone || allowedMatch !== undefined || blockedMatch !== undefined;
-  if (blockedIps.size === 0 && !blockPost && !blockRoot && !checksReferrer) return undefined;
+  const referrer = compileReferrerCheck(zone);
+  const { BlockPostRequests: blockPost, BlockRootPathAccess: blockRoot } = zone;
+  if (blockedIps.size === 0 && !blockPost && !blockRoot && !referrer) return undefined;
 
   return (request, clientIp) => {
     if (blockedIps.size > 0 && blockedIps.contains(clientIp)) return refuse('blocked-ip');
     if (blockPost && request.method === 'POST') return refuse('post-blocked');
     if (blockRoot && request.path === '/') return refuse('root-path-blocked');
-    if (!checksReferrer) return undefined;
-    const host = referrerHostOf(request.headers['referer']);
-    if (host === undefined) return blockNone ? refuse('no-referrer') : undefined;
-    if (blockedMatch?.(host)) return refuse('referrer-blocked');
-    if (allowedMatch && !allowedMatch(host)) return refuse('referrer-not-allowed');
-    return undefined;
+    const refusal = referrer?.(request.headers['referer']);
+    return refusal === undefined ? undefined : refuse(refusal);
   };
 }
