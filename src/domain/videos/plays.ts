@@ -1,7 +1,8 @@
 /**
  * The figures of a library's videos from what its pull zone really served: a 2xx answer for a
  * video's master playlist (or its MP4 fallback from the first byte) is a view, each media segment
- * served adds its seconds to the watch time and one view to each second it covers (the heatmap).
+ * served adds its seconds to the watch time and one to its count (the heatmap: segment index to
+ * intensity, 100 for the most served segment, as the reference describes it).
  *
  * The edge only adds to memory (`served`, never waiting for the store); a flush every second
  * checks each video (it is the zone's library's, its length cuts the last segment) and writes, in
@@ -177,11 +178,15 @@ export class VideoPlays {
     const metrics = Array.from({ length: Math.ceil(video.length / HLS_SEGMENT_SECONDS) }, (_, i) => segmentMetric(i));
     const indexOf = new Map(metrics.map((metric, index) => [metric, index]));
     const entries = metrics.length === 0 ? [] : await this.store.usage.series(videoSubject(guid), metrics, ALL_HOURS.from, ALL_HOURS.to);
-    const heatmap: Record<string, number> = {};
+    const served = new Map<number, number>();
     for (const entry of entries) {
-      const { from, to } = segmentSeconds(indexOf.get(entry.metric) ?? 0, video.length);
-      for (let second = from; second < to; second++) heatmap[second] = (heatmap[second] ?? 0) + entry.value;
+      const index = indexOf.get(entry.metric);
+      if (index !== undefined) served.set(index, (served.get(index) ?? 0) + entry.value);
     }
+    // As the reference describes it: segment index -> intensity, 100 for the most served segment; a segment never served is left out (0).
+    const most = Math.max(0, ...served.values());
+    const heatmap: Record<string, number> = {};
+    for (const [index, count] of [...served].sort(([a], [b]) => a - b)) heatmap[index] = Math.round((count / most) * 100);
     return { heatmap };
   }
 
