@@ -68,4 +68,28 @@ describe('playing an encoded video through the edge', () => {
     const [picture] = probeStreams(thumbnail.body, 'thumbnail.jpg');
     expect([picture?.codec_name, picture?.width, picture?.height]).toEqual(['mjpeg', 640, 360]);
   }, 60_000);
+
+  it('serves the new files after a re-encode, not the copies the edge kept of the first encode', async () => {
+    const { guid, host } = await encodedVideo(env, play, {}, { EnabledResolutions: '240p', KeepOriginalFiles: true, Bitrate240p: 300 });
+    const segment = `/${guid}/240p/video0.ts`;
+    const first = await play.edge.get(host, segment);
+    expect(first.status).toBe(200);
+    expect((await play.edge.get(host, segment)).headers['cdn-cache']).toBe('HIT');
+
+    // Another bitrate: the same names, other bytes.
+    expect((await env.t.post(`/videolibrary/${env.library.Id}`, { Bitrate240p: 100 })).status).toBe(200);
+    expect((await env.call('POST', `/library/${env.library.Id}/videos/${guid}/reencode`)).status).toBe(200);
+    await env.t.runJobs();
+    const stored = await env.t.app.services.files.readBytes((await env.t.app.services.files.find(await zoneOf(), segment.slice(1)))!);
+    expect(stored.equals(first.body)).toBe(false);
+    const again = await play.edge.get(host, segment);
+    expect(again.status).toBe(200);
+    expect(again.body.equals(stored)).toBe(true);
+  }, 60_000);
 });
+
+/** The library's storage zone, as the file service addresses it. */
+async function zoneOf() {
+  const access = await env.t.app.services.videos.keys.find(env.library.Id);
+  return access!.zone;
+}

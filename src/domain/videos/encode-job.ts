@@ -143,6 +143,8 @@ async function encode(deps: EncodeJobDeps, job: EncodeJob, signal: AbortSignal):
     for (const file of result.files) if (!copied.has(file.path) || file.path === 'playlist.m3u8') await copyOut(deps, library, job.guid, outputDir, file.path);
     // Captions added before or during the encode are listed once the renditions are all there.
     await deps.playlists.write(library, job.guid);
+    // What the edge kept of an earlier encode (same names, other bytes) must not be served with the new playlists.
+    await deps.playlists.purgeVideo(library, job.guid);
     const keepOriginal = library.library.KeepOriginalFiles;
     if (!keepOriginal) await deps.files.remove(library.zone, { path: `${job.guid}/original`, isDirectory: false });
     await deps.videos.recordProgress(library.libraryId, job.guid, {

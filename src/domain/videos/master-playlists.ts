@@ -79,6 +79,11 @@ export class MasterPlaylists {
     });
   }
 
+  /** Purges the edge's copies of every file of the video (its files were written again: a re-encode, a codec added). */
+  async purgeVideo(library: Library, guid: string): Promise<void> {
+    await this.purge(library, [`/${guid}/*`]);
+  }
+
   private async purge(library: Library, patterns: string[]): Promise<void> {
     await this.store.transaction(async (tx) => {
       const zone = await this.pullZones.find(tx, library.accountId, library.library.PullZoneId);
