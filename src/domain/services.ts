@@ -57,6 +57,7 @@ import { EncodingRequests } from './videos/encoding-requests.js';
 import { LibraryKeys } from './videos/library-access.js';
 import { VideoMedia } from './videos/media.js';
 import { VideoReports } from './videos/reports.js';
+import { ResumableUploads } from './videos/resumable-uploads.js';
 import { VideoService } from './videos/service.js';
 import { WebhookDeliveries } from './videos/webhook-deliveries.js';
 import { registerEncodeJob, workRootOf } from './videos/encode-job.js';
@@ -175,6 +176,9 @@ export function buildServices(ctx: ServiceContext) {
   });
   videoLibraries.onDelete.push(videoLibraryCascade({ videoLibraryImages, videos, videoWebhooks }));
   const videoMedia = new VideoMedia(ctx.store, files, ctx.jobs, videos, originAddresses);
+  const videoUploads = new ResumableUploads({ store: ctx.store, files, jobs: ctx.jobs, videos, media: videoMedia, webhooks: videoWebhooks, clock: ctx.clock });
+  // Pieces of resumable uploads in progress are blobs no file points at yet.
+  fileSweeper.claim((blob) => videoUploads.claims(blob));
   registerFetchJob({ mediaJobs: ctx.mediaJobs, videos, media: videoMedia, secrets: ctx.secrets, addresses: originAddresses });
   let mediaTools: Promise<MediaTools> | undefined;
   registerEncodeJob({
@@ -252,6 +256,8 @@ export function buildServices(ctx: ServiceContext) {
     videos,
     videoCollections: new CollectionService(ctx.store, ctx.clock, videos),
     videoMedia,
+    /** Resumable uploads of videos' sources (the video plane's tus endpoint). */
+    videoUploads,
     videoEncodingRequests: new EncodingRequests(files, ctx.jobs, videos, ctx.secrets, originAddresses),
     videoReports: new VideoReports(files, videos, ctx.clock),
     /** The video libraries' webhooks: what was sent where, and how it went. */
