@@ -35,7 +35,7 @@ import { WEBHOOK_STATUS, type WebhookStatus } from './webhooks.js';
 export const RESUMABLE_UPLOAD_LIFETIME_MS = 24 * 3_600_000;
 export const UPLOAD_EXPIRY_JOB = 'video.upload-expiry';
 const KIND = 'videoUpload';
-const PART_SEQUENCE = 'video_upload_part';
+const PART_SEQUENCE = 'videoUploadPart';
 const MAX_TITLE_LENGTH = 1000;
 /** A MIME type the client names (`filetype`), kept as the source's content type. */
 const MIME_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,63}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,63}$/;

@@ -28,7 +28,7 @@ const EXPOSED = [
 
 export default function tusUploadRoutes(app: VideoApi) {
   const uploads = app.services.videoUploads;
-  const tus = buildTusServer(uploads);
+  const tus = buildTusServer(uploads, (error) => app.log.error({ err: error }, 'a resumable upload request failed'));
   // The body stays unread: the tus server streams it into the upload.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, parsed) => parsed(null, undefined));

@@ -24,7 +24,8 @@ export interface VideoTusServer {
 /** The tus handlers see the request as a web Request; the Node request it came from is under `runtime.node`. */
 const nodeRequestOf = (req: unknown) => (req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
 
-export function buildTusServer(uploads: ResumableUploads): VideoTusServer {
+/** `onUnexpected` hears of the failures that are no answer of the protocol's or the domain's (they answer 500). */
+export function buildTusServer(uploads: ResumableUploads, onUnexpected: (error: unknown) => void): VideoTusServer {
   const presignedOf = new WeakMap<IncomingMessage, PresignedAccess>();
   const server = new Server({
     path: TUS_PATH,
@@ -41,6 +42,10 @@ export function buildTusServer(uploads: ResumableUploads): VideoTusServer {
       if (!presigned) throw { status_code: 401, body: 'The presigned upload headers are required.\n' };
       upload.storage = storageOf({ libraryId: presigned.access.libraryId, videoId: presigned.videoId });
       return {};
+    },
+    onResponseError: (_req, error) => {
+      if (!('status_code' in error)) onUnexpected(error);
+      return undefined;
     },
   });
   return { server, presignedOf };
