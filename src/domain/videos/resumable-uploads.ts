@@ -14,18 +14,20 @@
  * PresignedUploadFinished at the last byte (before the encoding's own), PresignedUploadFailed when
  * terminated or expired.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { BlobTooLargeError, type BlobWritten } from '../../files/types.js';
 import type { JobRunner } from '../../jobs/runner.js';
 import type { FileRecord, Store, StoredDoc } from '../../store/types.js';
 import { type AppError, errors } from '../errors.js';
 import { parentOf } from '../files/paths.js';
+import { multipartEtag } from '../s3/etag.js';
 import { blobKey, DEAD_BLOB_GRACE_MS, type FileService } from '../files/service.js';
 import type { SweptBlob } from '../files/sweeper.js';
 import type { Clock } from '../principal.js';
 import type { VideoMedia } from './media.js';
 import { authorizePresigned, type PresignedAccess, type PresignedCredentials } from './presigned.js';
+import { RunningDigests } from './running-digests.js';
 import { GUID, type VideoService } from './service.js';
 import type { LibraryAccess } from './types.js';
 import type { WebhookDeliveries } from './webhook-deliveries.js';
@@ -35,7 +37,6 @@ import { WEBHOOK_STATUS, type WebhookStatus } from './webhooks.js';
 export const RESUMABLE_UPLOAD_LIFETIME_MS = 24 * 3_600_000;
 export const UPLOAD_EXPIRY_JOB = 'video.upload-expiry';
 const KIND = 'videoUpload';
-const PART_SEQUENCE = 'videoUploadPart';
 const MAX_TITLE_LENGTH = 1000;
 /** A MIME type the client names (`filetype`), kept as the source's content type. */
 const MIME_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,63}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,63}$/;
@@ -89,6 +90,8 @@ export interface ResumableUploadsDeps {
 }
 
 export class ResumableUploads {
+  private readonly digests = new RunningDigests();
+
   constructor(private readonly deps: ResumableUploadsDeps) {
     deps.jobs.register(UPLOAD_EXPIRY_JOB, (payload) => this.expire((payload as { uploadId: string }).uploadId));
   }
@@ -185,10 +188,12 @@ export class ResumableUploads {
     if (upload.finished) throw errors.conflict('The upload is complete.', 'video.upload_complete');
     if (upload.offset !== offset) throw errors.conflict(`The upload is at offset ${upload.offset}, not ${offset}.`, 'video.upload_offset');
     const library = await this.libraryOf(upload);
-    const key = blobKey(library.zone.zoneId, id, await this.deps.store.nextId(PART_SEQUENCE));
+    // A number no other piece of the upload has (a store sequence would cost a write, and a sync, per piece).
+    const key = blobKey(library.zone.zoneId, id, randomInt(1, 2 ** 47));
+    const digest = this.digests.through(id, offset, body);
     let written: BlobWritten;
     try {
-      written = await this.deps.files.blobs.write(key, body, { maxBytes: upload.length - offset });
+      written = await this.deps.files.blobs.write(key, digest.body, { maxBytes: upload.length - offset });
     } catch (error) {
       if (error instanceof BlobTooLargeError) throw errors.payloadTooLarge('The body goes past the Upload-Length of the upload.', 'video.upload_too_large');
       throw error;
@@ -207,8 +212,10 @@ export class ResumableUploads {
       if (next.offset < next.length) {
         recorded = await this.deps.store.docs.update(KIND, stored.accountId, this.change(stored, next));
         if (!recorded) throw raced();
+        digest.done(written.size);
         return next;
       }
+      digest.done(written.size);
       const sha256 = await this.commitSource(library, stored, next);
       recorded = true;
       await this.announce(next, WEBHOOK_STATUS.PresignedUploadFinished);
@@ -265,7 +272,12 @@ export class ResumableUploads {
   private async commitSource(library: Omit<LibraryAccess, 'canWrite'>, stored: StoredDoc<ResumableUpload>, last: ResumableUpload): Promise<string> {
     await this.deps.media.expectNoSource(library, last.videoGuid);
     const segments = last.parts.map((p) => ({ key: p.key, size: p.size }));
-    const digests = last.parts.length === 1 ? last.parts[0]! : await this.digestsOf(segments);
+    // One part: its digests are the file's. Several: the file's SHA-256 is the one computed as they
+    // came (or, received elsewhere, read again), and its ETag is made of the parts' MD5s, as S3
+    // makes a multipart object's.
+    const only = last.parts.length === 1 ? last.parts[0] : undefined;
+    const sha256 = this.digests.take(last.id, last.length);
+    const digests = only ?? { sha256: sha256 ?? (await this.sha256Of(segments)), md5: multipartEtag(last.parts.map((p) => p.md5)) };
     const now = this.deps.clock().toISOString();
     const path = `${last.videoGuid}/original`;
     const file: FileRecord = {
@@ -291,14 +303,10 @@ export class ResumableUploads {
     return digests.sha256;
   }
 
-  private async digestsOf(segments: { key: string; size: number }[]): Promise<{ sha256: string; md5: string }> {
+  private async sha256Of(segments: { key: string; size: number }[]): Promise<string> {
     const sha256 = createHash('sha256');
-    const md5 = createHash('md5');
-    for await (const chunk of await this.deps.files.read({ blobs: segments } as FileRecord)) {
-      sha256.update(chunk as Buffer);
-      md5.update(chunk as Buffer);
-    }
-    return { sha256: sha256.digest('hex'), md5: md5.digest('hex') };
+    for await (const chunk of await this.deps.files.read({ blobs: segments } as FileRecord)) sha256.update(chunk as Buffer);
+    return sha256.digest('hex');
   }
 
   /** Sets what the metadata says of the video: its title, its collection, where its thumbnail is taken. */
