@@ -3,8 +3,11 @@
  * run, on the same server and disk: the video API's PUT, a tus upload in one PATCH, and a tus
  * upload in 5 MB chunks (as a browser client sends it), each as a share of the file PUT's
  * throughput. 64 MB of random bytes, over 127.0.0.1, one upload at a time, the four alternating.
- * The video uploads queue an encode, which fails at once on random bytes (ffprobe reads a few KB).
+ * The video uploads queue an encode, which copies the source to a working directory and fails on
+ * random bytes: the next upload starts once it has ended and the disk has written what it was
+ * left, so that no upload shares the disk with another's work.
  */
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { presignedSignature } from '../src/domain/videos/presigned.js';
@@ -74,6 +77,14 @@ export async function measureVideoUpload(
         'create video',
       ).body,
     ).guid as string;
+  /** Waits until the video's encode has ended (Error, on random bytes). */
+  const settled = async (guid: string) => {
+    for (const started = Date.now(); Date.now() - started < 120_000; await new Promise((r) => setTimeout(r, 100))) {
+      const read = await send(`${video}/library/${library.Id}/videos/${guid}`, 'GET', { AccessKey: library.ApiKey });
+      if ([4, 5, 6].includes((JSON.parse(read.body) as { status: number }).status)) return;
+    }
+    throw new Error(`the encode of video ${guid} did not end within 2 minutes`);
+  };
   const tus = async (chunk: number) => {
     const guid = await newVideo();
     const expire = Math.floor(Date.now() / 1000) + 3600;
@@ -84,27 +95,34 @@ export async function measureVideoUpload(
       LibraryId: String(library.Id),
       VideoId: guid,
     };
-    return async () => {
-      const metadata = `filetype ${Buffer.from('video/mp4').toString('base64')},title ${Buffer.from('bench').toString('base64')}`;
-      const made = expect(
-        await send(`${video}/tusupload`, 'POST', { ...headers, 'upload-length': String(SIZE), 'upload-metadata': metadata }),
-        201,
-        'tus create',
-      );
-      const location = String(made.headers['location']);
-      for (let offset = 0; offset < SIZE; offset += chunk) {
-        const piece = bytes.subarray(offset, Math.min(SIZE, offset + chunk));
-        const headersOfPatch = { ...headers, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' };
-        expect(await send(location, 'PATCH', headersOfPatch, piece), 204, 'tus PATCH');
-      }
+    return {
+      guid,
+      upload: async () => {
+        const metadata = `filetype ${Buffer.from('video/mp4').toString('base64')},title ${Buffer.from('bench').toString('base64')}`;
+        const made = expect(
+          await send(`${video}/tusupload`, 'POST', { ...headers, 'upload-length': String(SIZE), 'upload-metadata': metadata }),
+          201,
+          'tus create',
+        );
+        const location = String(made.headers['location']);
+        for (let offset = 0; offset < SIZE; offset += chunk) {
+          const piece = bytes.subarray(offset, Math.min(SIZE, offset + chunk));
+          const headersOfPatch = { ...headers, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' };
+          expect(await send(location, 'PATCH', headersOfPatch, piece), 204, 'tus PATCH');
+        }
+      },
     };
   };
-  const prepare: Record<Way, (run: number) => Promise<() => Promise<unknown>>> = {
-    'file API PUT': async (run) => async () =>
-      expect(await send(`${storage}/${zone.Name}/bench-${run}.bin`, 'PUT', { AccessKey: zone.Password }, bytes), 201, 'file PUT'),
+  const prepare: Record<Way, (run: number) => Promise<{ guid?: string; upload: () => Promise<unknown> }>> = {
+    'file API PUT': async (run) => ({
+      upload: async () => expect(await send(`${storage}/${zone.Name}/bench-${run}.bin`, 'PUT', { AccessKey: zone.Password }, bytes), 201, 'file PUT'),
+    }),
     'video PUT': async () => {
       const guid = await newVideo();
-      return async () => expect(await send(`${video}/library/${library.Id}/videos/${guid}`, 'PUT', { AccessKey: library.ApiKey }, bytes), 200, 'video PUT');
+      return {
+        guid,
+        upload: async () => expect(await send(`${video}/library/${library.Id}/videos/${guid}`, 'PUT', { AccessKey: library.ApiKey }, bytes), 200, 'video PUT'),
+      };
     },
     'tus, one PATCH': () => tus(SIZE),
     'tus, 5 MB chunks': () => tus(CHUNK),
@@ -116,10 +134,13 @@ export async function measureVideoUpload(
   };
   for (let run = 0; run < options.runs; run++) {
     for (const way of WAYS) {
-      const upload = await prepare[way](run);
+      const { guid, upload } = await prepare[way](run);
+      // Each upload starts with no other write waiting for the disk (the last one's, an encode's copy).
+      execFileSync('sync');
       const started = performance.now();
       await upload();
       report.ms[way].push(performance.now() - started);
+      if (guid) await settled(guid);
     }
     options.log(`video upload run ${run + 1}/${options.runs}: ${WAYS.map((w) => `${w} ${Math.round(report.ms[w].at(-1)!)} ms`).join(', ')}`);
   }

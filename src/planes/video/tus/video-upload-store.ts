@@ -33,7 +33,10 @@ export class VideoUploadStore extends DataStore {
   }
 
   override async write(stream: Readable, id: string, offset: number): Promise<number> {
-    return (await tusErrors(() => this.uploads.append(id, offset, stream))).offset;
+    // The tus handler hands over the body through its limiter, whose bound is the request's
+    // Content-Length (or what the upload still lacks): most the piece can hold.
+    const bound = (stream as unknown as { maxSize?: unknown }).maxSize;
+    return (await tusErrors(() => this.uploads.append(id, offset, stream, typeof bound === 'number' ? bound : undefined))).offset;
   }
 
   override async getUpload(id: string): Promise<Upload> {
