@@ -344,6 +344,40 @@ describe('resumable uploads (tus)', () => {
     expect(wrong.statusCode).toBe(409);
   });
 
+  it('an upload whose last byte was stored by a process that died before telling the video is told by the check a minute later', async () => {
+    const video = await createVideo(env, 'Orphaned');
+    await startUpload(base, clip.subarray(0, 5000), presigned(env.library, video.guid)).done;
+    // The state such a death leaves: the source committed, the upload finished, the video never told.
+    const store = env.t.store;
+    const [upload] = (await store.docs.list<{ announced?: boolean }>('videoUpload', env.t.accountId, { offset: 0, limit: 10, linkId: video.guid })).items;
+    expect(upload?.doc.announced).toBe(true);
+    expect(
+      await store.docs.update('videoUpload', env.t.accountId, {
+        id: upload!.id,
+        version: upload!.version,
+        parentId: String(env.library.Id),
+        linkId: video.guid,
+        doc: { ...upload!.doc, announced: false },
+      }),
+    ).toBe(true);
+    const videos = env.t.app.services.videos.videos;
+    const stored = await videos.get(store, env.t.accountId, video.guid);
+    await videos.update(store, env.t.accountId, stored, { ...stored.doc, status: VideoStatus.Created, hasOriginal: false });
+    await store.jobs.cancel('video.encode', () => true);
+
+    // The short jobs only: the encode it queues stays queued, to be counted.
+    const runChecks = async () => {
+      env.t.clock.advance(60_000);
+      await env.t.app.services.jobs.runDue();
+    };
+    await runChecks();
+    expect((await env.call('GET', `/library/${env.library.Id}/videos/${video.guid}`)).body).toMatchObject({ status: VideoStatus.Uploaded, hasOriginal: true });
+    expect(await store.jobs.cancel('video.encode', () => true)).toBe(1);
+    // Told once: the check finds it told now.
+    await runChecks();
+    expect(await store.jobs.cancel('video.encode', () => true)).toBe(0);
+  });
+
   it('a terminated upload and an expired one are removed with their pieces, announced as PresignedUploadFailed; the video can be uploaded again', async () => {
     const video = await createVideo(env, 'Abandoned');
     const url = await interruptedUpload(base, video.guid, 2 * CHUNK);

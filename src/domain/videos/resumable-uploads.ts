@@ -36,6 +36,9 @@ import { WEBHOOK_STATUS, type WebhookStatus } from './webhooks.js';
 /** How long an upload may take from its creation; then it is removed, whatever it holds. */
 export const RESUMABLE_UPLOAD_LIFETIME_MS = 24 * 3_600_000;
 export const UPLOAD_EXPIRY_JOB = 'video.upload-expiry';
+/** Runs a while after an upload's last byte: tells the video of its source if the request that stored it could not. */
+export const UPLOAD_FINISHED_JOB = 'video.upload-finished';
+const FINISHED_CHECK_DELAY_MS = 60_000;
 const KIND = 'videoUpload';
 const MAX_TITLE_LENGTH = 1000;
 /** A MIME type the client names (`filetype`), kept as the source's content type. */
@@ -61,8 +64,11 @@ export interface ResumableUpload {
   parts: UploadPart[];
   createdAt: string;
   expiresAt: string;
-  /** The last byte came: the parts are the video's source file. */
+  /** The last byte came: the parts are the video's source file, of this SHA-256. */
   finished: boolean;
+  sha256?: string;
+  /** The video was told of its source (Uploaded, its encoding queued): a finished upload whose process died before is told by the check job. */
+  announced?: boolean;
 }
 
 /** What the client's metadata sets on the video, checked. */
@@ -94,6 +100,7 @@ export class ResumableUploads {
 
   constructor(private readonly deps: ResumableUploadsDeps) {
     deps.jobs.register(UPLOAD_EXPIRY_JOB, (payload) => this.expire((payload as { uploadId: string }).uploadId));
+    deps.jobs.register(UPLOAD_FINISHED_JOB, (payload) => this.checkAnnounced((payload as { uploadId: string }).uploadId));
   }
 
   /** What the presigned headers of a request open (presigned.ts), judged at the store's time. */
@@ -219,11 +226,10 @@ export class ResumableUploads {
         return next;
       }
       digest.done(written.size);
-      const sha256 = await this.commitSource(library, stored, next);
+      const finished = await this.commitSource(library, stored, next);
       recorded = true;
-      await this.announce(next, WEBHOOK_STATUS.PresignedUploadFinished);
-      await this.deps.media.sourceStored(library, next.videoGuid, sha256);
-      return { ...next, finished: true };
+      await this.announceSource(library, finished);
+      return finished;
     } finally {
       if (!recorded) await this.deps.files.blobs.delete(key).catch(() => undefined);
     }
@@ -250,6 +256,30 @@ export class ResumableUploads {
     if (!(await this.remove(stored))) throw raced();
   }
 
+  /**
+   * Tells the video its source is stored (PresignedUploadFinished, then as a PUT's end: Uploaded,
+   * its encoding queued), and records that it was told.
+   */
+  private async announceSource(library: Omit<LibraryAccess, 'canWrite'>, upload: ResumableUpload): Promise<void> {
+    await this.announce(upload, WEBHOOK_STATUS.PresignedUploadFinished);
+    await this.deps.media.sourceStored(library, upload.videoGuid, upload.sha256 ?? null);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const stored = await this.deps.store.docs.getAnyAccount<ResumableUpload>(KIND, upload.id);
+      if (!stored || (await this.deps.store.docs.update(KIND, stored.accountId, this.change(stored, { ...stored.doc, announced: true })))) return;
+    }
+  }
+
+  /** The check after a last byte: an upload finished but never announced (its process died in between) is announced now. */
+  private async checkAnnounced(id: string): Promise<void> {
+    const stored = await this.deps.store.docs.getAnyAccount<ResumableUpload>(KIND, id);
+    if (!stored?.doc.finished || stored.doc.announced) return;
+    const library = await this.deps.videos.keys.find(stored.doc.libraryId);
+    const video = library && (await this.deps.videos.videos.find(this.deps.store, library.accountId, stored.doc.videoGuid));
+    // The library or the video is gone: there is no one to tell.
+    if (!library || !video) return;
+    await this.announceSource(library, stored.doc);
+  }
+
   /** Removes the upload if it is still the version read; a finished one keeps its parts (the file's segments). */
   private async remove(stored: StoredDoc<ResumableUpload>): Promise<boolean> {
     const upload = stored.doc;
@@ -272,7 +302,7 @@ export class ResumableUploads {
    * marks the upload finished; answers the SHA-256 of the whole (read again when there are several
    * parts, as an S3 multipart upload's completion does).
    */
-  private async commitSource(library: Omit<LibraryAccess, 'canWrite'>, stored: StoredDoc<ResumableUpload>, last: ResumableUpload): Promise<string> {
+  private async commitSource(library: Omit<LibraryAccess, 'canWrite'>, stored: StoredDoc<ResumableUpload>, last: ResumableUpload): Promise<ResumableUpload> {
     await this.deps.media.expectNoSource(library, last.videoGuid);
     const segments = last.parts.map((p) => ({ key: p.key, size: p.size }));
     // One part: its digests are the file's. Several: the file's SHA-256 is the one computed as they
@@ -300,10 +330,12 @@ export class ResumableUploads {
       createdAt: now,
       changedAt: now,
     };
+    const finished: ResumableUpload = { ...last, finished: true, sha256: digests.sha256 };
     await this.deps.files.commit(library.zone, file, async (tx) => {
-      if (!(await tx.docs.update(KIND, stored.accountId, this.change(stored, { ...last, finished: true })))) throw raced();
+      if (!(await tx.docs.update(KIND, stored.accountId, this.change(stored, finished)))) throw raced();
+      await tx.jobs.enqueue(UPLOAD_FINISHED_JOB, { uploadId: last.id }, this.deps.clock().getTime() + FINISHED_CHECK_DELAY_MS);
     });
-    return digests.sha256;
+    return finished;
   }
 
   private async sha256Of(segments: { key: string; size: number }[]): Promise<string> {
