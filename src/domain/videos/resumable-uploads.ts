@@ -9,7 +9,8 @@
  * whose offset and parts change only by a versioned write, so a piece that raced another for the
  * same offset (two instances, or a client retrying) is refused and its blob removed. The last piece
  * commits the parts as the segments of one file (no copy) in the transaction that marks the upload
- * finished. An upload that never finishes is removed by a stored job at its expiry, its parts
+ * finished and queues a check that the video is told of it (should this process die first). An
+ * upload that never finishes is removed by a stored job at its expiry, its parts
  * released; it can be terminated before. Webhooks: PresignedUploadStarted when made,
  * PresignedUploadFinished at the last byte (before the encoding's own), PresignedUploadFailed when
  * terminated or expired.
