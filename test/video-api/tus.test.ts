@@ -237,6 +237,41 @@ describe('resumable uploads (tus)', () => {
     });
   }, 60_000);
 
+  it('two pieces for the same offset sent at once to two instances: one is kept, the other refused with nothing left of it', async () => {
+    const video = await createVideo(env, 'Raced');
+    const headers = presigned(env.library, video.guid);
+    const made = await tusRequest('POST', '/tusupload', {
+      ...headers,
+      'upload-length': String(clip.length),
+      'upload-metadata': metadata({ filetype: 'video/mp4', title: 't' }),
+    });
+    const path = pathOf(made.headers['location']!);
+    const store = await env.t.openStore();
+    const api = await buildApiOver({ config: env.t.config, store, masterKey: env.t.masterKey, clock: env.t.clock.read });
+    const plane = await buildVideoApp({ services: api.services, config: env.t.config });
+    try {
+      const otherBase = await plane.listen({ host: '127.0.0.1', port: 0 });
+      const patch = (at: string, bytes: Buffer) =>
+        fetch(`${at}${path}`, {
+          method: 'PATCH',
+          headers: { ...headers, 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+          body: new Uint8Array(bytes),
+        }).then((r) => r.status);
+      const statuses = await Promise.all([patch(base, clip.subarray(0, 400_000)), patch(otherBase, clip.subarray(0, 300_000))]);
+      expect([...statuses].sort()).toEqual([204, 409]);
+      const kept = statuses[0] === 204 ? 400_000 : 300_000;
+      expect((await tusRequest('HEAD', path, headers)).headers['upload-offset']).toBe(String(kept));
+      const zone = (await env.t.app.services.videos.keys.find(env.library.Id))!.zone;
+      const blobs: string[] = [];
+      for await (const blob of env.t.app.services.files.blobs.list(`${zone.zoneId}/`)) blobs.push(blob.key);
+      expect(blobs).toHaveLength(1);
+    } finally {
+      await plane.close();
+      await api.close();
+      await store.close();
+    }
+  });
+
   it('refuses a missing, wrong, expired or other library signature with 401 on every request, writing nothing', async () => {
     const video = await createVideo(env, 'Guarded');
     const other = await env.createLibrary('Other');
