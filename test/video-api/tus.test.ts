@@ -2,7 +2,8 @@
  * Resumable uploads over tus, driven by the real tus-js-client over a real socket: a 10-second
  * clip made by ffmpeg is uploaded in small chunks, cut off mid-way, resumed from its URL by a new
  * client (on the same app, and on a second app over the same store), and reaches Finished with the
- * stored source equal to the clip and the webhooks in order; the presigned signature is checked
+ * stored source equal to the clip and the webhooks in order; two instances racing for one offset
+ * keep one piece; the presigned signature is checked
  * on every request; bad metadata, a length over the limit and another library's video are refused
  * with the video plane's error body; an upload left unfinished goes at its expiry.
  */
