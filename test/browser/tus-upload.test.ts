@@ -8,52 +8,42 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { presignedSignature } from '../../src/domain/videos/presigned.js';
-import { buildVideoApp } from '../../src/planes/video/app.js';
 import { VideoStatus } from '../../src/schemas/video.js';
-import { createTestApp, type TestContext } from '../helpers/app.js';
 import { CHROMIUM } from '../setup/chromium.js';
+import { createVideo, useVideoEnv } from '../video-api/helpers.js';
 
 const TUS_BUNDLE = readFileSync(new URL('../../node_modules/tus-js-client/dist/tus.min.js', import.meta.url));
 
-let t: TestContext;
-let plane: FastifyInstance;
-let planeUrl: string;
-let page: Server;
-let pageUrl: string;
-let browser: Browser;
+const env = useVideoEnv();
+/** The page's server and the browser, for the whole file. */
+const shared = {} as { page: Server; pageUrl: string; browser: Browser };
 
 beforeAll(async () => {
-  t = await createTestApp();
-  plane = await buildVideoApp({ services: t.app.services, config: t.config });
-  planeUrl = await plane.listen({ host: '127.0.0.1', port: 0 });
   // The page's origin: another host name and port than the plane's.
-  page = createServer((req, res) => {
+  const page = createServer((req, res) => {
     if (req.url === '/tus.min.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(TUS_BUNDLE);
     else res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><script src="/tus.min.js"></script><p>upload</p>');
   });
   await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
-  pageUrl = `http://localhost:${(page.address() as AddressInfo).port}/`;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  shared.page = page;
+  shared.pageUrl = `http://localhost:${(page.address() as AddressInfo).port}/`;
+  shared.browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => page?.close(resolve));
-  await plane?.close();
-  await t?.close();
+  await shared.browser?.close();
+  await new Promise((resolve) => shared.page?.close(resolve));
 });
 
 describe('a resumable upload from a browser page on another origin', () => {
   it('passes CORS and stores the bytes the page sent as the video source', async () => {
-    const library = (await t.post('/videolibrary', { Name: 'browser' })).body as { Id: number; ApiKey: string };
-    const headers = { accesskey: library.ApiKey, 'content-type': 'application/json' };
-    const created = await plane.inject({ method: 'POST', url: `/library/${library.Id}/videos`, headers, payload: '{"title":"from a page"}' });
-    const guid = created.json<{ guid: string }>().guid;
-    const expire = Math.floor(t.clock.read().getTime() / 1000) + 3600;
+    const { library } = env;
+    const planeUrl = await env.plane.listen({ host: '127.0.0.1', port: 0 });
+    const guid = (await createVideo(env, 'from a page')).guid;
+    const expire = Math.floor(env.t.clock.read().getTime() / 1000) + 3600;
     const presigned = {
       AuthorizationSignature: presignedSignature(library.Id, library.ApiKey, expire, guid),
       AuthorizationExpire: String(expire),
@@ -62,8 +52,8 @@ describe('a resumable upload from a browser page on another origin', () => {
     };
     const bytes = randomBytes(300 * 1024);
 
-    const tab = await browser.newPage();
-    await tab.goto(pageUrl);
+    const tab = await shared.browser.newPage();
+    await tab.goto(shared.pageUrl);
     const url = await tab.evaluate(
       ({ endpoint, headers, data }) =>
         new Promise<string>((resolve, reject) => {
@@ -83,10 +73,10 @@ describe('a resumable upload from a browser page on another origin', () => {
     );
     expect(url).toMatch(new RegExp(`^${planeUrl}/tusupload/[0-9a-f-]{36}$`));
 
-    const access = await t.app.services.videos.keys.find(library.Id);
-    const file = await t.app.services.files.find(access!.zone, `${guid}/original`);
-    expect(file && (await t.app.services.files.readBytes(file)).equals(bytes)).toBe(true);
-    const video = (await plane.inject({ method: 'GET', url: `/library/${library.Id}/videos/${guid}`, headers })).json<{ status: number; title: string }>();
+    const { files, videos } = env.t.app.services;
+    const file = await files.find((await videos.keys.find(library.Id))!.zone, `${guid}/original`);
+    expect(file && (await files.readBytes(file)).equals(bytes)).toBe(true);
+    const video = (await env.call('GET', `/library/${library.Id}/videos/${guid}`)).body;
     expect(video).toMatchObject({ status: VideoStatus.Uploaded, title: 'Sent by a page' });
   }, 60_000);
 });
