@@ -232,7 +232,10 @@ export class ResumableUploads {
       await this.announceSource(library, finished);
       return finished;
     } finally {
-      if (!recorded) await this.deps.files.blobs.delete(key).catch(() => undefined);
+      if (!recorded) {
+        this.digests.forget(id);
+        await this.deps.files.blobs.delete(key).catch(() => undefined);
+      }
     }
   }
 

@@ -33,6 +33,11 @@ export class RunningDigests {
     return { body: body.pipe(hashing), done: (size) => this.byUpload.set(id, { offset: offset + size, hash }) };
   }
 
+  /** Drops what is kept of the upload (a piece counted in it was not recorded after all). */
+  forget(id: string): void {
+    this.byUpload.delete(id);
+  }
+
   /** The SHA-256 of the upload's `length` bytes, when this process saw them all; forgets the upload. */
   take(id: string, length: number): string | undefined {
     const kept = this.byUpload.get(id);
