@@ -28,6 +28,7 @@ import * as w from './workloads.js';
 import { measureStartup, renderStartup, startupTargets, type StartupReport } from './startup.js';
 import { measureSession, renderSession, sessionTargets, type SessionReport } from './session.js';
 import { type MediaEncodeReport, measureMediaEncode, mediaEncodeTargets, renderMediaEncode } from './media-encode.js';
+import { measureVideoUpload, renderVideoUpload, type VideoUploadReport, videoUploadTargets } from './video-upload.js';
 
 const USAGE = 'usage: npm run bench -- [--quick] [--json <file>] [--only <names>] [--cpu-prof <dir>] [--no-build] [--log-level warn]';
 const ALL = [
@@ -45,6 +46,7 @@ const ALL = [
   'session',
   'scaling',
   'media-encode',
+  'video-upload',
 ];
 
 function usageError(message: string): never {
@@ -107,6 +109,8 @@ let startupReport: StartupReport | undefined;
 let sessionReport: SessionReport | undefined;
 /** The media runner against the same ffmpeg commands by hand. */
 let mediaEncodeReport: MediaEncodeReport | undefined;
+/** The video API's uploads against the file API's PUT of the same bytes. */
+let videoUploadReport: VideoUploadReport | undefined;
 
 async function main(): Promise<Report> {
   if (!args['no-build']) ensureBuilt();
@@ -177,6 +181,7 @@ async function main(): Promise<Report> {
     if (only.includes('postgres')) await measurePostgres(measure, tag);
     if (only.includes('startup')) startupReport = await measureStartup({ workDir, runs: quick ? 5 : 15, cpuProfDir: args['cpu-prof'], log });
     if (only.includes('media-encode')) mediaEncodeReport = await measureMediaEncode({ runs: quick ? 2 : 5, log });
+    if (only.includes('video-upload')) videoUploadReport = await measureVideoUpload(server, client, { tag, runs: quick ? 2 : 5, log });
 
     const scaling: ScalingPoint[] = [];
     if (only.includes('scaling')) {
@@ -220,6 +225,7 @@ try {
   if (startupReport) process.stdout.write(`\n${renderStartup(startupReport)}\n`);
   if (sessionReport) process.stdout.write(`\n${renderSession(sessionReport)}\n`);
   if (mediaEncodeReport) process.stdout.write(`\n${renderMediaEncode(mediaEncodeReport)}\n`);
+  if (videoUploadReport) process.stdout.write(`\n${renderVideoUpload(videoUploadReport)}\n`);
   if (args.json) {
     const targets = [
       ...checkTargets(report),
@@ -227,6 +233,7 @@ try {
       ...(startupReport ? startupTargets(startupReport) : []),
       ...(sessionReport ? sessionTargets(sessionReport) : []),
       ...(mediaEncodeReport ? mediaEncodeTargets(mediaEncodeReport) : []),
+      ...(videoUploadReport ? videoUploadTargets(videoUploadReport) : []),
     ];
     const raw = {
       ...report,
@@ -235,6 +242,7 @@ try {
       startup: startupReport ?? null,
       session: sessionReport ?? null,
       mediaEncode: mediaEncodeReport ?? null,
+      videoUpload: videoUploadReport ?? null,
       scalingDrop: scalingDrop(report.scaling) ?? null,
       targets,
     };

@@ -60,6 +60,7 @@ import { VideoEmbeds } from './videos/embed.js';
 import { VideoReports } from './videos/reports.js';
 import { VideoPlays } from './videos/plays.js';
 import { MasterPlaylists, registerPlaylistsJob, rewriteOnCaptionsSetting } from './videos/master-playlists.js';
+import { ResumableUploads } from './videos/resumable-uploads.js';
 import { VideoService } from './videos/service.js';
 import { WebhookDeliveries } from './videos/webhook-deliveries.js';
 import { registerEncodeJob, workRootOf } from './videos/encode-job.js';
@@ -182,6 +183,9 @@ export function buildServices(ctx: ServiceContext) {
   registerPlaylistsJob(ctx.jobs, videos, videoPlaylists);
   videoLibraries.onUpdate.push(rewriteOnCaptionsSetting(ctx.clock));
   const videoMedia = new VideoMedia(ctx.store, files, ctx.jobs, videos, originAddresses, videoPlaylists);
+  const videoUploads = new ResumableUploads({ store: ctx.store, files, jobs: ctx.jobs, videos, media: videoMedia, webhooks: videoWebhooks, clock: ctx.clock });
+  // Pieces of resumable uploads in progress are blobs no file points at yet.
+  fileSweeper.claim((blob) => videoUploads.claims(blob));
   registerFetchJob({ mediaJobs: ctx.mediaJobs, videos, media: videoMedia, secrets: ctx.secrets, addresses: originAddresses });
   let mediaTools: Promise<MediaTools> | undefined;
   registerEncodeJob({
@@ -261,6 +265,8 @@ export function buildServices(ctx: ServiceContext) {
     videos,
     videoCollections: new CollectionService(ctx.store, ctx.clock, videos),
     videoMedia,
+    /** Resumable uploads of videos' sources (the video plane's tus endpoint). */
+    videoUploads,
     videoEncodingRequests: new EncodingRequests(files, ctx.jobs, videos, ctx.secrets, originAddresses),
     videoReports,
     /** Views, watch time and the heatmap of the libraries' videos, counted from what their pull zones served. */

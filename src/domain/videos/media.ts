@@ -43,8 +43,7 @@ export class VideoMedia {
    * that fails (aborted, too large) leaves no file and marks the video UploadFailed with the reason.
    */
   async upload(access: LibraryAccess, guid: string, body: Readable, signal?: AbortSignal): Promise<void> {
-    const video = await this.videos.find(access, guid);
-    if (HAS_SOURCE.has(video.doc.status)) throw errors.invalid('The video was already uploaded.', 'video.already_uploaded');
+    await this.expectNoSource(access, guid);
     let sha256: string | null;
     try {
       ({ sha256 } = await this.files.upload(access.zone, { path: `${guid}/original`, isDirectory: false }, body, {
@@ -59,6 +58,21 @@ export class VideoMedia {
       });
       throw error;
     }
+    await this.sourceStored(access, guid, sha256);
+  }
+
+  /** The video of the library, refused when it has its source already (a second upload). */
+  async expectNoSource(access: Pick<LibraryAccess, 'libraryId' | 'accountId'>, guid: string) {
+    const video = await this.videos.find(access, guid);
+    if (HAS_SOURCE.has(video.doc.status)) throw errors.invalid('The video was already uploaded.', 'video.already_uploaded');
+    return video;
+  }
+
+  /**
+   * The source is stored as `{guid}/original` (a PUT's body, or a resumable upload's last byte):
+   * the video is Uploaded and its encoding queued.
+   */
+  async sourceStored(access: Pick<LibraryAccess, 'libraryId'>, guid: string, sha256: string | null): Promise<void> {
     await this.videos.recordProgress(access.libraryId, guid, {
       status: VideoStatus.Uploaded,
       hasOriginal: true,

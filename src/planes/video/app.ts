@@ -23,11 +23,12 @@ import mediaRoutes from './routes/media.js';
 import oEmbedRoute from './routes/oembed.js';
 import reportRoutes from './routes/reports.js';
 import unavailableRoutes from './routes/unavailable.js';
+import tusUploadRoutes from './routes/tus-upload.js';
 import uploadRoute from './routes/upload.js';
 import videoRoutes from './routes/videos.js';
 import { VIDEO_API_TAGS, type VideoApi } from './video-api.js';
 
-/** Each concern registers its operations here, one line each; the upload has a scope of its own (its body is a stream). */
+/** Each concern registers its operations here, one line each; the uploads have scopes of their own (their bodies are streams). */
 const ROUTES: ((app: VideoApi) => void)[] = [videoRoutes, collectionRoutes, mediaRoutes, encodingRoutes, reportRoutes, unavailableRoutes, oEmbedRoute];
 
 export interface VideoAppDeps {
@@ -80,5 +81,6 @@ export async function buildVideoApp(deps: VideoAppDeps): Promise<FastifyInstance
   await app.register(async (scope) => uploadRoute(scope as unknown as VideoApi));
   // The embed page answers errors as HTML, in a scope of its own.
   await app.register(async (scope) => embedRoutes(scope as unknown as VideoApi));
+  await app.register(async (scope) => tusUploadRoutes(scope as unknown as VideoApi));
   return app;
 }

@@ -28,7 +28,9 @@ export type ResourceKind =
   /** A video of a video library, by its GUID; under its library (parent), linked to its collection. */
   | 'video'
   /** A collection of a video library's videos, by its GUID; under its library. */
-  | 'videoCollection';
+  | 'videoCollection'
+  /** A resumable upload of a video's source, by its id; under its library, linked to its video (domain/videos/resumable-uploads.ts). */
+  | 'videoUpload';
 
 export interface StoredDoc<T> {
   id: string;
