@@ -31,8 +31,8 @@ interface Document {
 
 /** Served for people and tools, not part of the API. */
 const NOT_API = ['/openapi.json', '/docs'];
-/** The video plane's pages for browsers (the embed page, its direct address, the player's files). */
-const VIDEO_PAGES = ['/openapi.json', '/embed/', '/play/', '/_player/'];
+/** The video plane's pages for browsers (the embed page, its direct address, the player's files) and its tus endpoint (a protocol of its own). */
+const VIDEO_PAGES = ['/openapi.json', '/embed/', '/play/', '/_player/', '/tusupload'];
 /** The container API's second mount (for the platform's command-line client) repeats /mc at the root. */
 const MIRRORS = ['/apps', '/registries', '/limits', '/nodes', '/regions', '/log'];
 const isMirror = (path: string) => MIRRORS.some((m) => path === m || path.startsWith(`${m}/`));
