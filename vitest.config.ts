@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * The suite runs twice: on SQLite, and on a real PostgreSQL (started by test/setup/postgres.ts, or
@@ -53,11 +54,52 @@ const storelessPlaneTests = [
   'test/video-api/encode-restart.test.ts',
 ];
 
+/**
+ * The files that take longest (8 s and more on this machine, most of them ffmpeg, Chromium or
+ * waiting out timeouts), started first in each project. Each project's files run to their end
+ * before the next project starts, so a long file started last leaves the other worker idle; on a
+ * fresh clone vitest has no durations of its own yet (it orders by file size).
+ */
+const SLOW_FILES = [
+  'test/video-api/encoding.test.ts',
+  'test/browser/embed.test.ts',
+  'test/planes/storage/durability.test.ts',
+  'test/security/transfer-timeouts.test.ts',
+  'test/browser/docs.test.ts',
+  'test/fuzz/api.fuzz.test.ts',
+  'test/fuzz/spellings.fuzz.test.ts',
+  'test/http/dns/records.test.ts',
+  'test/video-api/encode-restart.test.ts',
+  'test/video-api/protected-playback.test.ts',
+  'test/video-api/playback.test.ts',
+  'test/video-api/tus.test.ts',
+  'test/planes/storage/extension-methods.test.ts',
+  'test/server/cli.test.ts',
+  'test/media/system-ffmpeg.test.ts',
+  'test/planes/s3/multipart.test.ts',
+  'test/server/package.test.ts',
+  'test/planes/dns/limits.test.ts',
+  'test/planes/s3/rclone.test.ts',
+  'test/media/run.test.ts',
+];
+
+class SlowFilesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (spec: TestSpecification) => {
+      const at = SLOW_FILES.findIndex((path) => spec.moduleId.endsWith(path));
+      return at === -1 ? SLOW_FILES.length : at;
+    };
+    // A stable sort: the rest keep vitest's own order (its recorded durations, or file size).
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
+
 export default defineConfig({
   test: {
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    sequence: { sequencer: SlowFilesFirst },
     // Vitest's default is one worker per core less one: a single worker on a 2-core CI machine,
     // where test files mostly wait on disk syncs, PostgreSQL and child processes. Two keep both
     // cores busy (each PostgreSQL test works in a database of its own; apt installs take turns).

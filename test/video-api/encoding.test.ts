@@ -58,14 +58,15 @@ async function filesOf(guid: string): Promise<string[]> {
 
 describe('encoding an uploaded video', () => {
   it('makes the renditions the library asks for up to the source, with MP4 fallbacks and artwork, and announces each step', async () => {
-    const guid = await upload(readFileSync(makeClip(tools, join(dir, 'clip.mp4'), { width: 640, height: 360, seconds: 3 })));
+    // The issue's 10-second test clip, uploaded by PUT (tus.test.ts uploads it resumably).
+    const guid = await upload(readFileSync(makeClip(tools, join(dir, 'clip.mp4'), { width: 640, height: 360, seconds: 10 })));
     await env.t.runJobs();
     await env.t.runJobs();
     const video = (await env.call('GET', `/library/${env.library.Id}/videos/${guid}`)).body;
     expect(video.status).toBe(VideoStatus.Finished);
     expect(video.encodeProgress).toBe(100);
     expect(video.availableResolutions.split(',').sort()).toEqual(['240p', '360p']);
-    expect([video.width, video.height, video.length]).toEqual([640, 360, 3]);
+    expect([video.width, video.height, video.length]).toEqual([640, 360, 10]);
     const files = await filesOf(guid);
     for (const name of ['playlist.m3u8', '240p/video.m3u8', '360p/video.m3u8', 'play_240p.mp4', 'play_360p.mp4', 'thumbnail.jpg', 'preview.webp']) {
       expect(files).toContain(name);
