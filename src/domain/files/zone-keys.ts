@@ -3,9 +3,9 @@
  * password, compared by their hashes from the zones kept by name (see zones-by-name.ts), so a
  * request costs one hash and no store read.
  */
-import { timingSafeEqual } from 'node:crypto';
+import { sameSecret, secretDigest } from '../../security/secret-digest.js';
 import type { ZoneAccess } from './types.js';
-import { passwordDigest, type ZonesByName } from './zones-by-name.js';
+import type { ZonesByName } from './zones-by-name.js';
 
 export class ZoneKeys {
   constructor(private readonly zones: ZonesByName) {}
@@ -14,10 +14,10 @@ export class ZoneKeys {
   async access(zoneName: string, presented: string | undefined): Promise<ZoneAccess | undefined> {
     const entry = await this.zones.get(zoneName);
     if (!entry || presented === undefined || presented === '') return undefined;
-    const hash = passwordDigest(presented);
+    const hash = secretDigest(presented);
     // Both compared every time, so timing does not tell which password a key nearly matched.
-    const full = entry.passwordDigest !== null && timingSafeEqual(hash, entry.passwordDigest);
-    const readOnly = entry.readOnlyDigest !== null && timingSafeEqual(hash, entry.readOnlyDigest);
+    const full = sameSecret(hash, entry.passwordDigest);
+    const readOnly = sameSecret(hash, entry.readOnlyDigest);
     if (!full && !readOnly) return undefined;
     return { ...entry.zone, canWrite: full };
   }

@@ -6,7 +6,7 @@
  * feed drops a zone's entry the moment it is written (a password reset, a type change, a
  * deletion), here or on another instance, so the old password fails on the very next request.
  */
-import { createHash } from 'node:crypto';
+import { secretDigest } from '../../security/secret-digest.js';
 import type { Store } from '../../store/types.js';
 import { BoundedMap } from '../bounded-map.js';
 import type { DocumentRepo } from '../documents.js';
@@ -30,7 +30,6 @@ export interface KnownZone {
 }
 
 const MAX_ZONES = 10_000;
-export const passwordDigest = (value: string) => createHash('sha256').update(value).digest();
 
 export class ZonesByName {
   private readonly byName = new BoundedMap<string, KnownZone>(MAX_ZONES);
@@ -73,8 +72,8 @@ export class ZonesByName {
       },
       password: doc.Password || null,
       readOnlyPassword: doc.ReadOnlyPassword || null,
-      passwordDigest: doc.Password ? passwordDigest(doc.Password) : null,
-      readOnlyDigest: doc.ReadOnlyPassword ? passwordDigest(doc.ReadOnlyPassword) : null,
+      passwordDigest: doc.Password ? secretDigest(doc.Password) : null,
+      readOnlyDigest: doc.ReadOnlyPassword ? secretDigest(doc.ReadOnlyPassword) : null,
       modifiedAt: doc.DateModified ?? new Date(0).toISOString(),
       settings: doc.S3Settings ?? NO_SETTINGS,
     };

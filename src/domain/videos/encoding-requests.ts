@@ -15,7 +15,7 @@ import { splitList } from './progress.js';
 import { remoteAddress } from './remote-file.js';
 import type { VideoService } from './service.js';
 import type { LibraryAccess } from './types.js';
-import { filesOfVideo } from './video-files.js';
+import { HLS_FILE, MP4_FILE, filesOfVideo } from './video-files.js';
 
 /** The job that fetches a video from an address; its `headers` are sealed (they may carry credentials). */
 export const FETCH_JOB = 'video.fetch';
@@ -51,9 +51,6 @@ export interface CleanupOptions {
 
 /** Codecs beyond x264 need the library's premium encoding tier (spec 8). */
 const FREE_CODECS = new Set(['x264']);
-/** `720p/…` (an HLS rendition's folder) and `play_720p.mp4` (its MP4 fallback). */
-const HLS_FILE = /^(\d{3,4}p)\//;
-const MP4_FILE = /^play_(\d{3,4}p)\.mp4$/;
 
 export class EncodingRequests {
   constructor(

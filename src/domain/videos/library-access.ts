@@ -6,8 +6,8 @@
  * library or its pull zone is written (a key reset, a setting, a deletion), here or on another
  * instance.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { VideoLibraryT } from '../../schemas/video-library.js';
+import { sameSecret, secretDigest } from '../../security/secret-digest.js';
 import type { Store } from '../../store/types.js';
 import { BoundedMap } from '../bounded-map.js';
 import type { DocumentRepo } from '../documents.js';
@@ -24,8 +24,6 @@ interface KnownLibrary {
 }
 
 const MAX_LIBRARIES = 10_000;
-const digest = (value: string) => createHash('sha256').update(value).digest();
-const matches = (presented: Buffer, expected: Buffer | null) => expected !== null && timingSafeEqual(presented, expected);
 
 export class LibraryKeys {
   private readonly known = new BoundedMap<number, KnownLibrary>(MAX_LIBRARIES);
@@ -58,9 +56,9 @@ export class LibraryKeys {
   async authorize(libraryId: number, presented: string | undefined, need: 'read' | 'write'): Promise<LibraryAccess> {
     if (presented === undefined || presented === '') throw errors.unauthorized();
     const known = await this.library(libraryId);
-    const key = digest(presented);
-    if (known && matches(key, known.keyDigest)) return { ...known.access, canWrite: true };
-    if (!known || !matches(key, known.readOnlyDigest)) throw errors.unauthorized('The AccessKey is not a key of this video library.');
+    const key = secretDigest(presented);
+    if (known && sameSecret(key, known.keyDigest)) return { ...known.access, canWrite: true };
+    if (!known || !sameSecret(key, known.readOnlyDigest)) throw errors.unauthorized('The AccessKey is not a key of this video library.');
     if (need === 'write') throw errors.forbidden('The read-only API key of the library cannot change anything.', 'video.read_only_key');
     return { ...known.access, canWrite: false };
   }
@@ -106,8 +104,8 @@ export class LibraryKeys {
           includeClientIp: pullZone?.doc.ZoneSecurityIncludeHashRemoteIP ?? false,
         },
       },
-      keyDigest: library.ApiKey ? digest(library.ApiKey) : null,
-      readOnlyDigest: library.ReadOnlyApiKey ? digest(library.ReadOnlyApiKey) : null,
+      keyDigest: library.ApiKey ? secretDigest(library.ApiKey) : null,
+      readOnlyDigest: library.ReadOnlyApiKey ? secretDigest(library.ReadOnlyApiKey) : null,
     };
     // Remembered only when no write raced the read, so a reset key can never stay valid here.
     if (this.store.changes.generation() === generation) {

@@ -11,10 +11,7 @@ import type { FileService } from '../files/service.js';
 import { splitList } from './progress.js';
 import type { VideoService } from './service.js';
 import type { LibraryAccess, VideoDoc } from './types.js';
-import { filesOfVideo } from './video-files.js';
-
-const HLS_FILE = /^(\d{3,4}p)\//;
-const MP4_FILE = /^play_(\d{3,4}p)\.mp4$/;
+import { HLS_FILE, MP4_FILE, filesOfVideo } from './video-files.js';
 
 export class VideoReports {
   constructor(

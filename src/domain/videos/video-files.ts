@@ -5,6 +5,11 @@ import type { ZoneAccess } from '../files/types.js';
 
 const PAGE = 1000;
 
+/** A name under `{guid}/` in an HLS rendition's folder (`720p/…`): its resolution. */
+export const HLS_FILE = /^(\d{3,4}p)\//;
+/** A rendition's MP4 fallback (`play_720p.mp4`): its resolution. */
+export const MP4_FILE = /^play_(\d{3,4}p)\.mp4$/;
+
 /** Every file (no folders) under `{guid}/`, in path order. */
 export async function filesOfVideo(files: FileService, zone: Pick<ZoneAccess, 'zoneId'>, guid: string): Promise<FileRecord[]> {
   const out: FileRecord[] = [];
