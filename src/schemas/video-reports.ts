@@ -10,7 +10,11 @@ import { StatusAnswer, Video } from './video.js';
 const Counts = (description: string) => Nullable(Type.Record(Type.String(), Int64()), { description });
 
 export const Heatmap = Type.Object(
-  { heatmap: Nullable(Type.Record(Type.String(), Int32()), { description: 'Views per second of the video, by second.' }) },
+  {
+    heatmap: Nullable(Type.Record(Type.String(), Int32()), {
+      description: 'Intensity per segment of the video, by its index from 0: 100 for the most served segment, a segment never served left out.',
+    }),
+  },
   { additionalProperties: false, description: 'Which parts of the video were watched.' },
 );
 export type HeatmapT = Static<typeof Heatmap>;

@@ -20,10 +20,4 @@ declare module 'fastify' {
 
 export type Api = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 
-/** Responses every authenticated route can give besides its success. */
-export const errorResponses = {
-  400: { $ref: 'ErrorBody#' },
-  401: { $ref: 'ErrorBody#' },
-  403: { $ref: 'ErrorBody#' },
-  404: { $ref: 'ErrorBody#' },
-} as const;
+export { errorResponses } from '../common/error-responses.js';

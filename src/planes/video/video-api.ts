@@ -32,13 +32,7 @@ export const VIDEO_API_TAGS = [
   { name: 'Embedding', description: 'Describing a video for embedding in another site (oEmbed).' },
 ];
 
-/** Answers every route can give besides its success, in the specification's error body. */
-export const errorAnswers = {
-  400: { $ref: 'ErrorBody#' },
-  401: { $ref: 'ErrorBody#' },
-  403: { $ref: 'ErrorBody#' },
-  404: { $ref: 'ErrorBody#' },
-} as const;
+export { errorResponses as errorAnswers } from '../common/error-responses.js';
 
 export const LibraryParams = Type.Object({ libraryId: Int64({ minimum: 1, description: 'Identifier of the video library.' }) });
 export const VideoParams = Type.Object({
