@@ -26,8 +26,9 @@ describe("a video library's webhook", () => {
     const created = await env.call('POST', `/library/${env.library.Id}/videos`, { title: 'clip' });
     const guid = created.body.guid as string;
     expect((await env.call('PUT', `/library/${env.library.Id}/videos/${guid}`, Buffer.alloc(4096, 1))).status).toBe(200);
-    // The announcements are queued off the status change's path: run the jobs until both went out.
-    await within(3000, async () => {
+    // The announcements are queued off the status change's path: run the jobs until all went out
+    // (the encode job starts ffprobe: seconds on a loaded machine).
+    await within(15_000, async () => {
       await env.t.runJobs();
       return receiver.received.length >= 3;
     });
