@@ -33,6 +33,11 @@ export class DocumentRepo<T> {
     this.sealed = new SealedFields<T>(secrets, credentialPaths);
   }
 
+  /** A document read straight from the store (not through this repository), its credentials opened. */
+  open(doc: T): T {
+    return this.sealed.open(doc);
+  }
+
   async find(tx: StoreTx, accountId: number, id: string | number): Promise<StoredDoc<T> | undefined> {
     const found = await tx.docs.get<T>(this.kind, accountId, String(id));
     if (found) this.sealed.open(found.doc);

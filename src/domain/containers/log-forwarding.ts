@@ -11,7 +11,6 @@ import {
   type LogForwardingConfigurationT,
   type LogForwardingRequestT,
 } from '../../schemas/log-forwarding.js';
-import { SealedFields } from '../../security/sealed-fields.js';
 import type { Secrets } from '../../security/secrets.js';
 import type { Store, StoreTx } from '../../store/types.js';
 import { DocumentRepo } from '../documents.js';
@@ -58,7 +57,6 @@ const view = (doc: LogForwardingDoc): LogForwardingConfigurationT => ({
 export class LogForwardingService {
   private readonly configs: DocumentRepo<LogForwardingDoc>;
   private readonly apps: DocumentRepo<ContainerAppDoc>;
-  private readonly sealed: SealedFields<LogForwardingDoc>;
 
   constructor(
     private readonly store: Store,
@@ -67,13 +65,12 @@ export class LogForwardingService {
   ) {
     this.configs = new DocumentRepo<LogForwardingDoc>('logForwarding', 'log forwarding configuration', secrets, CREDENTIAL_PATHS);
     this.apps = new DocumentRepo<ContainerAppDoc>('containerApp', 'application', secrets, []);
-    this.sealed = new SealedFields<LogForwardingDoc>(secrets, CREDENTIAL_PATHS);
   }
 
   /** Oldest first; straight from the store (the repository's list leaves ids out), tokens opened here. */
   async list(principal: Principal): Promise<ListLogForwardingResponseT> {
     const all = await this.store.docs.list<LogForwardingDoc>('logForwarding', principal.accountId, { offset: 0, limit: Number.MAX_SAFE_INTEGER });
-    return { items: all.items.map((d) => view(this.sealed.open(d.doc))) };
+    return { items: all.items.map((d) => view(this.configs.open(d.doc))) };
   }
 
   async get(principal: Principal, appId: string): Promise<LogForwardingConfigurationT> {

@@ -22,7 +22,6 @@ import type {
   SaveContainerRegistryResultT,
   SearchPublicContainerImagesRequestT,
 } from '../../../schemas/container-registries.js';
-import { SealedFields } from '../../../security/sealed-fields.js';
 import type { Secrets } from '../../../security/secrets.js';
 import type { Store, StoreTx } from '../../../store/types.js';
 import { DocumentRepo } from '../../documents.js';
@@ -65,7 +64,6 @@ const byName = (a: ContainerImageT, b: ContainerImageT) => `${a.namespace}/${a.i
 
 export class RegistryService {
   private readonly registries: DocumentRepo<RegistryDoc>;
-  private readonly sealed: SealedFields<RegistryDoc>;
 
   constructor(
     private readonly store: Store,
@@ -74,13 +72,12 @@ export class RegistryService {
     private readonly client: OciClient = new OciClient(),
   ) {
     this.registries = new DocumentRepo<RegistryDoc>('containerRegistry', 'container registry', secrets, [...CREDENTIAL_PATHS]);
-    this.sealed = new SealedFields<RegistryDoc>(secrets, CREDENTIAL_PATHS);
   }
 
   /** Oldest first. Straight from the store, as the repository's list leaves the ids out; the passwords are opened here. */
   async list(principal: Principal): Promise<ListContainerRegistriesResponseT> {
     const all = await this.store.docs.list<RegistryDoc>('containerRegistry', principal.accountId, { offset: 0, limit: Number.MAX_SAFE_INTEGER });
-    const items = all.items.map((d) => this.view(principal.accountId, Number(d.id), this.sealed.open(d.doc)));
+    const items = all.items.map((d) => this.view(principal.accountId, Number(d.id), this.registries.open(d.doc)));
     return { items, meta: { totalItems: items.length }, cursor: null };
   }
 
