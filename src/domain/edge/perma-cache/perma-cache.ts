@@ -37,8 +37,8 @@ const KEPT_HEADERS = [...STORED_HEADERS, 'vary'] as const;
 /** A kept header longer than this is left out (the metadata stays small). */
 const MAX_KEPT_HEADER_CHARS = 1024;
 
-/** Two writes at once (the store's transactions are short; the bytes go first), 64 waiting, 64 MiB of bodies held. */
-export const DEFAULT_WRITE_LIMITS: WriteLimits = { concurrency: 2, maxQueued: 64, maxQueuedBytes: 64 * 1024 * 1024 };
+/** Two writes at once (the requests being served come first), 1,024 waiting, 64 MiB of bodies held. */
+export const DEFAULT_WRITE_LIMITS: WriteLimits = { concurrency: 2, maxQueued: 1024, maxQueuedBytes: 64 * 1024 * 1024 };
 
 /** Where one request's answer lives in a perma-cache. */
 export interface PermaPlace {
