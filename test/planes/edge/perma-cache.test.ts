@@ -119,7 +119,10 @@ describe('perma-cache on', () => {
     await edge.get(zone.host, '/a.txt');
     await edge.core.permaCache.idle();
     version = 2;
-    // A URL purge does not touch the perma-cache: the old answer comes back from it.
+    // An expired copy is fetched again from the perma-cache, and a URL purge does not touch it.
+    edge.advance(601);
+    const expired = await edge.get(zone.host, '/a.txt');
+    expect([expired.headers['cdn-cache'], expired.headers['perma-cache'], expired.text]).toEqual(['EXPIRED', 'HIT', 'v1 /a.txt']);
     await purgeUrl(zone, '/a.txt');
     expect((await edge.get(zone.host, '/a.txt')).headers['perma-cache']).toBe('HIT');
     expect((await t.post(`/pullzone/${zone.Id}/purgeCache`, {})).status).toBe(204);
