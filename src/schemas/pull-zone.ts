@@ -304,7 +304,10 @@ const zoneProperties = {
   RequestCoalescingTimeout: Int32({ description: 'Seconds coalesced requests wait for the first one (lock time).' }),
   EnableSafeHop: Flag('Retry failed origin requests according to the OriginRetry settings.'),
   PermaCacheStorageZoneId: Int64({ description: 'Storage zone that keeps a permanent copy of cached files; 0 when none.' }),
-  PermaCacheType: namedEnum(PERMA_CACHE_TYPES, 'How the permanent cache is filled:'),
+  PermaCacheType: namedEnum(
+    PERMA_CACHE_TYPES,
+    'How the permanent cache is filled (Automatic: the edge writes what it fetches there; Manual: the edge only reads what was put there):',
+  ),
   DisableCookies: Flag('Strip cookies from origin responses so that they can be cached.'),
   EnableAccessControlOriginHeader: Flag('Add CORS headers to responses.'),
   AccessControlOriginHeaderExtensions: StringList('File extensions whose responses get CORS headers.'),

@@ -61,15 +61,7 @@ export class ZonesByName {
     const doc = found?.doc;
     if (!found || !doc || doc.Deleted) return undefined;
     const entry: KnownZone = {
-      zone: {
-        zoneId: found.id,
-        accountId: found.accountId,
-        zoneName: doc.Name ?? key,
-        userId: doc.UserId ?? '',
-        s3: doc.StorageZoneType === 1,
-        region: doc.Region ?? '',
-        replicationRegions: doc.ReplicationRegions ?? [],
-      },
+      zone: zoneOf(found.id, found.accountId, doc),
       password: doc.Password || null,
       readOnlyPassword: doc.ReadOnlyPassword || null,
       passwordDigest: doc.Password ? secretDigest(doc.Password) : null,
@@ -85,4 +77,17 @@ export class ZonesByName {
     }
     return entry;
   }
+}
+
+/** What the file domain needs to know of a storage zone to read and write its files. */
+export function zoneOf(zoneId: string, accountId: number, doc: StoredStorageZone): Omit<ZoneAccess, 'canWrite'> {
+  return {
+    zoneId,
+    accountId,
+    zoneName: doc.Name ?? '',
+    userId: doc.UserId ?? '',
+    s3: doc.StorageZoneType === 1,
+    region: doc.Region ?? '',
+    replicationRegions: doc.ReplicationRegions ?? [],
+  };
 }

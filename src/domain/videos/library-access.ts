@@ -12,6 +12,7 @@ import type { Store } from '../../store/types.js';
 import { BoundedMap } from '../bounded-map.js';
 import type { DocumentRepo } from '../documents.js';
 import { errors } from '../errors.js';
+import { zoneOf } from '../files/zones-by-name.js';
 import type { PullZoneT } from '../../schemas/pull-zone.js';
 import type { StoredStorageZone } from '../storage-zones/service.js';
 import { playbackOrigin } from './playback-origin.js';
@@ -86,16 +87,7 @@ export class LibraryKeys {
         libraryId,
         accountId: found.accountId,
         library,
-        zone: {
-          zoneId: zone.id,
-          accountId: found.accountId,
-          zoneName: zone.doc.Name ?? '',
-          canWrite: true,
-          userId: zone.doc.UserId ?? '',
-          s3: zone.doc.StorageZoneType === 1,
-          region: zone.doc.Region ?? '',
-          replicationRegions: zone.doc.ReplicationRegions ?? [],
-        },
+        zone: { ...zoneOf(zone.id, found.accountId, zone.doc), canWrite: true },
         playbackHost,
         playbackOrigin: playbackOrigin(this.playbackUrl, playbackHost),
         delivery: {

@@ -14,7 +14,8 @@ import type { RoutedZone } from '../../domain/edge/routing/routed-zone.js';
 import type { EdgeRequest, OriginReport, RuleEffects } from '../../domain/edge/types.js';
 
 export type OriginOutcome =
-  | { ok: true; status: number; headers: Record<string, string | string[] | undefined>; body: Buffer | Readable; report: OriginReport }
+  /** `report` undefined: no origin was asked (a perma-cache hit). */
+  | { ok: true; status: number; headers: Record<string, string | string[] | undefined>; body: Buffer | Readable; report: OriginReport | undefined }
   | { ok: false; status: 502 | 504; message: string; report?: OriginReport };
 
 export interface OriginAsk {

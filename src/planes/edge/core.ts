@@ -5,6 +5,7 @@
  * way a request came.
  */
 import { EdgeCache } from '../../domain/edge/cache/edge-cache.js';
+import { PermaCache } from '../../domain/edge/perma-cache/perma-cache.js';
 import { createEdgePolicy } from '../../domain/edge/policy/index.js';
 import { EdgeDirectory } from '../../domain/edge/routing/directory.js';
 import type { OriginAddresses } from '../../domain/edge/origin/addresses.js';
@@ -34,6 +35,8 @@ export interface EdgeCore {
   logError: (error: unknown) => void;
   /** Which addresses origins may have; the edge's listeners add their own ports to it (no zone may pull from the edge). */
   originAddresses: OriginAddresses;
+  /** The zones' perma-cache; its writes are let finish when the listeners close. */
+  permaCache: PermaCache;
 }
 
 /** Made once by the server (serve.ts) and handed to both edge listeners. */
@@ -51,6 +54,7 @@ export function createEdgeCore(services: Services, options: EdgeCoreOptions): Ed
     else if (before && before.purges.seq !== after.purges.seq) cache.dropZone(id, (entry) => after.purges.covers(entry));
   });
   directory.onForgetAll.push(() => cache.clear());
+  const permaCache = new PermaCache({ store: services.store, files: services.files, storageZones: services.storageZones.zones, logError: options.logError });
   const core: EdgeCore = {
     directory,
     cache,
@@ -58,6 +62,7 @@ export function createEdgeCore(services: Services, options: EdgeCoreOptions): Ed
     httpsPortFixed: options.httpsPort !== undefined,
     logError: options.logError,
     originAddresses: services.originAddresses,
+    permaCache,
     pipeline: undefined as unknown as EdgePipeline,
   };
   core.pipeline = new EdgePipeline({
@@ -66,6 +71,7 @@ export function createEdgeCore(services: Services, options: EdgeCoreOptions): Ed
     policy: createEdgePolicy({ httpsPort: core.httpsPort }),
     files: services.files,
     originAddresses: services.originAddresses,
+    permaCache,
     httpsPort: () => core.httpsPort,
     challenges: options.challenges,
     onServed: services.edgeUsage.served,

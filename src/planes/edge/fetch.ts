@@ -1,7 +1,9 @@
 /**
  * The fetch step (Varnish's vcl_miss, vcl_pass and vcl_backend_fetch): asks the origin
  * (ask-origin.ts) for a miss, a refresh or a pass, and keeps the answer when it may be kept
- * (freshness.ts, placement.ts): under the plain key, or its variant's (`Vary`).
+ * (freshness.ts, placement.ts): under the plain key, or its variant's (`Vary`). A zone with a
+ * perma-cache answers a miss or a refresh from it when it holds the file, and has an origin answer
+ * written to it after (domain/edge/perma-cache/).
  *
  * With `EnableRequestCoalescing`, concurrent misses of one key wait for one origin request, and
  * take its answer when it is theirs too: not one client's own (freshness.ts), and of their
@@ -14,6 +16,7 @@ import { edgeLifetime } from '../../domain/edge/cache/freshness.js';
 import type { KeyedRequest } from '../../domain/edge/cache/key.js';
 import { placementOf, sharedWith } from '../../domain/edge/cache/placement.js';
 import type { OriginAddresses } from '../../domain/edge/origin/addresses.js';
+import type { PermaCache } from '../../domain/edge/perma-cache/perma-cache.js';
 import { passedAnswerHeaders } from '../../domain/edge/origin/headers.js';
 import type { EdgePolicy } from '../../domain/edge/types.js';
 import type { FileService } from '../../domain/files/service.js';
@@ -26,6 +29,8 @@ export interface FetchDeps {
   policy: EdgePolicy;
   /** Which addresses an HTTP origin may be at. */
   originAddresses?: OriginAddresses | undefined;
+  /** The zones' perma-cache: read on a miss before the origin, written after. */
+  permaCache: PermaCache;
   logError: (error: unknown) => void;
   now: () => number;
 }
@@ -88,7 +93,11 @@ export class OriginFetches {
     const { routed, effects } = admitted;
     const zone = routed.zone;
     const purgeSeq = routed.purges.seq;
-    const outcome: OriginOutcome = await askOrigin(this.deps.files, { ...admitted, fillsCache: true, originAddresses: this.deps.originAddresses });
+    const perma = await this.deps.permaCache.placeOf(routed, effects, keyed, admitted.path);
+    const permaHit = perma && (await this.deps.permaCache.read(perma));
+    const outcome: OriginOutcome = permaHit
+      ? { ok: true, ...permaHit, report: undefined }
+      : await askOrigin(this.deps.files, { ...admitted, fillsCache: true, originAddresses: this.deps.originAddresses });
     if (!outcome.ok) return { kind: 'failed', status: outcome.status, message: outcome.message, report: outcome.report };
     const now = this.deps.now();
     const ruleSeconds = this.deps.policy.cacheTimeFor(zone, admitted.request, { status: outcome.status, headers: () => textOf(outcome.headers) }, effects);
@@ -105,6 +114,7 @@ export class OriginFetches {
     );
     const { store, key, variantOf, sharing } = placementOf(decision, outcome.headers['vary'], routed.keyRules, keyed, admitted.request, admitted.path);
     const headers = passedAnswerHeaders(outcome.headers, zone.DisableCookies);
+    if (perma) headers['perma-cache'] = permaHit ? 'HIT' : 'MISS';
     const declared = Number(headers['content-length'] ?? Number.NaN);
     const limit = this.deps.cache.maxEntryBytes;
     if ((!store && (!shared || sharing.kind === 'none')) || declared > limit) return streamed(outcome, headers);
@@ -130,6 +140,16 @@ export class OriginFetches {
       variantOf,
     };
     const stored = store && this.deps.cache.set(key, entry);
+    if (perma && !permaHit) {
+      const keptUnderPlainKey = store && variantOf === undefined;
+      this.deps.permaCache.keep(perma, {
+        status: outcome.status,
+        headers: outcome.headers,
+        body: buffered.bytes,
+        credentialed: keyed.credentialed,
+        keptUnderPlainKey,
+      });
+    }
     return { kind: 'copy', entry, stored, sharing, report: outcome.report };
   }
 }

@@ -22,7 +22,7 @@ export async function listenEdge(core: EdgeCore, host: string, port: number): Pr
   const running = await start(server, 'edge', 'http', 'EDGEPLANE_EDGE_PORT', host, port, turnWrites);
   // No zone may pull from the edge itself (a loop), on whatever port the system picked.
   core.originAddresses.listening(Number(new URL(running.url).port));
-  return running;
+  return { ...running, close: () => running.close().then(() => core.permaCache.close()) };
 }
 
 /** The HTTPS listener: certificates chosen by SNI from the hostnames' own or the local authority's (tls.ts). */
@@ -38,7 +38,7 @@ export async function listenEdgeTls(core: EdgeCore, certificates: TlsCertificate
     ...running,
     close: () => {
       stopRefreshing();
-      return running.close();
+      return running.close().then(() => core.permaCache.close());
     },
   };
 }

@@ -19,6 +19,7 @@ import type { Readable } from 'node:stream';
 import type { EdgeCache } from '../../domain/edge/cache/edge-cache.js';
 import { RequestIds } from '../../domain/edge/diagnostics.js';
 import type { OriginAddresses } from '../../domain/edge/origin/addresses.js';
+import type { PermaCache } from '../../domain/edge/perma-cache/perma-cache.js';
 import type { EdgeDirectory } from '../../domain/edge/routing/directory.js';
 import type { EdgePolicy, EdgeRequest, HttpChallenges, ServedEvent } from '../../domain/edge/types.js';
 import type { FileService } from '../../domain/files/service.js';
@@ -37,6 +38,8 @@ export interface PipelineDeps {
   cache: EdgeCache;
   /** Which addresses an HTTP origin may be at. */
   originAddresses?: OriginAddresses | undefined;
+  /** The zones' perma-cache (domain/edge/perma-cache/). */
+  permaCache: PermaCache;
   /** The port clients reach the HTTPS listener on, for ForceSSL redirects (443 is left out of the URL). */
   httpsPort: () => number;
   challenges?: HttpChallenges | undefined;

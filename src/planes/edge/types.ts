@@ -47,10 +47,10 @@ export type Lookup =
   /** No fresh copy under `key` (the plain key or its variant's): fetched; `stale` is the expired copy, if any. */
   | { kind: 'miss'; key: string; keyed: KeyedRequest; stale: CachedAnswer | undefined };
 
-/** What one origin request gave, shared by the requests that waited for it and may take it (placement.ts). */
+/** What one origin request gave (or a perma-cache, with no report), shared by the requests that waited for it and may take it (placement.ts). */
 export type Fill =
-  | { kind: 'copy'; entry: CachedAnswer; stored: boolean; sharing: Sharing; report: OriginReport }
-  | { kind: 'stream'; status: number; headers: Record<string, string | string[]>; body: Readable; report: OriginReport }
+  | { kind: 'copy'; entry: CachedAnswer; stored: boolean; sharing: Sharing; report: OriginReport | undefined }
+  | { kind: 'stream'; status: number; headers: Record<string, string | string[]>; body: Readable; report: OriginReport | undefined }
   | { kind: 'failed'; status: 502 | 504; message: string; report?: OriginReport | undefined };
 
 /** fetch → deliver: the request's own origin answer, or the copy another request's fill left for it (coalescing). */

@@ -3,6 +3,7 @@
  * part numbers, the headers kept with the object, and the egress counted in the zone's statistics.
  */
 import { validateHeaderValue } from 'node:http';
+import { SYSTEM_PREFIX } from '../../domain/files/kept-headers.js';
 import { keyPath } from '../../domain/files/paths.js';
 import type { ZoneAccess } from '../../domain/files/types.js';
 import { TAG_PREFIX } from '../../domain/s3/object-tags.js';
@@ -12,7 +13,6 @@ import { header } from '../common/headers.js';
 import { unsatisfiedRange } from '../common/ranges.js';
 import { fileHeaders, type Slice, sendFile } from '../common/send-file.js';
 import { S3Error, s3Errors } from './errors.js';
-import { SYSTEM_PREFIX } from './object-metadata.js';
 import { partNumberOf } from './query-params.js';
 import type { S3Call } from './types.js';
 

@@ -4,6 +4,7 @@
  * file's metadata.
  */
 import type { IncomingMessage } from 'node:http';
+import { STORED_HEADERS, SYSTEM_PREFIX } from '../../domain/files/kept-headers.js';
 import { withTags } from '../../domain/s3/object-tags.js';
 import { header } from '../common/headers.js';
 import { S3Error } from './errors.js';
@@ -24,14 +25,7 @@ export function userMetadata(req: IncomingMessage): Record<string, string> | nul
   return Object.keys(out).length === 0 ? null : out;
 }
 
-/** Headers S3 keeps with an object and sends back as they were given. */
-export const STORED_HEADERS = ['cache-control', 'content-disposition', 'content-encoding', 'content-language', 'expires'] as const;
-/**
- * They are kept in the file's metadata under `system:<name>`: user metadata names are HTTP header
- * names, which never hold a colon, so the two never meet.
- */
-export const SYSTEM_PREFIX = 'system:';
-
+/** The metadata an S3 write keeps: user metadata, the STORED_HEADERS (as `system:<name>`), the tags. */
 export function objectMetadata(req: IncomingMessage): Record<string, string> | null {
   const user = userMetadata(req) ?? {};
   for (const name of STORED_HEADERS) {

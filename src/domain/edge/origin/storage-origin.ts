@@ -1,11 +1,15 @@
 /**
  * A storage zone as a pull zone's origin: its files are read through the storage domain (the same
  * metadata and blob store the storage plane serves), with no HTTP hop. The answer looks like the
- * storage plane's: the file's type, ETag (its MD5), Last-Modified and length; no Cache-Control,
- * so the zone's cache settings (or the heuristic lifetime from Last-Modified) decide. A path that
- * names no file, a directory, or an invalid path answers 404. Directory listings are not served.
+ * storage plane's: the file's type, ETag (its MD5), Last-Modified and length, and the headers the
+ * file keeps (kept-headers.ts: the Cache-Control, Content-Encoding … an S3 write gave it); without
+ * a kept Cache-Control, the zone's cache settings (or the heuristic lifetime from Last-Modified)
+ * decide. A path that names no file, a directory, or an invalid path answers 404. Directory
+ * listings are not served.
  */
 import { Readable } from 'node:stream';
+import type { FileRecord } from '../../../store/types.js';
+import { keptHeadersOf } from '../../files/kept-headers.js';
 import { zonePath } from '../../files/paths.js';
 import type { FileService } from '../../files/service.js';
 import { mimeTypes } from '../../../files/media-types.js';
@@ -27,12 +31,16 @@ export async function readStorageOrigin(files: FileService, storageZoneId: numbe
   if (filePath === undefined) return NOT_FOUND;
   const file = await files.find({ zoneId: String(storageZoneId) }, filePath);
   if (!file || file.isDirectory) return NOT_FOUND;
-  const headers = {
-    'content-type': file.contentType ?? (mimeTypes().lookup(file.path) || 'application/octet-stream'),
-    etag: etagOf(file),
-    'last-modified': new Date(file.changedAt).toUTCString(),
-    'content-length': String(file.size),
-  };
+  return storedFileAnswer(files, file);
+}
+
+/** A stored file as a 200 answer: its kept headers, type, validators and length, and its bytes (a stream when large). */
+export async function storedFileAnswer(files: FileService, file: FileRecord): Promise<StorageAnswer> {
+  const headers = keptHeadersOf(file.metadata);
+  headers['content-type'] = file.contentType ?? (mimeTypes().lookup(file.path) || 'application/octet-stream');
+  headers['etag'] = etagOf(file);
+  headers['last-modified'] = new Date(file.changedAt).toUTCString();
+  headers['content-length'] = String(file.size);
   const body = file.size <= SMALL_READ_BYTES ? await files.readBytes(file) : await files.read(file);
   return { status: 200, headers, body };
 }
