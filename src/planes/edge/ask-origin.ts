@@ -15,7 +15,8 @@ import type { EdgeRequest, OriginReport, RuleEffects } from '../../domain/edge/t
 
 export type OriginOutcome =
   | { ok: true; status: number; headers: Record<string, string | string[] | undefined>; body: Buffer | Readable; report: OriginReport }
-  | { ok: false; status: 502 | 504; message: string; report?: OriginReport };
+  /** 503: the origin shield's concurrency limit refused the request (`retryAfter` seconds). */
+  | { ok: false; status: 502 | 503 | 504; message: string; report?: OriginReport; retryAfter?: number };
 
 export interface OriginAsk {
   routed: RoutedZone;
@@ -71,7 +72,8 @@ export async function askOrigin(files: FileService, ask: OriginAsk): Promise<Ori
   return { ok: true, status: result.status, headers: result.headers, body: result.body, report: result.report };
 }
 
-function originFor(routed: RoutedZone, effects: RuleEffects): OriginChoice {
+/** The request's origin: an edge rule's, or the zone's. */
+export function originFor(routed: RoutedZone, effects: RuleEffects): OriginChoice {
   if (effects.originUrl !== undefined) {
     const url = httpUrl(effects.originUrl);
     return url ? { kind: 'url', url } : { kind: 'unavailable', reason: `An edge rule sends the request to "${effects.originUrl}", which is no http(s) URL.` };

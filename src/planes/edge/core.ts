@@ -8,6 +8,7 @@ import { EdgeCache } from '../../domain/edge/cache/edge-cache.js';
 import { createEdgePolicy } from '../../domain/edge/policy/index.js';
 import { EdgeDirectory } from '../../domain/edge/routing/directory.js';
 import type { OriginAddresses } from '../../domain/edge/origin/addresses.js';
+import type { OriginShield } from '../../domain/edge/shield/origin-shield.js';
 import type { HttpChallenges } from '../../domain/edge/types.js';
 import type { Services } from '../../domain/services.js';
 import { EdgePipeline } from './pipeline.js';
@@ -34,6 +35,8 @@ export interface EdgeCore {
   logError: (error: unknown) => void;
   /** Which addresses origins may have; the edge's listeners add their own ports to it (no zone may pull from the edge). */
   originAddresses: OriginAddresses;
+  /** The deployment's origin shield; the HTTP listener tells it its port (whether this instance is the shield). */
+  shield: OriginShield;
 }
 
 /** Made once by the server (serve.ts) and handed to both edge listeners. */
@@ -58,6 +61,7 @@ export function createEdgeCore(services: Services, options: EdgeCoreOptions): Ed
     httpsPortFixed: options.httpsPort !== undefined,
     logError: options.logError,
     originAddresses: services.originAddresses,
+    shield: services.originShield,
     pipeline: undefined as unknown as EdgePipeline,
   };
   core.pipeline = new EdgePipeline({
@@ -66,6 +70,7 @@ export function createEdgeCore(services: Services, options: EdgeCoreOptions): Ed
     policy: createEdgePolicy({ httpsPort: core.httpsPort }),
     files: services.files,
     originAddresses: services.originAddresses,
+    shield: services.originShield,
     httpsPort: () => core.httpsPort,
     challenges: options.challenges,
     onServed: services.edgeUsage.served,

@@ -1,7 +1,8 @@
 /**
  * The fetch step (Varnish's vcl_miss, vcl_pass and vcl_backend_fetch): asks the origin
- * (ask-origin.ts) for a miss, a refresh or a pass, and keeps the answer when it may be kept
- * (freshness.ts, placement.ts): under the plain key, or its variant's (`Vary`).
+ * (ask-origin.ts) for a pass, the origin or the origin shield (ask-upstream.ts) for a miss or a
+ * refresh, and keeps the answer when it may be kept (freshness.ts, placement.ts): under the plain
+ * key, or its variant's (`Vary`).
  *
  * With `EnableRequestCoalescing`, concurrent misses of one key wait for one origin request, and
  * take its answer when it is theirs too: not one client's own (freshness.ts), and of their
@@ -15,9 +16,11 @@ import type { KeyedRequest } from '../../domain/edge/cache/key.js';
 import { placementOf, sharedWith } from '../../domain/edge/cache/placement.js';
 import type { OriginAddresses } from '../../domain/edge/origin/addresses.js';
 import { passedAnswerHeaders } from '../../domain/edge/origin/headers.js';
+import type { OriginShield } from '../../domain/edge/shield/origin-shield.js';
 import type { EdgePolicy } from '../../domain/edge/types.js';
 import type { FileService } from '../../domain/files/service.js';
 import { askOrigin, type OriginOutcome } from './ask-origin.js';
+import { askForFill } from './ask-upstream.js';
 import type { Admitted, Fetched, Fill, Lookup } from './types.js';
 
 export interface FetchDeps {
@@ -26,6 +29,8 @@ export interface FetchDeps {
   policy: EdgePolicy;
   /** Which addresses an HTTP origin may be at. */
   originAddresses?: OriginAddresses | undefined;
+  /** The origin shield a zone's fills go through (ask-upstream.ts). */
+  shield?: OriginShield | undefined;
   logError: (error: unknown) => void;
   now: () => number;
 }
@@ -88,8 +93,9 @@ export class OriginFetches {
     const { routed, effects } = admitted;
     const zone = routed.zone;
     const purgeSeq = routed.purges.seq;
-    const outcome: OriginOutcome = await askOrigin(this.deps.files, { ...admitted, fillsCache: true, originAddresses: this.deps.originAddresses });
-    if (!outcome.ok) return { kind: 'failed', status: outcome.status, message: outcome.message, report: outcome.report };
+    const ask = { ...admitted, fillsCache: true, originAddresses: this.deps.originAddresses };
+    const outcome: OriginOutcome = await askForFill(this.deps.files, this.deps.shield, ask);
+    if (!outcome.ok) return { kind: 'failed', status: outcome.status, message: outcome.message, report: outcome.report, retryAfter: outcome.retryAfter };
     const now = this.deps.now();
     const ruleSeconds = this.deps.policy.cacheTimeFor(zone, admitted.request, { status: outcome.status, headers: () => textOf(outcome.headers) }, effects);
     const decision = edgeLifetime(
