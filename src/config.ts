@@ -47,7 +47,7 @@ export const ConfigSchema = Type.Object({
     Type.String({
       pattern: '^http://[^/?#\\s]+/?$',
       description:
-        "The edge URL (`http://host:port`) of the instance that acts as origin shield, the same on every instance: a zone with `EnableOriginShield` has the other instances fetch its misses through that one, so its origin is asked once per object. The instance whose own edge listener this names (its port, and an address it listens on) asks the origin itself. Unset: no shield, each instance asks the origin.",
+        'The edge URL (`http://host:port`) of the instance that acts as origin shield, the same on every instance: a zone with `EnableOriginShield` has the other instances fetch its misses through that one, so its origin is asked once per object. The instance whose own edge listener this names (its port, and an address it listens on) asks the origin itself. Unset: no shield, each instance asks the origin.',
     }),
   ),
   dnsPort: Port(8053, 'UDP and TCP port of the DNS plane: the authoritative name server of every DNS zone (0 picks a free one; `off` turns it off).'),

@@ -51,10 +51,7 @@ async function askShield(shield: OriginShield, url: URL, ask: OriginAsk): Promis
   headers['host'] = request.host;
   headers['x-forwarded-for'] = request.clientIp;
   headers['x-forwarded-proto'] = request.scheme;
-  headers[SHIELD_HEADER] = shield.signatures.sign(
-    { zoneId: routed.id, method: 'GET', target, clientIp: request.clientIp, scheme: request.scheme },
-    Date.now(),
-  );
+  headers[SHIELD_HEADER] = shield.signatures.sign({ zoneId: routed.id, method: 'GET', target, clientIp: request.clientIp, scheme: request.scheme }, Date.now());
   const result = await fetchOrigin(hopSettings(routed.zone), { url, target, method: 'GET', headers });
   result.report.viaShield = true;
   if (!result.ok) {

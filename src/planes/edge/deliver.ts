@@ -94,7 +94,8 @@ function answer(
   cacheStatus: CacheStatus,
   extra: { origin?: OriginReport | undefined; cachedAt?: number | undefined; own?: boolean },
 ): Delivery {
-  if (admitted.shielded) return answerToEdge(admitted.request, status, headers, body, cacheStatus, reportOnce(deps, admitted, status, cacheStatus, extra.origin));
+  if (admitted.shielded)
+    return answerToEdge(admitted.request, status, headers, body, cacheStatus, reportOnce(deps, admitted, status, cacheStatus, extra.origin));
   const { routed, request, effects } = admitted;
   const zone = routed.zone;
   // The headers are this answer's own (never a cached copy's): Set-Cookie is set aside without copying the rest.
@@ -134,7 +135,13 @@ function answer(
 }
 
 /** The request's end, once: its admission released, and what was served reported (usage, statistics, the access log). */
-function reportOnce(deps: DeliverDeps, admitted: Admitted, status: number, cacheStatus: CacheStatus, origin: OriginReport | undefined): (bytesSent: number) => void {
+function reportOnce(
+  deps: DeliverDeps,
+  admitted: Admitted,
+  status: number,
+  cacheStatus: CacheStatus,
+  origin: OriginReport | undefined,
+): (bytesSent: number) => void {
   const { routed } = admitted;
   let ended = false;
   return (bytesSent) => {

@@ -37,7 +37,10 @@ export class EdgeUsage {
     const zone = this.counters.of(event.zoneId);
     const hour = hourOf(event.at);
     // Another instance's request through the origin shield: its client was counted there; only the origin request is the shield's.
-    if (event.shielded) return this.countOrigin(zone, event.origin, hour);
+    if (event.shielded) {
+      this.countOrigin(zone, event.origin, hour);
+      return;
+    }
     zone.of(metric.REQUESTS).add(1, hour);
     zone.of(metric.BANDWIDTH).add(event.bytesSent, hour);
     if (event.status >= 300) zone.of(metric.statusClass(event.status)).add(1, hour);
