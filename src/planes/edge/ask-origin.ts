@@ -1,7 +1,8 @@
 /**
- * Asks a request's origin: the zone's (or an edge rule's) origin URL over HTTP(S), or a storage
- * zone through the storage domain. Either way the result has one shape: a head and a body, or a
- * failure the edge turns into a 502/504 page (or a stale copy).
+ * Asks a request's origin: the zone's (or an edge rule's) origin URL over HTTP(S), signed when the
+ * zone signs its requests (origin/request-signing.ts), or a storage zone through the storage
+ * domain. Either way the result has one shape: a head and a body, or a failure the edge turns
+ * into a 502/504 page (or a stale copy).
  */
 import type { Readable } from 'node:stream';
 import type { FileService } from '../../domain/files/service.js';
@@ -9,6 +10,7 @@ import { type OriginChoice, httpUrl, originTarget } from '../../domain/edge/orig
 import type { OriginAddresses } from '../../domain/edge/origin/addresses.js';
 import { fetchOrigin } from '../../domain/edge/origin/fetch.js';
 import { originRequestHeaders } from '../../domain/edge/origin/headers.js';
+import { signOriginCall, signs } from '../../domain/edge/origin/request-signing.js';
 import { readStorageOrigin } from '../../domain/edge/origin/storage-origin.js';
 import type { RoutedZone } from '../../domain/edge/routing/routed-zone.js';
 import type { EdgeRequest, OriginReport, RuleEffects } from '../../domain/edge/types.js';
@@ -56,7 +58,12 @@ export async function askOrigin(files: FileService, ask: OriginAsk): Promise<Ori
     delete headers['content-length'];
     delete headers['transfer-encoding'];
   }
-  const target = originTarget(choice.url, ask.path, ask.query);
+  let target = originTarget(choice.url, ask.path, ask.query);
+  if (signs(routed.zone, effects, method)) {
+    const signed = await signOriginCall(routed.zone, { method, target, headers, ruleHeaders: effects.requestHeaders });
+    if ('refusal' in signed) return { ok: false, status: 502, message: signed.refusal };
+    target = signed.target;
+  }
   const result = await fetchOrigin(routed.zone, {
     url: choice.url,
     target,

@@ -146,6 +146,22 @@ describe('a zone with the origin shield', () => {
     expect((await a.post(`/pullzone/${zone.Id}`, { Enabled: false })).status).toBe(200);
     await within(2000, async () => (await shield.get(zone.host, '/x')).status === 403);
   });
+
+  it('has the shield sign the origin request when the zone signs, not the instance that sent it there', async () => {
+    const zone = await createPullZone(a, 'shield-signed', origin.url, {
+      EnableOriginShield: true,
+      RequestSigningEnabled: true,
+      RequestSigningKey: 'shield-key-id',
+      RequestSigningSecret: 'shield-secret',
+      RequestSigningRegionName: 'eu-central-1',
+    });
+    expect((await edge.get(zone.host, '/signed.txt')).status).toBe(200);
+    const [seen] = asked('/signed.txt');
+    expect(seen!.headers['authorization']).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=shield-key-id\/\d{8}\/eu-central-1\/s3\/aws4_request, SignedHeaders=host;x-amz-content-sha256;x-amz-date, /,
+    );
+    expect(seen!.headers['x-forwarded-for']).toBe('127.0.0.1');
+  });
 });
 
 describe('a proof a client makes up', () => {
