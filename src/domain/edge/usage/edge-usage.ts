@@ -36,8 +36,9 @@ export class EdgeUsage {
   readonly served = (event: ServedEvent): void => {
     const zone = this.counters.of(event.zoneId);
     const hour = hourOf(event.at);
-    // Another instance's request through the origin shield: its client was counted there; only the origin request is the shield's.
+    // Another instance's request through the origin shield: its client was counted there; here, the shield's bytes and origin request.
     if (event.shielded) {
+      zone.of(metric.SHIELD_BANDWIDTH).add(event.bytesSent, hour);
       this.countOrigin(zone, event.origin, hour);
       return;
     }
