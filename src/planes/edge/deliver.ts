@@ -149,7 +149,7 @@ function reportOnce(
     ended = true;
     admitted.admission.release();
     try {
-      deps.onServed({
+      const event: ServedEvent = {
         zoneId: routed.id,
         accountId: routed.accountId,
         zone: routed.zone,
@@ -161,8 +161,9 @@ function reportOnce(
         durationMs: performance.now() - admitted.arrived,
         at: new Date(),
         ...(origin ? { origin } : {}),
-        ...(admitted.shielded ? { shielded: true } : {}),
-      });
+      };
+      if (admitted.shielded) event.shielded = true;
+      deps.onServed(event);
     } catch (error) {
       deps.logError(error);
     }

@@ -102,7 +102,7 @@ function boundsOf(zone: EdgeZone): ConcurrencyBounds | undefined {
   return {
     maxConcurrent: clamp(zone.OriginShieldMaxConcurrentRequests, 1, 10_000),
     maxQueued: clamp(zone.OriginShieldMaxQueuedRequests, 0, 30_000),
-    // Seconds, as the platform's own panel gives it; at most an hour.
+    // Seconds: the reference names no unit, and its default of 30 reads as seconds. At most an hour.
     maxWaitMs: clamp(zone.OriginShieldQueueMaxWaitTime, 0, 3600) * 1000,
   };
 }
