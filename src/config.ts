@@ -45,7 +45,7 @@ export const ConfigSchema = Type.Object({
   }),
   originShieldUrl: Type.Optional(
     Type.String({
-      pattern: '^http://[^/?#\\s]+/?$',
+      pattern: '^http://([A-Za-z0-9.-]+|\\[[0-9A-Fa-f:.]+\\])(:\\d{1,5})?/?$',
       description:
         'The edge URL (`http://host:port`) of the instance that acts as origin shield, the same on every instance: a zone with `EnableOriginShield` has the other instances fetch its misses through that one, so its origin is asked once per object. The instance whose own edge listener this names (its port, and an address it listens on) asks the origin itself. Unset: no shield, each instance asks the origin.',
     }),
