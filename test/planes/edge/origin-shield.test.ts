@@ -142,9 +142,18 @@ describe('a zone with the origin shield', () => {
     // It went through the shield, which asked the origin with its own request id.
     expect(asked('/private/a.txt')[0]!.headers['cdn-requestid']).not.toBe(res.headers['cdn-requestid']);
     expect((await edge.get(zone.host, '/private/b.txt')).status).toBe(403);
-    // A zone turned off is off at the shield too, whatever the first edge knew.
-    expect((await a.post(`/pullzone/${zone.Id}`, { Enabled: false })).status).toBe(200);
-    await within(2000, async () => (await shield.get(zone.host, '/x')).status === 403);
+    // A suspended zone is refused at the shield too, for a request another edge signed.
+    await a.app.services.operator.setSuspended(zone.Id, true);
+    const proof = () =>
+      a.app.services.originShield.signatures.sign(
+        { zoneId: zone.Id, method: 'GET', target: '/private/c.txt', clientIp: '10.0.0.1', scheme: 'http' },
+        Date.now(),
+      );
+    await within(2000, async () => {
+      const res = await shield.get(zone.host, '/private/c.txt', { [SHIELD_HEADER]: proof(), 'x-forwarded-for': '10.0.0.1', 'x-forwarded-proto': 'http' });
+      return res.status === 403 && res.text.includes('suspended');
+    });
+    expect(asked('/private/c.txt')).toHaveLength(0);
   });
 
   it('has the shield sign the origin request when the zone signs, not the instance that sent it there', async () => {
