@@ -43,6 +43,13 @@ export const ConfigSchema = Type.Object({
     description:
       "Whether pull zone origins may be at loopback and private addresses (127.0.0.0/8, ::1, 10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7): `allow` (local development pulls from them) or `deny`. Link-local and metadata addresses (169.254.0.0/16, fe80::/10), 0.0.0.0 and edgeplane's own listeners are refused either way.",
   }),
+  originShieldUrl: Type.Optional(
+    Type.String({
+      pattern: '^http://([A-Za-z0-9.-]+|\\[[0-9A-Fa-f:.]+\\])(:\\d{1,5})?/?$',
+      description:
+        'The edge URL (`http://host:port`) of the instance that acts as origin shield, the same on every instance: a zone with `EnableOriginShield` has the other instances fetch its misses through that one, so its origin is asked once per object. The instance whose own edge listener this names (its port, and an address it listens on) asks the origin itself. Unset: no shield, each instance asks the origin.',
+    }),
+  ),
   dnsPort: Port(8053, 'UDP and TCP port of the DNS plane: the authoritative name server of every DNS zone (0 picks a free one; `off` turns it off).'),
   databaseUrl: Type.String({
     default: 'sqlite:./data/edgeplane.db',
@@ -227,6 +234,7 @@ export const ENV_VARS: Record<keyof Config, string> = {
   playbackUrl: 'EDGEPLANE_PLAYBACK_URL',
   edgeCacheBytes: 'EDGEPLANE_EDGE_CACHE_BYTES',
   originPrivateAddresses: 'EDGEPLANE_ORIGIN_PRIVATE_ADDRESSES',
+  originShieldUrl: 'EDGEPLANE_ORIGIN_SHIELD_URL',
   dnsPort: 'EDGEPLANE_DNS_PORT',
   databaseUrl: 'DATABASE_URL',
   dbPoolMax: 'EDGEPLANE_DB_POOL_MAX',

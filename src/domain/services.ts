@@ -39,6 +39,7 @@ import { EdgeUsage } from './edge/usage/edge-usage.js';
 import { CdnStatistics } from './edge/usage/statistics.js';
 import { UrlPurges } from './edge/purge/url-purges.js';
 import { OriginAddresses } from './edge/origin/addresses.js';
+import { OriginShield } from './edge/shield/origin-shield.js';
 import type { BlobStore } from '../files/types.js';
 import type { JobRunner } from '../jobs/runner.js';
 import { OperatorService } from './operator/service.js';
@@ -258,6 +259,12 @@ export function buildServices(ctx: ServiceContext) {
     faults: new FaultInjector(ctx.config.faults?.rules),
     /** Which addresses the edge may fetch origins from (EDGEPLANE_ORIGIN_PRIVATE_ADDRESSES, the own listeners). */
     originAddresses,
+    /** The deployment's origin shield (EDGEPLANE_ORIGIN_SHIELD_URL): whether this instance is it, the hops' key, its concurrency limits. */
+    originShield: new OriginShield({
+      url: ctx.config.originShieldUrl,
+      key: ctx.secrets.derive('edgeplane origin shield'),
+      isOwnAddress: (address) => originAddresses.isOwnAddress(address),
+    }),
     pullZones,
     storageZones,
     videoLibraries,

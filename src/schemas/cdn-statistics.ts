@@ -23,9 +23,7 @@ export const CdnStatisticsQuery = Type.Object({
   loadOriginTraffic: Type.Optional(Type.Boolean({ default: false, description: 'Fill the origin traffic chart.' })),
   loadRequestsServed: Type.Optional(Type.Boolean({ default: false, description: 'Accepted; the requests charts are always filled.' })),
   loadBandwidthUsed: Type.Optional(Type.Boolean({ default: false, description: 'Accepted; the bandwidth charts are always filled.' })),
-  loadOriginShieldBandwidth: Type.Optional(
-    Type.Boolean({ default: false, description: 'Fill the origin shield charts (edgeplane has no origin shield: zeros).' }),
-  ),
+  loadOriginShieldBandwidth: Type.Optional(Type.Boolean({ default: false, description: 'Fill the origin shield charts.' })),
   loadGeographicTrafficDistribution: Type.Optional(Type.Boolean({ default: false, description: 'Fill the bytes per edge location.' })),
   loadUserBalanceHistory: Type.Optional(Type.Boolean({ default: false, description: "Fill the account's balance at each point." })),
 });
@@ -49,8 +47,8 @@ export const CdnStatistics = Type.Object(
     CacheHitRateChart: DoubleChart('Cache hit percentage per point.'),
     RequestsServedChart: DoubleChart('Requests answered per point.'),
     PullRequestsPulledChart: DoubleChart('Requests that went to the origin per point.'),
-    OriginShieldBandwidthUsedChart: DoubleChart('Origin shield bytes per point (with `loadOriginShieldBandwidth`; always 0).'),
-    OriginShieldInternalBandwidthUsedChart: DoubleChart('Origin shield internal bytes per point (with `loadOriginShieldBandwidth`; always 0).'),
+    OriginShieldBandwidthUsedChart: DoubleChart('Bytes the origin shield sent the other edge instances per point (with `loadOriginShieldBandwidth`).'),
+    OriginShieldInternalBandwidthUsedChart: DoubleChart('Origin shield internal bytes per point (with `loadOriginShieldBandwidth`; not charted: 0).'),
     OriginTrafficChart: DoubleChart('Bytes received from origins per point (with `loadOriginTraffic`).'),
     UserBalanceHistoryChart: DoubleChart("The account's balance at each point (with `loadUserBalanceHistory`)."),
     GeoTrafficDistribution: Nullable(Type.Record(Type.String(), Int64()), {
@@ -81,10 +79,14 @@ export type OptimizerStatisticsT = Static<typeof OptimizerStatistics>;
 
 export const OriginShieldQueueStatistics = Type.Object(
   {
-    ConcurrentRequestsChart: Chart('Requests in flight at the origin shield per point (edgeplane has no origin shield: 0).'),
+    ConcurrentRequestsChart: Chart('Requests in flight at the origin shield per point (not charted over time: 0).'),
     QueuedRequestsChart: Chart('Requests queued at the origin shield per point (0).'),
   },
-  { additionalProperties: false, description: 'The origin shield queue of a pull zone: edgeplane has none, so every figure is 0.' },
+  {
+    additionalProperties: false,
+    description:
+      "The origin shield queue of a pull zone over time: edgeplane applies the zone's concurrency limit and queue but does not chart them, so every figure is 0.",
+  },
 );
 export type OriginShieldQueueStatisticsT = Static<typeof OriginShieldQueueStatistics>;
 

@@ -13,6 +13,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request as undiciRequest } from 'undici';
 import type { HttpChallenges } from '../../src/domain/edge/types.js';
+import type { Services } from '../../src/domain/services.js';
 import { createEdgeCore, type EdgeCore } from '../../src/planes/edge/core.js';
 import { listenEdge } from '../../src/planes/edge/listen.js';
 import type { TestContext } from './app.js';
@@ -45,6 +46,8 @@ export interface EdgePlaneOptions {
   cacheBytes?: number;
   challenges?: HttpChallenges;
   httpsPort?: number;
+  /** Serve from these services (another app over the same store: a second instance); default the test app's. */
+  services?: Services;
 }
 
 export async function startEdgePlane(t: TestContext, options: EdgePlaneOptions = {}): Promise<EdgePlane> {
@@ -59,7 +62,7 @@ export async function startEdgePlane(t: TestContext, options: EdgePlaneOptions =
     challenges: options.challenges,
     logError,
   };
-  const core = createEdgeCore(t.app.services, coreOptions);
+  const core = createEdgeCore(options.services ?? t.app.services, coreOptions);
   const plane = await listenEdge(core, '127.0.0.1', options.port ?? 0);
   const port = Number(new URL(plane.url).port);
   const request: EdgePlane['request'] = async (method, host, path, headers = {}, body) => {

@@ -5,25 +5,9 @@
  * signature comes from AWS's signer (@smithy/signature-v4).
  */
 import { SignatureV4 } from '@smithy/signature-v4';
+import { NodeSha256 } from '../../src/domain/edge/origin/request-signing.js';
 import { createHash, createHmac } from 'node:crypto';
 import { crc32 } from 'node:zlib';
-
-const bytes = (data: string | ArrayBuffer | ArrayBufferView): Buffer =>
-  typeof data === 'string' ? Buffer.from(data) : ArrayBuffer.isView(data) ? Buffer.from(data.buffer, data.byteOffset, data.byteLength) : Buffer.from(data);
-
-class Sha256 {
-  private readonly hash;
-  constructor(secret?: string | ArrayBuffer | ArrayBufferView) {
-    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', bytes(secret));
-  }
-  update(data: string | ArrayBuffer | ArrayBufferView): void {
-    this.hash.update(bytes(data));
-  }
-  async digest(): Promise<Uint8Array> {
-    return new Uint8Array(this.hash.digest());
-  }
-  reset(): void {}
-}
 
 export interface Credentials {
   accessKeyId: string;
@@ -36,7 +20,7 @@ export function signer(credentials: Credentials): SignatureV4 {
     credentials: { accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey },
     region: credentials.region,
     service: 's3',
-    sha256: Sha256,
+    sha256: NodeSha256,
     uriEscapePath: false,
     applyChecksum: false,
   });

@@ -114,6 +114,8 @@ export interface ServedEvent {
   at: Date;
   /** Present when the origin was asked (a miss, a refresh, a pass-through). */
   origin?: OriginReport;
+  /** The request came from another edge instance through the origin shield: only its origin request counts here (the client was counted there). */
+  shielded?: boolean;
 }
 
 /** What asking the origin took, for the statistics (origin traffic, response time, SafeHop retries). */
@@ -126,6 +128,8 @@ export interface OriginReport {
   attempts: number;
   /** Whether the last attempt got an answer (any status) rather than a connect/timeout failure. */
   answered: boolean;
+  /** The answer came from the origin shield, which counts its own origin request (not counted again here). */
+  viaShield?: boolean;
 }
 
 /** A request that the edge lets through for now; `release` once its answer is written (or abandoned). */
@@ -143,8 +147,12 @@ export interface EdgePolicy {
    * A Verdict (429 / 503 refuse) when over a limit, else an Admission to release when done.
    */
   admit(zone: EdgeZone, request: EdgeRequest, now: number): Admission | Verdict;
-  /** Access rules, token authentication, request-phase edge rules: whether to serve, and how. */
-  onRequest(zone: EdgeZone, request: EdgeRequest, now: Date): { verdict: Verdict; effects: RuleEffects };
+  /**
+   * Access rules, token authentication, request-phase edge rules: whether to serve, and how. With
+   * `checkedAtEdge` (a request another edge instance sent through the origin shield, having checked
+   * them for its client) the access rules and the URL token are left out: only the edge rules run.
+   */
+  onRequest(zone: EdgeZone, request: EdgeRequest, now: Date, checkedAtEdge?: boolean): { verdict: Verdict; effects: RuleEffects };
   /**
    * Once the answer's status and headers are known (from cache or origin): response-phase edge
    * rules (ResponseHeader triggers), CORS, the canonical link header. Returns what to send.

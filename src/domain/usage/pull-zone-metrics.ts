@@ -18,6 +18,8 @@ export const CACHED_BANDWIDTH = 'cached.bandwidth';
 export const ORIGIN_REQUESTS = 'origin.requests';
 export const ORIGIN_BYTES = 'origin.bytes';
 export const ORIGIN_MS = 'origin.ms';
+/** Bytes this instance sent, as the origin shield, to the other edge instances that asked it. */
+export const SHIELD_BANDWIDTH = 'shield.bandwidth';
 /** Origin attempts beyond the first (SafeHop's "retried"), and requests a retry saved (answered after a failed attempt). */
 export const ORIGIN_RETRIED = 'origin.retried';
 export const ORIGIN_SAVED = 'origin.saved';

@@ -4,6 +4,8 @@
  * over HTTP (301 to https), the per-client limits (429, 503), then the zone's access settings,
  * request-phase edge rules and URL token (src/domain/edge/policy/). Their effects shape the steps
  * after: a path and query with the URL token taken out, a cache time, another origin, headers.
+ * A request another edge instance sent through the origin shield was admitted there: only the
+ * zone's state and its edge rules apply to it here.
  */
 import { NO_ADMISSION_NEEDED } from '../../domain/edge/policy/limits.js';
 import type { Admission, EdgePolicy, EdgeRequest, RuleEffects, Verdict } from '../../domain/edge/types.js';
@@ -26,11 +28,15 @@ export function admit(deps: AdmitDeps, routed: Routed): Admitting {
     const reason = zone.Suspended ? 'The pull zone is suspended.' : 'The pull zone is disabled.';
     return refused(routed, { kind: 'page', status: 403, reason });
   }
-  if (routed.forceSsl && request.scheme === 'http') return refused(routed, { kind: 'redirect', status: 301, location: httpsUrl(request, deps.httpsPort()) });
+  // Through the origin shield, the edge that sent the request applied ForceSSL, the limits, the access rules and the token.
+  const shielded = routed.shielded;
+  if (routed.forceSsl && request.scheme === 'http' && !shielded) {
+    return refused(routed, { kind: 'redirect', status: 301, location: httpsUrl(request, deps.httpsPort()) });
+  }
 
-  const admission = deps.policy.admit(zone, request, Date.now());
+  const admission = shielded ? NO_ADMISSION_NEEDED : deps.policy.admit(zone, request, Date.now());
   if (isVerdict(admission) && admission.kind !== 'continue') return refused(routed, synthOf(admission));
-  const { verdict, effects } = deps.policy.onRequest(zone, request, new Date());
+  const { verdict, effects } = deps.policy.onRequest(zone, request, new Date(), shielded);
   const admitted = admittedAs(routed, isVerdict(admission) ? NO_ADMISSION_NEEDED : admission, effects);
   if (verdict.kind !== 'continue') return { kind: 'synth', admitted, synth: synthOf(verdict) };
   return { kind: 'admitted', admitted };
@@ -51,6 +57,7 @@ function admittedAs(routed: Routed, admission: Admission, effects: RuleEffects):
     forceSsl: routed.forceSsl,
     requestId: routed.requestId,
     arrived: routed.arrived,
+    shielded: routed.shielded,
     admission,
     effects,
     path: effects.rewrittenPath ?? request.path,

@@ -1,7 +1,8 @@
 /**
- * Asks a request's origin: the zone's (or an edge rule's) origin URL over HTTP(S), or a storage
- * zone through the storage domain. Either way the result has one shape: a head and a body, or a
- * failure the edge turns into a 502/504 page (or a stale copy).
+ * Asks a request's origin: the zone's (or an edge rule's) origin URL over HTTP(S), signed when the
+ * zone signs its requests (origin/request-signing.ts), or a storage zone through the storage
+ * domain. Either way the result has one shape: a head and a body, or a failure the edge turns
+ * into a 502/504 page (or a stale copy).
  */
 import type { Readable } from 'node:stream';
 import type { FileService } from '../../domain/files/service.js';
@@ -9,6 +10,7 @@ import { type OriginChoice, httpUrl, originTarget } from '../../domain/edge/orig
 import type { OriginAddresses } from '../../domain/edge/origin/addresses.js';
 import { fetchOrigin } from '../../domain/edge/origin/fetch.js';
 import { originRequestHeaders } from '../../domain/edge/origin/headers.js';
+import { signOriginCall, signs } from '../../domain/edge/origin/request-signing.js';
 import { readStorageOrigin } from '../../domain/edge/origin/storage-origin.js';
 import type { RoutedZone } from '../../domain/edge/routing/routed-zone.js';
 import type { EdgeRequest, OriginReport, RuleEffects } from '../../domain/edge/types.js';
@@ -16,7 +18,8 @@ import type { EdgeRequest, OriginReport, RuleEffects } from '../../domain/edge/t
 export type OriginOutcome =
   /** `report` undefined: no origin was asked (a perma-cache hit). */
   | { ok: true; status: number; headers: Record<string, string | string[] | undefined>; body: Buffer | Readable; report: OriginReport | undefined }
-  | { ok: false; status: 502 | 504; message: string; report?: OriginReport };
+  /** 503: the origin shield's concurrency limit refused the request (`retryAfter` seconds). */
+  | { ok: false; status: 502 | 503 | 504; message: string; report?: OriginReport; retryAfter?: number };
 
 export interface OriginAsk {
   routed: RoutedZone;
@@ -56,7 +59,12 @@ export async function askOrigin(files: FileService, ask: OriginAsk): Promise<Ori
     delete headers['content-length'];
     delete headers['transfer-encoding'];
   }
-  const target = originTarget(choice.url, ask.path, ask.query);
+  let target = originTarget(choice.url, ask.path, ask.query);
+  if (signs(routed.zone, effects, method)) {
+    const signed = await signOriginCall(routed.zone, { method, target, headers, ruleHeaders: effects.requestHeaders });
+    if ('refusal' in signed) return { ok: false, status: 502, message: signed.refusal };
+    target = signed.target;
+  }
   const result = await fetchOrigin(routed.zone, {
     url: choice.url,
     target,
@@ -72,7 +80,8 @@ export async function askOrigin(files: FileService, ask: OriginAsk): Promise<Ori
   return { ok: true, status: result.status, headers: result.headers, body: result.body, report: result.report };
 }
 
-function originFor(routed: RoutedZone, effects: RuleEffects): OriginChoice {
+/** The request's origin: an edge rule's, or the zone's. */
+export function originFor(routed: RoutedZone, effects: RuleEffects): OriginChoice {
   if (effects.originUrl !== undefined) {
     const url = httpUrl(effects.originUrl);
     return url ? { kind: 'url', url } : { kind: 'unavailable', reason: `An edge rule sends the request to "${effects.originUrl}", which is no http(s) URL.` };

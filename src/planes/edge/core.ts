@@ -9,6 +9,7 @@ import { PermaCache } from '../../domain/edge/perma-cache/perma-cache.js';
 import { createEdgePolicy } from '../../domain/edge/policy/index.js';
 import { EdgeDirectory } from '../../domain/edge/routing/directory.js';
 import type { OriginAddresses } from '../../domain/edge/origin/addresses.js';
+import type { OriginShield } from '../../domain/edge/shield/origin-shield.js';
 import type { HttpChallenges } from '../../domain/edge/types.js';
 import type { Services } from '../../domain/services.js';
 import { EdgePipeline } from './pipeline.js';
@@ -37,6 +38,8 @@ export interface EdgeCore {
   originAddresses: OriginAddresses;
   /** The zones' perma-cache; its writes are let finish when the listeners close. */
   permaCache: PermaCache;
+  /** The deployment's origin shield; the HTTP listener tells it its port (whether this instance is the shield). */
+  shield: OriginShield;
 }
 
 /** Made once by the server (serve.ts) and handed to both edge listeners. */
@@ -63,6 +66,7 @@ export function createEdgeCore(services: Services, options: EdgeCoreOptions): Ed
     logError: options.logError,
     originAddresses: services.originAddresses,
     permaCache,
+    shield: services.originShield,
     pipeline: undefined as unknown as EdgePipeline,
   };
   core.pipeline = new EdgePipeline({
@@ -72,6 +76,7 @@ export function createEdgeCore(services: Services, options: EdgeCoreOptions): Ed
     files: services.files,
     originAddresses: services.originAddresses,
     permaCache,
+    shield: services.originShield,
     httpsPort: () => core.httpsPort,
     challenges: options.challenges,
     onServed: services.edgeUsage.served,

@@ -3,7 +3,8 @@
  * cached copy, the origin's answer, or a step's own answer (a page, a redirect) — into the Delivery
  * the listener writes. Shapes the answer (browser cache time, the policy's response phase, the
  * diagnostic CDN-* headers), attaches the zone's throttle, and reports the request once it is
- * written (usage, statistics, the access log) and releases its admission.
+ * written (usage, statistics, the access log) and releases its admission. A request another edge
+ * sent through the origin shield gets its answer as an origin's instead (deliver-to-edge.ts).
  */
 import type { Readable } from 'node:stream';
 import type { CachedAnswer } from '../../domain/edge/cache/edge-cache.js';
@@ -13,6 +14,7 @@ import { errorPage } from '../../domain/edge/error-pages.js';
 import type { EdgeAnswer, EdgePolicy, OriginReport, ServedEvent } from '../../domain/edge/types.js';
 import { VERSION } from '../../version.js';
 import type { Delivery } from './delivery.js';
+import { answerToEdge } from './deliver-to-edge.js';
 import { answerFromCopy } from './from-cache.js';
 import type { Admitted, Fetched, Fill, Synth } from './types.js';
 
@@ -65,7 +67,7 @@ export function deliverFetched(deps: DeliverDeps, admitted: Admitted, fetched: F
       return answer(deps, admitted, fetched.status, fetched.headers, fetched.body, 'BYPASS', { origin });
     case 'failed':
       if (stale && admitted.routed.zone.UseStaleWhileOffline) return deliverCopy(deps, admitted, stale, 'STALE', fetched.report);
-      return page(deps, admitted, fetched.status, fetched.message, fetched.report);
+      return page(deps, admitted, fetched.status, fetched.message, fetched.report, fetched.retryAfter);
   }
 }
 
@@ -75,12 +77,11 @@ export function deliverSynth(deps: DeliverDeps, admitted: Admitted, synth: Synth
   return answer(deps, admitted, synth.status, { location: synth.location, 'content-length': '0' }, Buffer.alloc(0), 'BYPASS', { own: true });
 }
 
-function page(deps: DeliverDeps, admitted: Admitted, status: number, reason: string, origin?: OriginReport): Delivery {
+function page(deps: DeliverDeps, admitted: Admitted, status: number, reason: string, origin?: OriginReport, retryAfter?: number): Delivery {
   const body = Buffer.from(errorPage(status, STATUS_TEXT[status] ?? 'Error', reason, admitted.routed.zone));
-  return answer(deps, admitted, status, { 'content-type': HTML, 'content-length': String(body.length), 'cache-control': 'no-store' }, body, 'BYPASS', {
-    origin,
-    own: true,
-  });
+  const headers: Record<string, string> = { 'content-type': HTML, 'content-length': String(body.length), 'cache-control': 'no-store' };
+  if (retryAfter !== undefined) headers['retry-after'] = String(retryAfter);
+  return answer(deps, admitted, status, headers, body, 'BYPASS', { origin, own: true });
 }
 
 /** Shapes the answer (browser cache time, the policy's response phase, diagnostics) and ties up the request's end. */
@@ -93,6 +94,8 @@ function answer(
   cacheStatus: CacheStatus,
   extra: { origin?: OriginReport | undefined; cachedAt?: number | undefined; own?: boolean },
 ): Delivery {
+  if (admitted.shielded)
+    return answerToEdge(admitted.request, status, headers, body, cacheStatus, reportOnce(deps, admitted, status, cacheStatus, extra.origin));
   const { routed, request, effects } = admitted;
   const zone = routed.zone;
   // The headers are this answer's own (never a cached copy's): Set-Cookie is set aside without copying the rest.
@@ -121,35 +124,49 @@ function answer(
   out['cdn-proxyver'] = VERSION;
   const bodyless = request.method === 'HEAD' || shaped.status === 304 || shaped.status === 204;
   if (bodyless && !Buffer.isBuffer(body)) body.resume();
-  let ended = false;
   return {
     status: shaped.status,
     headers: out,
     body: bodyless ? undefined : body,
     cacheStatus,
     throttle: bodyless ? undefined : deps.policy.throttle(zone, effects),
-    done: (bytesSent) => {
-      if (ended) return;
-      ended = true;
-      admitted.admission.release();
-      try {
-        deps.onServed({
-          zoneId: routed.id,
-          accountId: routed.accountId,
-          zone,
-          request,
-          status: shaped.status,
-          bytesSent,
-          cacheStatus,
-          requestId: admitted.requestId,
-          durationMs: performance.now() - admitted.arrived,
-          at: new Date(),
-          ...(extra.origin ? { origin: extra.origin } : {}),
-        });
-      } catch (error) {
-        deps.logError(error);
-      }
-    },
+    done: reportOnce(deps, admitted, shaped.status, cacheStatus, extra.origin),
+  };
+}
+
+/** The request's end, once: its admission released, and what was served reported (usage, statistics, the access log). */
+function reportOnce(
+  deps: DeliverDeps,
+  admitted: Admitted,
+  status: number,
+  cacheStatus: CacheStatus,
+  origin: OriginReport | undefined,
+): (bytesSent: number) => void {
+  const { routed } = admitted;
+  let ended = false;
+  return (bytesSent) => {
+    if (ended) return;
+    ended = true;
+    admitted.admission.release();
+    try {
+      const event: ServedEvent = {
+        zoneId: routed.id,
+        accountId: routed.accountId,
+        zone: routed.zone,
+        request: admitted.request,
+        status,
+        bytesSent,
+        cacheStatus,
+        requestId: admitted.requestId,
+        durationMs: performance.now() - admitted.arrived,
+        at: new Date(),
+        ...(origin ? { origin } : {}),
+      };
+      if (admitted.shielded) event.shielded = true;
+      deps.onServed(event);
+    } catch (error) {
+      deps.logError(error);
+    }
   };
 }
 

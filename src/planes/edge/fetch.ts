@@ -1,9 +1,9 @@
 /**
  * The fetch step (Varnish's vcl_miss, vcl_pass and vcl_backend_fetch): asks the origin
- * (ask-origin.ts) for a miss, a refresh or a pass, and keeps the answer when it may be kept
- * (freshness.ts, placement.ts): under the plain key, or its variant's (`Vary`). A zone with a
- * perma-cache answers a miss or a refresh from it when it holds the file, and has an origin answer
- * written to it after (domain/edge/perma-cache/).
+ * (ask-origin.ts) for a pass, the origin or the origin shield (ask-upstream.ts) for a miss or a
+ * refresh, and keeps the answer when it may be kept (freshness.ts, placement.ts): under the plain
+ * key, or its variant's (`Vary`). A zone with a perma-cache answers a miss or a refresh from it
+ * when it holds the file, and has an origin answer written to it after (domain/edge/perma-cache/).
  *
  * With `EnableRequestCoalescing`, concurrent misses of one key wait for one origin request, and
  * take its answer when it is theirs too: not one client's own (freshness.ts), and of their
@@ -18,9 +18,11 @@ import { placementOf, sharedWith } from '../../domain/edge/cache/placement.js';
 import type { OriginAddresses } from '../../domain/edge/origin/addresses.js';
 import type { PermaCache } from '../../domain/edge/perma-cache/perma-cache.js';
 import { passedAnswerHeaders } from '../../domain/edge/origin/headers.js';
+import type { OriginShield } from '../../domain/edge/shield/origin-shield.js';
 import type { EdgePolicy } from '../../domain/edge/types.js';
 import type { FileService } from '../../domain/files/service.js';
 import { askOrigin, type OriginOutcome } from './ask-origin.js';
+import { askForFill } from './ask-upstream.js';
 import type { Admitted, Fetched, Fill, Lookup } from './types.js';
 
 export interface FetchDeps {
@@ -31,6 +33,8 @@ export interface FetchDeps {
   originAddresses?: OriginAddresses | undefined;
   /** The zones' perma-cache: read on a miss before the origin, written after. */
   permaCache: PermaCache;
+  /** The origin shield a zone's fills go through (ask-upstream.ts). */
+  shield?: OriginShield | undefined;
   logError: (error: unknown) => void;
   now: () => number;
 }
@@ -95,10 +99,9 @@ export class OriginFetches {
     const purgeSeq = routed.purges.seq;
     const perma = await this.deps.permaCache.placeOf(routed, effects, keyed, admitted.path);
     const permaHit = perma && (await this.deps.permaCache.read(perma));
-    const outcome: OriginOutcome = permaHit
-      ? { ok: true, ...permaHit, report: undefined }
-      : await askOrigin(this.deps.files, { ...admitted, fillsCache: true, originAddresses: this.deps.originAddresses });
-    if (!outcome.ok) return { kind: 'failed', status: outcome.status, message: outcome.message, report: outcome.report };
+    const ask = { ...admitted, fillsCache: true, originAddresses: this.deps.originAddresses };
+    const outcome: OriginOutcome = permaHit ? { ok: true, ...permaHit, report: undefined } : await askForFill(this.deps.files, this.deps.shield, ask);
+    if (!outcome.ok) return { kind: 'failed', status: outcome.status, message: outcome.message, report: outcome.report, retryAfter: outcome.retryAfter };
     const now = this.deps.now();
     const ruleSeconds = this.deps.policy.cacheTimeFor(zone, admitted.request, { status: outcome.status, headers: () => textOf(outcome.headers) }, effects);
     const decision = edgeLifetime(

@@ -22,6 +22,8 @@ export async function listenEdge(core: EdgeCore, host: string, port: number): Pr
   const running = await start(server, 'edge', 'http', 'EDGEPLANE_EDGE_PORT', host, port, turnWrites);
   // No zone may pull from the edge itself (a loop), on whatever port the system picked.
   core.originAddresses.listening(Number(new URL(running.url).port));
+  // Whether EDGEPLANE_ORIGIN_SHIELD_URL names this listener: then this instance is the shield.
+  await core.shield.listening(Number(new URL(running.url).port));
   return { ...running, close: () => running.close().then(() => core.permaCache.close()) };
 }
 

@@ -6,9 +6,11 @@
  *
  *   receive  receive.ts  the node:http request parsed, its path normalised, its host   → EdgeRequest
  *   route    route.ts    the hostname's zone (or the edge's own 404, 301, challenge)    → Routed
+ *                        (and whether another edge sent it through the origin shield)
  *   admit    admit.ts    zone state, ForceSSL, limits, access, edge rules, URL token    → Admitted
  *   lookup   lookup.ts   cache key; hit, updating, miss (with a stale copy), or pass    → Lookup
- *   fetch    fetch.ts    the origin, coalescing concurrent misses, keeping the copy     → Fetched
+ *   fetch    fetch.ts    the origin (or the origin shield), coalescing concurrent misses,
+ *                        keeping the copy                                              → Fetched
  *   deliver  deliver.ts  headers, the policy's response phase, throttle, usage          → Delivery
  *
  * The listener (handler.ts) receives and writes; this file runs the rest. Everything a request
@@ -21,6 +23,8 @@ import { RequestIds } from '../../domain/edge/diagnostics.js';
 import type { OriginAddresses } from '../../domain/edge/origin/addresses.js';
 import type { PermaCache } from '../../domain/edge/perma-cache/perma-cache.js';
 import type { EdgeDirectory } from '../../domain/edge/routing/directory.js';
+import { SHIELD_HEADER } from '../../domain/edge/shield/hop-signature.js';
+import type { OriginShield } from '../../domain/edge/shield/origin-shield.js';
 import type { EdgePolicy, EdgeRequest, HttpChallenges, ServedEvent } from '../../domain/edge/types.js';
 import type { FileService } from '../../domain/files/service.js';
 import { admit } from './admit.js';
@@ -40,6 +44,8 @@ export interface PipelineDeps {
   originAddresses?: OriginAddresses | undefined;
   /** The zones' perma-cache (domain/edge/perma-cache/). */
   permaCache: PermaCache;
+  /** The deployment's origin shield: where shielded zones' fills go, and which requests come from another edge through it. */
+  shield?: OriginShield | undefined;
   /** The port clients reach the HTTPS listener on, for ForceSSL redirects (443 is left out of the URL). */
   httpsPort: () => number;
   challenges?: HttpChallenges | undefined;
@@ -73,7 +79,17 @@ export class EdgePipeline {
 
   private routed(routing: Routing, request: EdgeRequest, clientBody: Readable | undefined, arrived: number): Delivery | Promise<Delivery> {
     if (routing.kind === 'answered') return routing.delivery;
-    const routed: Routed = { request, clientBody, routed: routing.zone, forceSsl: routing.forceSsl, requestId: this.ids.next(), arrived };
+    // Sent by another edge through the origin shield, signed: the request as that edge's client made it.
+    const fromEdge = request.headers[SHIELD_HEADER] === undefined ? undefined : this.deps.shield?.trusted(routing.zone.id, request, Date.now());
+    const routed: Routed = {
+      request: fromEdge ?? request,
+      clientBody,
+      routed: routing.zone,
+      forceSsl: routing.forceSsl,
+      requestId: this.ids.next(),
+      arrived,
+      shielded: fromEdge !== undefined,
+    };
     const admitting = admit(this.deps, routed);
     if (admitting.kind === 'synth') return deliverSynth(this.deps, admitting.admitted, admitting.synth);
     const { admitted } = admitting;

@@ -21,6 +21,8 @@ export interface Routed {
   readonly requestId: string;
   /** performance.now() when the request arrived (the served event's duration). */
   readonly arrived: number;
+  /** Sent by another edge instance through the origin shield (signed): its client-facing checks were made there, and the answer goes back as an origin's. */
+  readonly shielded: boolean;
 }
 
 /** admit → lookup → fetch → deliver: the request as the zone's policy lets it through. */
@@ -51,7 +53,8 @@ export type Lookup =
 export type Fill =
   | { kind: 'copy'; entry: CachedAnswer; stored: boolean; sharing: Sharing; report: OriginReport | undefined }
   | { kind: 'stream'; status: number; headers: Record<string, string | string[]>; body: Readable; report: OriginReport | undefined }
-  | { kind: 'failed'; status: 502 | 504; message: string; report?: OriginReport | undefined };
+  /** 503: the origin shield's concurrency limit refused it (`retryAfter` seconds). */
+  | { kind: 'failed'; status: 502 | 503 | 504; message: string; report?: OriginReport | undefined; retryAfter?: number | undefined };
 
 /** fetch → deliver: the request's own origin answer, or the copy another request's fill left for it (coalescing). */
 export type Fetched = Fill | { kind: 'shared'; entry: CachedAnswer; stored: boolean };

@@ -90,6 +90,19 @@ describe('GET /statistics', () => {
     expect((await statistics()).OriginTrafficChart).toBeNull();
   });
 
+  it("counts an object fetched through the origin shield once: the client where it was served, the origin request and the shield's bytes at the shield", async () => {
+    const zone = await pullZone(t, 'site');
+    // The instance the client reached: its fill came from the shield, not the origin.
+    await serve(zone, { bytesSent: 2000, cacheStatus: 'MISS', origin: { bytes: 2000, responseMs: 9, attempts: 1, answered: true, viaShield: true } });
+    // The shield: another instance's request, for which it asked the origin.
+    await serve(zone, { bytesSent: 2000, cacheStatus: 'MISS', shielded: true, origin: { bytes: 2000, responseMs: 30, attempts: 1, answered: true } });
+    const body = await statistics('?loadOriginTraffic=true&loadOriginShieldBandwidth=true');
+    expect(body).toMatchObject({ TotalBandwidthUsed: 2000, TotalRequestsServed: 1, TotalOriginTraffic: 2000, AverageOriginResponseTime: 30 });
+    const day = '2026-01-01T00:00:00Z';
+    expect(body.PullRequestsPulledChart[day]).toBe(1);
+    expect(body.OriginShieldBandwidthUsedChart[day]).toBe(2000);
+  });
+
   it("narrows to one zone with pullZone; another account's zone is not found", async () => {
     const a = await pullZone(t, 'site-a');
     const b = await pullZone(t, 'site-b');
@@ -123,7 +136,7 @@ describe('pull zone statistics', () => {
     expect(res.body).toMatchObject({ TotalRequestsRetried: 3, TotalRequestsSaved: 1 });
   });
 
-  it('optimizer and origin shield answer zeros (edgeplane has neither), for zones of the account only', async () => {
+  it("optimizer and origin shield queue answer zeros (edgeplane has no optimizer and does not chart the shield's queue), for zones of the account only", async () => {
     const zone = await pullZone(t, 'site');
     const optimizer = await t.get(`/pullzone/${zone.Id}/optimizer/statistics`);
     expect(optimizer.status).toBe(200);

@@ -71,7 +71,7 @@ export class OriginAddresses {
     const ip = asIpv4(parseIp(address));
     if (ip === undefined) return undefined;
     for (const [list, why] of NEVER) if (list.contains(ip)) return why;
-    if (this.ownPorts.has(port) && this.isOwnAddress(ip)) return `edgeplane's own listener (port ${port})`;
+    if (this.ownPorts.has(port) && this.isOwnIp(ip)) return `edgeplane's own listener (port ${port})`;
     if (this.options.privateAddresses === 'deny' && (LOOPBACK.contains(ip) || PRIVATE.contains(ip))) {
       return 'a loopback or private address (EDGEPLANE_ORIGIN_PRIVATE_ADDRESSES is deny)';
     }
@@ -108,7 +108,13 @@ export class OriginAddresses {
     };
   }
 
-  private isOwnAddress(ip: ParsedIp): boolean {
+  /** Whether an address reaches this host's listeners (the listening address, loopback, or an interface's when listening on every address). */
+  isOwnAddress(address: string): boolean {
+    const ip = asIpv4(parseIp(address));
+    return ip !== undefined && this.isOwnIp(ip);
+  }
+
+  private isOwnIp(ip: ParsedIp): boolean {
     const bound = this.listenIp;
     if (bound === undefined) return false;
     if (sameIp(bound, ip)) return true;

@@ -1,7 +1,8 @@
 /**
  * The headers of a request to the origin, and of the origin's answer as the edge passes it on.
  *
- * To the origin go the client's headers, less the hop-by-hop ones, with:
+ * To the origin go the client's headers, less the hop-by-hop ones (and the origin shield's proof,
+ * shield/hop-signature.ts), with:
  * - `Host`: the client's hostname with `AddHostHeader`, else `OriginHostHeader` when set, else the
  *   origin URL's host (an HTTPS origin also gets it as the TLS server name);
  * - `X-Real-IP` and `X-Forwarded-For` (the client's address alone: one sent by the client is
@@ -24,6 +25,7 @@
  * SetRequestHeader can still set any of them.
  */
 import { isMobileAgent } from '../cache/key.js';
+import { SHIELD_HEADER } from '../shield/hop-signature.js';
 import type { EdgeRequest, EdgeZone, RuleEffects } from '../types.js';
 
 const HOP_BY_HOP = new Set([
@@ -42,6 +44,7 @@ const HOP_BY_HOP = new Set([
   'x-forwarded-proto',
   'via',
   'expect',
+  SHIELD_HEADER,
 ]);
 const CONDITIONS = new Set(['range', 'if-range', 'if-none-match', 'if-modified-since', 'if-match', 'if-unmodified-since']);
 /** Besides every `x-forwarded-*`: what would change the origin's answer while the key stays the same. */

@@ -3,7 +3,8 @@
  * about a request. Pure and synchronous (no I/O); the only state is the per-client limit counters.
  *
  *   admit(zone, request, now)       per-client request rate and concurrency limits
- *   onRequest(zone, request, now)   access settings → request-phase edge rules → URL token
+ *   onRequest(zone, request, now)   access settings → request-phase edge rules → URL token (only the rules
+ *                                   for a request an edge sent through the origin shield)
  *   onResponse(zone, request, a, e) response-phase edge rules, the effects on the answer, CORS, canonical link
  *   cacheTimeFor(zone, request, a, e) the cache time the rules give an origin's answer (either phase)
  *   throttle(zone, effects)         download speed limit
@@ -75,18 +76,18 @@ export function createEdgePolicy(options: EdgePolicyOptions = {}): EdgePolicy {
       return limits.enter(`${zone.Id} ${concurrency.rule} ${client}`, concurrency.limit) ?? { kind: 'refuse', status: 429, reason: 'connection-limit' };
     },
 
-    onRequest(zone: PullZoneT, request: EdgeRequest, now: Date): { verdict: Verdict; effects: RuleEffects } {
+    onRequest(zone: PullZoneT, request: EdgeRequest, now: Date, checkedAtEdge = false): { verdict: Verdict; effects: RuleEffects } {
       const compiled = zones.of(zone);
       const effects = newEffects();
       if (compiled.openRequests) return { verdict: CONTINUE, effects };
       const ctx = contextOf(request);
 
-      const refused = compiled.access?.(request, ctx.clientIp);
+      const refused = checkedAtEdge ? undefined : compiled.access?.(request, ctx.clientIp);
       if (refused) return { verdict: refused, effects };
       const ruled = runRequestRules(compiled.rules.request, effects, ctx);
       if (ruled) return { verdict: ruled, effects: ending(effects) };
 
-      if (!(effects.tokenAuthentication ?? zone.ZoneSecurityEnabled)) return { verdict: CONTINUE, effects };
+      if (checkedAtEdge || !(effects.tokenAuthentication ?? zone.ZoneSecurityEnabled)) return { verdict: CONTINUE, effects };
       const token = verifyToken(request, ctx.clientIp, { key: zone.ZoneSecurityKey ?? '', includeClientIp: zone.ZoneSecurityIncludeHashRemoteIP }, now);
       if (!token.ok) return { verdict: { kind: 'refuse', status: 403, reason: token.reason }, effects: ending(effects) };
       if (token.path !== request.path) effects.rewrittenPath = token.path;

@@ -5,9 +5,9 @@
  * watch time of its videos (videos/plays.ts). Everything here only adds to memory: a request
  * never waits for the store because it was counted.
  */
-import { CountersById, hourOf, type UsageRecorder } from '../../usage/recorder.js';
+import { CountersById, hourOf, type SubjectCounters, type UsageRecorder } from '../../usage/recorder.js';
 import * as metric from '../../usage/pull-zone-metrics.js';
-import type { ServedEvent } from '../types.js';
+import type { OriginReport, ServedEvent } from '../types.js';
 import type { EdgeAccessLog } from './access-log.js';
 import type { BandwidthLimits } from './bandwidth-limits.js';
 import type { VideoPlays } from '../../videos/plays.js';
@@ -36,6 +36,12 @@ export class EdgeUsage {
   readonly served = (event: ServedEvent): void => {
     const zone = this.counters.of(event.zoneId);
     const hour = hourOf(event.at);
+    // Another instance's request through the origin shield: its client was counted there; here, the shield's bytes and origin request.
+    if (event.shielded) {
+      zone.of(metric.SHIELD_BANDWIDTH).add(event.bytesSent, hour);
+      this.countOrigin(zone, event.origin, hour);
+      return;
+    }
     zone.of(metric.REQUESTS).add(1, hour);
     zone.of(metric.BANDWIDTH).add(event.bytesSent, hour);
     if (event.status >= 300) zone.of(metric.statusClass(event.status)).add(1, hour);
@@ -43,18 +49,21 @@ export class EdgeUsage {
       zone.of(metric.CACHED_REQUESTS).add(1, hour);
       zone.of(metric.CACHED_BANDWIDTH).add(event.bytesSent, hour);
     }
-    const origin = event.origin;
-    if (origin !== undefined) {
-      zone.of(metric.ORIGIN_REQUESTS).add(1, hour);
-      zone.of(metric.ORIGIN_BYTES).add(origin.bytes, hour);
-      zone.of(metric.ORIGIN_MS).add(Math.round(origin.responseMs), hour);
-      if (origin.attempts > 1) {
-        zone.of(metric.ORIGIN_RETRIED).add(origin.attempts - 1, hour);
-        if (origin.answered) zone.of(metric.ORIGIN_SAVED).add(1, hour);
-      }
-    }
+    this.countOrigin(zone, event.origin, hour);
     this.accessLog.add(event);
     this.limits.touched(event.zoneId, event.accountId);
     if (event.zone.VideoLibraryId > 0) this.videoPlays.served(event);
   };
+
+  /** The origin request an answer took, unless the origin shield asked it (and counted it). */
+  private countOrigin(zone: SubjectCounters, origin: OriginReport | undefined, hour: number): void {
+    if (origin === undefined || origin.viaShield) return;
+    zone.of(metric.ORIGIN_REQUESTS).add(1, hour);
+    zone.of(metric.ORIGIN_BYTES).add(origin.bytes, hour);
+    zone.of(metric.ORIGIN_MS).add(Math.round(origin.responseMs), hour);
+    if (origin.attempts > 1) {
+      zone.of(metric.ORIGIN_RETRIED).add(origin.attempts - 1, hour);
+      if (origin.answered) zone.of(metric.ORIGIN_SAVED).add(1, hour);
+    }
+  }
 }

@@ -1,7 +1,8 @@
 /**
  * The CDN statistics operations, from what the edge counted as it served (edge-usage.ts): requests,
- * bytes, cache hits, origin traffic and response times, answer classes, origin retries. Features
- * edgeplane does not have (the image optimizer, the origin shield) answer zeros, as documented.
+ * bytes, cache hits, origin traffic and response times, answer classes, origin retries, what the
+ * origin shield sent other instances. What edgeplane does not have or chart (the image optimizer,
+ * the shield's queue over time) answers zeros, as documented.
  */
 import type {
   CdnStatisticsQueryT,
@@ -33,6 +34,7 @@ const METRICS = [
   metric.ORIGIN_BYTES,
   metric.ORIGIN_MS,
   metric.ORIGIN_REQUESTS,
+  metric.SHIELD_BANDWIDTH,
   STATUS_3XX,
   STATUS_4XX,
   STATUS_5XX,
@@ -83,7 +85,7 @@ export class CdnStatistics {
       CacheHitRateChart: combine(period, [cachedRequests, requests], rate),
       RequestsServedChart: requests,
       PullRequestsPulledChart: originRequests,
-      OriginShieldBandwidthUsedChart: query.loadOriginShieldBandwidth ? zeros : null,
+      OriginShieldBandwidthUsedChart: query.loadOriginShieldBandwidth ? chart(metric.SHIELD_BANDWIDTH) : null,
       OriginShieldInternalBandwidthUsedChart: query.loadOriginShieldBandwidth ? zeros : null,
       OriginTrafficChart: query.loadOriginTraffic ? originBytes : null,
       UserBalanceHistoryChart: query.loadUserBalanceHistory ? await this.balanceHistory(principal.accountId, period) : null,

@@ -66,7 +66,7 @@ export default function pullZoneStatistics(app: Api) {
     app,
     'originshield/queuestatistics',
     'getOriginShieldQueueStatistics',
-    "The origin shield queue's statistics of a pull zone (edgeplane has no origin shield: zeros)",
+    "The origin shield queue's statistics of a pull zone (not charted over time: zeros)",
     OriginShieldQueueStatistics,
     (...args) => app.services.cdnStatistics.originShieldQueue(...args),
   );
