@@ -43,6 +43,19 @@ export const ConfigSchema = Type.Object({
     description:
       "Whether pull zone origins may be at loopback and private addresses (127.0.0.0/8, ::1, 10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7): `allow` (local development pulls from them) or `deny`. Link-local and metadata addresses (169.254.0.0/16, fe80::/10), 0.0.0.0 and edgeplane's own listeners are refused either way.",
   }),
+  edgeDdosThreshold: Type.Integer({
+    minimum: 1,
+    default: 1000,
+    description:
+      "Requests from one client address (an IPv6 client's /64) for one pull zone in 10 seconds, per instance, above which a zone's DDoS protection acts: ActiveStandard and DetectOnly at this figure, ActiveAggressive at a quarter of it; the active modes refuse 429 at ten times theirs.",
+  }),
+  statusWidgetScript: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^\\s]*\\{code\\}[^\\s]*$',
+      description:
+        "The status page widget's script on edge error pages, `{code}` standing for a zone's `ErrorPageStatusCode` (`https://{code}.status.example/embed/script.js`). Unset: no error page shows a widget.",
+    }),
+  ),
   dnsPort: Port(8053, 'UDP and TCP port of the DNS plane: the authoritative name server of every DNS zone (0 picks a free one; `off` turns it off).'),
   databaseUrl: Type.String({
     default: 'sqlite:./data/edgeplane.db',
@@ -227,6 +240,8 @@ export const ENV_VARS: Record<keyof Config, string> = {
   playbackUrl: 'EDGEPLANE_PLAYBACK_URL',
   edgeCacheBytes: 'EDGEPLANE_EDGE_CACHE_BYTES',
   originPrivateAddresses: 'EDGEPLANE_ORIGIN_PRIVATE_ADDRESSES',
+  edgeDdosThreshold: 'EDGEPLANE_EDGE_DDOS_THRESHOLD',
+  statusWidgetScript: 'EDGEPLANE_STATUS_WIDGET_SCRIPT',
   dnsPort: 'EDGEPLANE_DNS_PORT',
   databaseUrl: 'DATABASE_URL',
   dbPoolMax: 'EDGEPLANE_DB_POOL_MAX',

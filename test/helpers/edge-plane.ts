@@ -12,6 +12,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request as undiciRequest } from 'undici';
+import type { DdosSettings } from '../../src/domain/edge/ddos/thresholds.js';
 import type { HttpChallenges } from '../../src/domain/edge/types.js';
 import { createEdgeCore, type EdgeCore } from '../../src/planes/edge/core.js';
 import { listenEdge } from '../../src/planes/edge/listen.js';
@@ -31,8 +32,12 @@ export interface EdgePlane {
   core: EdgeCore;
   /** Errors the plane logged; close() fails when any were logged. */
   errors: unknown[];
+  /** Warnings the plane logged (a client above a zone's DDoS threshold). */
+  warnings: { fields: Record<string, unknown>; message: string }[];
   /** Moves the clock cache freshness is measured on (answers age without waiting). */
   advance(seconds: number): void;
+  /** That clock's time (ms). */
+  now(): number;
   /** Any request to the edge with this Host header. */
   request(method: string, host: string, path: string, headers?: Record<string, string>, body?: string | Buffer): Promise<EdgeAnswer>;
   get(host: string, path: string, headers?: Record<string, string>): Promise<EdgeAnswer>;
@@ -45,11 +50,16 @@ export interface EdgePlaneOptions {
   cacheBytes?: number;
   challenges?: HttpChallenges;
   httpsPort?: number;
+  /** The DDoS protection's figures (small ones for tests). */
+  ddos?: Partial<DdosSettings>;
+  /** EDGEPLANE_STATUS_WIDGET_SCRIPT. */
+  statusWidgetScript?: string;
 }
 
 export async function startEdgePlane(t: TestContext, options: EdgePlaneOptions = {}): Promise<EdgePlane> {
   const errors: unknown[] = [];
   const logError = (error: unknown) => errors.push(error);
+  const warnings: EdgePlane['warnings'] = [];
   let offset = 0;
   const coreOptions = {
     now: () => Date.now() + offset,
@@ -58,6 +68,9 @@ export async function startEdgePlane(t: TestContext, options: EdgePlaneOptions =
     httpsPort: options.httpsPort,
     challenges: options.challenges,
     logError,
+    logWarn: (fields: Record<string, unknown>, message: string) => warnings.push({ fields, message }),
+    ddos: options.ddos,
+    statusWidgetScript: options.statusWidgetScript,
   };
   const core = createEdgeCore(t.app.services, coreOptions);
   const plane = await listenEdge(core, '127.0.0.1', options.port ?? 0);
@@ -74,9 +87,11 @@ export async function startEdgePlane(t: TestContext, options: EdgePlaneOptions =
     port,
     core,
     errors,
+    warnings,
     advance(seconds) {
       offset += seconds * 1000;
     },
+    now: coreOptions.now,
     request,
     get: (host, path, headers) => request('GET', host, path, headers),
     async close() {

@@ -17,6 +17,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { EdgeCache } from '../../domain/edge/cache/edge-cache.js';
+import type { DdosGuard } from '../../domain/edge/ddos/guard.js';
 import { RequestIds } from '../../domain/edge/diagnostics.js';
 import type { OriginAddresses } from '../../domain/edge/origin/addresses.js';
 import type { EdgeDirectory } from '../../domain/edge/routing/directory.js';
@@ -44,6 +45,10 @@ export interface PipelineDeps {
   logError: (error: unknown) => void;
   /** What freshness is measured against (tests move it; default Date.now). */
   now?: (() => number) | undefined;
+  /** The zones' DDoS protection (admit.ts). */
+  ddos?: DdosGuard | undefined;
+  /** The status widget's script URL with `{code}`, for error pages. */
+  statusWidgetScript?: string | undefined;
 }
 
 export class EdgePipeline {

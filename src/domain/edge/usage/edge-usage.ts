@@ -7,6 +7,7 @@
  */
 import { CountersById, hourOf, type UsageRecorder } from '../../usage/recorder.js';
 import * as metric from '../../usage/pull-zone-metrics.js';
+import type { DdosOutcome } from '../ddos/guard.js';
 import type { ServedEvent } from '../types.js';
 import type { EdgeAccessLog } from './access-log.js';
 import type { BandwidthLimits } from './bandwidth-limits.js';
@@ -56,5 +57,10 @@ export class EdgeUsage {
     this.accessLog.add(event);
     this.limits.touched(event.zoneId, event.accountId);
     if (event.zone.VideoLibraryId > 0) this.videoPlays.served(event);
+  };
+
+  /** A request above its zone's DDoS threshold (ddos/guard.ts), counted by what was done with it. */
+  readonly ddos = (zoneId: number, outcome: DdosOutcome, at = new Date()): void => {
+    this.counters.of(zoneId).of(metric.ddosRequests(outcome)).add(1, hourOf(at));
   };
 }
