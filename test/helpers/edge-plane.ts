@@ -13,6 +13,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request as undiciRequest } from 'undici';
 import type { DdosSettings } from '../../src/domain/edge/ddos/thresholds.js';
+import type { HeldLimits } from '../../src/domain/edge/preloader/held-answers.js';
 import type { HttpChallenges } from '../../src/domain/edge/types.js';
 import { createEdgeCore, type EdgeCore } from '../../src/planes/edge/core.js';
 import { listenEdge } from '../../src/planes/edge/listen.js';
@@ -54,6 +55,8 @@ export interface EdgePlaneOptions {
   ddos?: Partial<DdosSettings>;
   /** EDGEPLANE_STATUS_WIDGET_SCRIPT. */
   statusWidgetScript?: string;
+  /** The bounds of the answers the preloading screen holds (a short hold). */
+  preloading?: Partial<HeldLimits>;
 }
 
 export async function startEdgePlane(t: TestContext, options: EdgePlaneOptions = {}): Promise<EdgePlane> {
@@ -71,6 +74,7 @@ export async function startEdgePlane(t: TestContext, options: EdgePlaneOptions =
     logWarn: (fields: Record<string, unknown>, message: string) => warnings.push({ fields, message }),
     ddos: options.ddos,
     statusWidgetScript: options.statusWidgetScript,
+    preloading: options.preloading,
   };
   const core = createEdgeCore(t.app.services, coreOptions);
   const plane = await listenEdge(core, '127.0.0.1', options.port ?? 0);

@@ -7,6 +7,7 @@
 import { EdgeCache } from '../../domain/edge/cache/edge-cache.js';
 import { DdosGuard } from '../../domain/edge/ddos/guard.js';
 import { DEFAULT_DDOS_SETTINGS, type DdosSettings } from '../../domain/edge/ddos/thresholds.js';
+import type { HeldLimits } from '../../domain/edge/preloader/held-answers.js';
 import { createEdgePolicy } from '../../domain/edge/policy/index.js';
 import { EdgeDirectory } from '../../domain/edge/routing/directory.js';
 import type { OriginAddresses } from '../../domain/edge/origin/addresses.js';
@@ -29,6 +30,8 @@ export interface EdgeCoreOptions {
   ddos?: Partial<DdosSettings> | undefined;
   /** The status widget's script URL with `{code}` (EDGEPLANE_STATUS_WIDGET_SCRIPT); unset: error pages show none. */
   statusWidgetScript?: string | undefined;
+  /** The bounds of the answers the preloading screen holds (preloader/held-answers.ts); tests shorten the hold. */
+  preloading?: Partial<HeldLimits> | undefined;
 }
 
 export interface EdgeCore {
@@ -81,6 +84,7 @@ export function createEdgeCore(services: Services, options: EdgeCoreOptions): Ed
   core.pipeline = new EdgePipeline({
     ddos,
     statusWidgetScript: options.statusWidgetScript,
+    preloading: options.preloading,
     directory,
     cache,
     policy: createEdgePolicy({ httpsPort: core.httpsPort }),

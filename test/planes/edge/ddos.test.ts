@@ -40,7 +40,8 @@ function startWindow(): void {
 
 async function statuses(host: string, count: number, headers: Record<string, string> = {}): Promise<number[]> {
   const out: number[] = [];
-  for (let i = 0; i < count; i++) out.push((await edge.get(host, `/r${i}.txt`, headers)).status);
+  // One path: after the first, cache hits, which the protection counts as any request.
+  for (let i = 0; i < count; i++) out.push((await edge.get(host, '/r.txt', headers)).status);
   return out;
 }
 
@@ -64,7 +65,7 @@ describe('DDoS protection', () => {
   it('off: a client far above every threshold is served', async () => {
     const zone = await createPullZone(t, 'ddos-off', origin.url);
     startWindow();
-    expect(new Set(await statuses(zone.host, PER_WINDOW * 3, BROWSER))).toEqual(new Set([200]));
+    expect(new Set(await statuses(zone.host, PER_WINDOW * 2, BROWSER))).toEqual(new Set([200]));
     expect(await counted(zone.Id, 'challenged')).toBe(0);
   });
 
