@@ -3,7 +3,7 @@
  * ActiveStandard and DetectOnly, 2 for ActiveAggressive; 8 and 10 bits of work): off, DetectOnly
  * (logged, counted, served), ActiveStandard (the challenge page and text, a solved challenge's
  * cookie gets through, a forged one does not, far above is refused), ActiveAggressive (sooner,
- * more work). The challenge is solved here with node:crypto as the page's script solves it; the
+ * more work), counted in the zone's DDoS statistics. The challenge is solved here with node:crypto as the page's script solves it; the
  * script's own solver is checked against node:crypto too.
  */
 import { createHash } from 'node:crypto';
@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SOLVER_SOURCE } from '../../../src/domain/edge/ddos/challenge-page.js';
 import { leadingZeroBits } from '../../../src/domain/edge/ddos/proof-of-work.js';
 import { DDOS_WINDOW_MS } from '../../../src/domain/edge/ddos/thresholds.js';
-import { ddosRequests, pullZoneSubject } from '../../../src/domain/usage/pull-zone-metrics.js';
 import { createTestApp, type TestContext } from '../../helpers/app.js';
 import { createPullZone, type EdgePlane, startEdgePlane, startOrigin, type TestOrigin } from '../../helpers/edge-plane.js';
 
@@ -45,9 +44,13 @@ async function statuses(host: string, count: number, headers: Record<string, str
   return out;
 }
 
-async function counted(zoneId: number, outcome: Parameters<typeof ddosRequests>[0]): Promise<number> {
-  const entries = await t.app.services.usage.series(pullZoneSubject(zoneId), [ddosRequests(outcome)], new Date(0), new Date(Date.now() + 86_400_000));
-  return entries.reduce((sum, e) => sum + e.value, 0);
+/** What the zone's DDoS statistics (`GET /pullzone/{id}/ddos/statistics`) count around now (the edge counts on the real clock, not the app's). */
+async function counted(zoneId: number, outcome: 'Logged' | 'Verified' | 'Challenged' | 'Blocked'): Promise<number> {
+  const day = 86_400_000;
+  const period = `dateFrom=${new Date(Date.now() - day).toISOString()}&dateTo=${new Date(Date.now() + day).toISOString()}`;
+  const res = await t.get(`/pullzone/${zoneId}/ddos/statistics?${period}`);
+  expect(res.status).toBe(200);
+  return res.body[`Total${outcome}Requests`] as number;
 }
 
 /** The challenge a page carries: its token, minute and bits. */
@@ -66,7 +69,7 @@ describe('DDoS protection', () => {
     const zone = await createPullZone(t, 'ddos-off', origin.url);
     startWindow();
     expect(new Set(await statuses(zone.host, PER_WINDOW * 2, BROWSER))).toEqual(new Set([200]));
-    expect(await counted(zone.Id, 'challenged')).toBe(0);
+    expect(await counted(zone.Id, 'Challenged')).toBe(0);
   });
 
   it('DetectOnly: above the threshold the client is served, logged once and counted per request', async () => {
@@ -77,8 +80,8 @@ describe('DDoS protection', () => {
     const warned = edge.warnings.slice(before);
     expect(warned).toHaveLength(1);
     expect(warned[0]!.fields).toMatchObject({ zoneId: zone.Id, client: '127.0.0.1', mode: 0, threshold: PER_WINDOW, windowSeconds: 10 });
-    expect(await counted(zone.Id, 'logged')).toBe(3);
-    expect(await counted(zone.Id, 'challenged')).toBe(0);
+    expect(await counted(zone.Id, 'Logged')).toBe(3);
+    expect(await counted(zone.Id, 'Challenged')).toBe(0);
   });
 
   it('ActiveStandard: challenges above the threshold; a solved challenge gets through, a forged one does not', async () => {
@@ -108,8 +111,8 @@ describe('DDoS protection', () => {
     for (const forged of [`${challenge.issued}.${wrong}`, `${Number(challenge.issued) - 100}.${nonce}`, `${challenge.issued}.${nonce}x`, 'yes']) {
       expect((await edge.get(zone.host, '/index.html', { ...BROWSER, cookie: `edgeplane_pass=${forged}` })).status).toBe(503);
     }
-    expect(await counted(zone.Id, 'verified')).toBe(1);
-    expect(await counted(zone.Id, 'challenged')).toBe(6);
+    expect(await counted(zone.Id, 'Verified')).toBe(1);
+    expect(await counted(zone.Id, 'Challenged')).toBe(6);
   });
 
   it('ActiveStandard: ten times above the threshold the client is refused 429, pass or not', async () => {
@@ -124,7 +127,7 @@ describe('DDoS protection', () => {
     expect(refused.status).toBe(429);
     expect(refused.headers['cache-control']).toBe('no-store');
     expect(refused.text).toContain('429 Too Many Requests');
-    expect(await counted(zone.Id, 'blocked')).toBe(1);
+    expect(await counted(zone.Id, 'Blocked')).toBe(1);
 
     // A new window starts the count again: the pass is honoured above the threshold once more.
     startWindow();
