@@ -14,21 +14,10 @@
  * A default page carries its Content-Security-Policy: nothing runs or loads but its own style and,
  * with the widget, the widget's origin.
  */
+import { STATUS_CODES } from 'node:http';
 import { escapeHtml, inlineSource } from '../html.js';
 import { statusWidgetOf } from './status-widget.js';
 import type { EdgeZone } from './types.js';
-
-const TITLES: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  429: 'Too Many Requests',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-  504: 'Gateway Timeout',
-};
 
 const STYLE =
   'body{margin:0;font:16px/1.5 system-ui,sans-serif;color:#222;background:#f6f6f6}' +
@@ -58,7 +47,7 @@ export interface ErrorPage {
  */
 export function errorPage(input: ErrorPageInput, zone: EdgeZone | undefined, statusWidgetScript?: string): ErrorPage {
   if (zone?.ErrorPageEnableCustomCode && zone.ErrorPageCustomCode) return { html: zone.ErrorPageCustomCode, policy: undefined };
-  const heading = `${input.status} ${escapeHtml(TITLES[input.status] ?? 'Error')}`;
+  const heading = `${input.status} ${escapeHtml(STATUS_CODES[input.status] ?? 'Error')}`;
   const widget = zone?.ErrorPageEnableStatusWidget ? statusWidgetOf(statusWidgetScript, zone.ErrorPageStatusCode) : undefined;
   const id = input.requestId ? `\n<p class="id">Request ID: ${escapeHtml(input.requestId)}</p>` : '';
   const widgetHtml = widget ? `\n<div id="status-widget"></div>\n<script src="${escapeHtml(widget.script)}" async></script>` : '';
