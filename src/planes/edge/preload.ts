@@ -53,9 +53,10 @@ export class Preloading {
   serve(deps: DeliverDeps, admitted: Admitted, fetch: () => Promise<Delivery>): Promise<Delivery> {
     const { request, routed } = admitted;
     const url = `${routed.id} ${request.host} ${request.path}?${request.query}`;
+    const client = canonicalIpText(request.clientIp);
     const token = cookieOf(request, PRELOAD_COOKIE);
     if (token !== undefined) {
-      const held = this.held.take(token, url);
+      const held = this.held.take(token, client, url);
       if (held === undefined) return fetch();
       return held.then(
         (delivery) => followUp(delivery, admitted),
@@ -69,13 +70,13 @@ export class Preloading {
     const delivery = fetch();
     const zone = routed.zone;
     if (zone.PreloadingScreenShowOnFirstVisit && cookieOf(request, VISIT_COOKIE) === undefined) {
-      return Promise.resolve(this.screen(deps, admitted, url, delivery) ?? delivery);
+      return Promise.resolve(this.screen(deps, admitted, client, url, delivery) ?? delivery);
     }
     return new Promise<Delivery>((resolve, reject) => {
       let settled = false;
       const timer = setTimeout(() => {
         settled = true;
-        const screen = this.screen(deps, admitted, url, delivery);
+        const screen = this.screen(deps, admitted, client, url, delivery);
         if (screen) resolve(screen);
         else delivery.then(resolve, reject);
       }, zone.PreloadingScreenDelay);
@@ -97,9 +98,9 @@ export class Preloading {
   }
 
   /** The screen, the origin's answer held for the follow-up; undefined when there is no room to hold it. */
-  private screen(deps: DeliverDeps, admitted: Admitted, url: string, delivery: Promise<Delivery>): Delivery | undefined {
+  private screen(deps: DeliverDeps, admitted: Admitted, client: string, url: string, delivery: Promise<Delivery>): Delivery | undefined {
     const { request, routed } = admitted;
-    const token = this.held.hold(canonicalIpText(request.clientIp), url, delivery.then(paused));
+    const token = this.held.hold(client, url, delivery.then(paused));
     if (token === undefined) return undefined;
     const secure = request.scheme === 'https';
     const cookies = [setCookie(PRELOAD_COOKIE, token, cookiePathOf(request.path), PRELOAD_COOKIE_SECONDS, secure)];

@@ -24,14 +24,15 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('held answers', () => {
-  it('gives an answer once, to a request for its URL, and tokens no one can guess', async () => {
+  it('gives an answer once, to a request for its URL from its client, and tokens no one can guess', async () => {
     const { held } = store();
     const token = held.hold('192.0.2.1', 'zone /a', answer('a'))!;
     expect(token).toMatch(/^[A-Za-z0-9_-]{24}$/);
-    expect(held.take(token, 'zone /b')).toBeUndefined();
-    expect(held.take('x'.repeat(24), 'zone /a')).toBeUndefined();
-    expect((await held.take(token, 'zone /a'))?.name).toBe('a');
-    expect(held.take(token, 'zone /a')).toBeUndefined();
+    expect(held.take(token, '192.0.2.1', 'zone /b')).toBeUndefined();
+    expect(held.take(token, '192.0.2.2', 'zone /a')).toBeUndefined();
+    expect(held.take('x'.repeat(24), '192.0.2.1', 'zone /a')).toBeUndefined();
+    expect((await held.take(token, '192.0.2.1', 'zone /a'))?.name).toBe('a');
+    expect(held.take(token, '192.0.2.1', 'zone /a')).toBeUndefined();
     expect(held.size).toBe(0);
   });
 
@@ -55,7 +56,7 @@ describe('held answers', () => {
     expect(held.size).toBe(1);
     await sleep(LIMITS.holdMs + 20);
     expect(discarded).toEqual(['too big', 'kept']);
-    expect(held.take(kept, 'u1')).toBeUndefined();
+    expect(held.take(kept, '192.0.2.1', 'u1')).toBeUndefined();
     // The bytes went with it: a new answer fits again.
     held.hold('192.0.2.1', 'u3', answer('next', 60));
     await settle();
@@ -66,7 +67,7 @@ describe('held answers', () => {
     const { held, discarded } = store();
     let resolve!: (a: Answer) => void;
     const token = held.hold('192.0.2.1', 'u1', new Promise<Answer>((r) => (resolve = r)))!;
-    const taken = held.take(token, 'u1')!;
+    const taken = held.take(token, '192.0.2.1', 'u1')!;
     resolve({ name: 'late', bytes: 10 });
     expect((await taken).name).toBe('late');
     await sleep(LIMITS.holdMs + 20);
@@ -75,7 +76,7 @@ describe('held answers', () => {
     const failing = Promise.reject(new Error('origin broke off'));
     const lost = held.hold('192.0.2.1', 'u2', failing)!;
     await settle();
-    expect(held.take(lost, 'u2')).toBeUndefined();
+    expect(held.take(lost, '192.0.2.1', 'u2')).toBeUndefined();
     expect(held.size).toBe(0);
   });
 });

@@ -7,7 +7,7 @@
  * `maxBytes` of bodies held in memory, each kept `holdMs` once it is ready (a streamed body waits
  * paused, its origin connection held back by TCP). Past any bound the answer is let go
  * (`discard`) and the follow-up asks the origin itself; a full store shows no screen at all.
- * An answer is taken once, by a request for the same URL.
+ * An answer is taken once, by a request for the same URL from the same client address.
  */
 import { randomBytes } from 'node:crypto';
 
@@ -65,10 +65,10 @@ export class HeldAnswers<T> {
     return token;
   }
 
-  /** The answer held under the token for this URL (awaiting it when it is not ready yet); taken once. */
-  take(token: string, url: string): Promise<T> | undefined {
+  /** The answer held under the token for this client and URL (awaiting it when it is not ready yet); taken once. */
+  take(token: string, client: string, url: string): Promise<T> | undefined {
     const entry = this.entries.get(token);
-    if (entry === undefined || entry.url !== url) return undefined;
+    if (entry === undefined || entry.url !== url || entry.client !== client) return undefined;
     this.forget(token, entry);
     return entry.answer;
   }
