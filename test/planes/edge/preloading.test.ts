@@ -28,6 +28,12 @@ beforeAll(async () => {
   origin = await startOrigin((req, res) => {
     const url = new URL(req.url ?? '/', 'http://origin');
     if (url.pathname === '/never') return;
+    if (url.pathname === '/breaks') {
+      // Headers, a first piece, then the connection cut while the edge holds the answer.
+      setTimeout(() => res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'no-store' }).write('<h1>part'), 60);
+      setTimeout(() => res.socket?.destroy(), 100);
+      return;
+    }
     const type = url.pathname.endsWith('.css') ? 'text/css' : 'text/html; charset=utf-8';
     const cacheControl = url.searchParams.has('cache') ? 'max-age=60' : 'no-store';
     setTimeout(
@@ -149,6 +155,20 @@ describe('the preloading screen', () => {
     const failed = await edge.get(zone.host, '/never', { ...BROWSER, cookie });
     expect(failed.status).toBe(504);
     expect(failed.text).toContain('504 Gateway Timeout');
+  });
+
+  it('an origin that breaks off while its answer is held: the follow-up ends broken off, and nothing else fails', async () => {
+    const zone = await createPullZone(t, 'preload-breaks', origin.url, { PreloadingScreenEnabled: true, PreloadingScreenDelay: 20 });
+    const screen = await edge.get(zone.host, '/breaks', BROWSER);
+    expect(screen.status).toBe(529);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const cookie = cookieSet(screen.headers, 'edgeplane_preload')!;
+    await expect(edge.get(zone.host, '/breaks', { ...BROWSER, cookie })).rejects.toThrow();
+    // The listener logs an origin that broke off mid-body, as it does without the screen.
+    await within(1000, async () => edge.errors.length > 0);
+    expect(edge.errors.map(String).join()).toMatch(/aborted|ECONNRESET/);
+    edge.errors.length = 0;
+    expect((await edge.get(zone.host, '/fast', BROWSER)).status).toBe(200);
   });
 
   it('ShowOnFirstVisit: the first visit gets the screen however fast the origin, later ones only when slow', async () => {
