@@ -24,9 +24,13 @@ let origin: TestOrigin;
 beforeAll(async () => {
   t = await createTestApp();
   edge = await startEdgePlane(t, { preloading: { holdMs: HOLD_MS } });
-  // `?ms=N` answers after N ms, `/never` never; pages are dynamic unless `cache` is asked.
+  // `?ms=N` answers the first request of the URL after N ms (later ones at once), `/never` never;
+  // pages are dynamic unless `cache` is asked.
+  const seen = new Set<string>();
   origin = await startOrigin((req, res) => {
     const url = new URL(req.url ?? '/', 'http://origin');
+    const delay = seen.has(req.url ?? '') ? 0 : Number(url.searchParams.get('ms') ?? 0);
+    seen.add(req.url ?? '');
     if (url.pathname === '/never') return;
     if (url.pathname === '/breaks') {
       // Headers, a first piece, then the connection cut while the edge holds the answer.
@@ -36,13 +40,10 @@ beforeAll(async () => {
     }
     const type = url.pathname.endsWith('.css') ? 'text/css' : 'text/html; charset=utf-8';
     const cacheControl = url.searchParams.has('cache') ? 'max-age=60' : 'no-store';
-    setTimeout(
-      () => {
-        res.writeHead(200, { 'content-type': type, 'cache-control': cacheControl, 'set-cookie': 'session=abc; Path=/' });
-        res.end(`<h1>page ${url.pathname}</h1>`);
-      },
-      Number(url.searchParams.get('ms') ?? 0),
-    );
+    setTimeout(() => {
+      res.writeHead(200, { 'content-type': type, 'cache-control': cacheControl, 'set-cookie': 'session=abc; Path=/' });
+      res.end(`<h1>page ${url.pathname}</h1>`);
+    }, delay);
   });
 });
 afterAll(async () => {
