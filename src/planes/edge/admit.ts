@@ -2,9 +2,9 @@
  * The admit step: whether the zone serves this request now, and how. In order, the first that
  * answers ends the request: the zone's state (disabled or suspended: 403), the hostname's ForceSSL
  * over HTTP (301 to https), the zone's DDoS protection (a challenge, 429; flood.ts), the per-client
- * limits (429, 503), then the zone's access settings,
- * request-phase edge rules and URL token (src/domain/edge/policy/). Their effects shape the steps
- * after: a path and query with the URL token taken out, a cache time, another origin, headers.
+ * limits (429, 503), then the zone's access settings, request-phase edge rules and URL token
+ * (src/domain/edge/policy/). Their effects shape the steps after: a path and query with the URL
+ * token taken out, a cache time, another origin, headers.
  */
 import { NO_ADMISSION_NEEDED } from '../../domain/edge/policy/limits.js';
 import type { Admission, EdgePolicy, EdgeRequest, RuleEffects, Verdict } from '../../domain/edge/types.js';

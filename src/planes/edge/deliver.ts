@@ -71,8 +71,8 @@ export function deliverSynth(deps: DeliverDeps, admitted: Admitted, synth: Synth
 }
 
 /**
- * The edge's own error page: its 502 and 504 for an origin it could not reach or that did not
- * answer in time (an origin's own 5xx answer passes through as the origin wrote it).
+ * The zone's error page for an answer of the edge's own: a refusal, or the 502/504 for an origin
+ * it could not reach or that did not answer in time (an origin's own 5xx passes through as it is).
  */
 function page(deps: DeliverDeps, admitted: Admitted, status: number, reason: string, origin?: OriginReport): Delivery {
   const { html, policy } = errorPage({ status, reason, requestId: admitted.requestId }, admitted.routed.zone, deps.statusWidgetScript);
