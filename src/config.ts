@@ -50,6 +50,19 @@ export const ConfigSchema = Type.Object({
         'The edge URL (`http://host:port`) of the instance that acts as origin shield, the same on every instance: a zone with `EnableOriginShield` has the other instances fetch its misses through that one, so its origin is asked once per object. The instance whose own edge listener this names (its port, and an address it listens on) asks the origin itself. Unset: no shield, each instance asks the origin.',
     }),
   ),
+  edgeDdosThreshold: Type.Integer({
+    minimum: 1,
+    default: 1000,
+    description:
+      "Requests from one client address (an IPv6 client's /64) for one pull zone in 10 seconds, per instance, above which a zone's DDoS protection acts: ActiveStandard and DetectOnly at this figure, ActiveAggressive at a quarter of it; the active modes refuse 429 at ten times theirs.",
+  }),
+  statusWidgetScript: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^\\s]*\\{code\\}[^\\s]*$',
+      description:
+        "The status page widget's script on edge error pages, `{code}` standing for a zone's `ErrorPageStatusCode` (`https://{code}.status.example/embed/script.js`). Unset: no error page shows a widget.",
+    }),
+  ),
   dnsPort: Port(8053, 'UDP and TCP port of the DNS plane: the authoritative name server of every DNS zone (0 picks a free one; `off` turns it off).'),
   databaseUrl: Type.String({
     default: 'sqlite:./data/edgeplane.db',
@@ -235,6 +248,8 @@ export const ENV_VARS: Record<keyof Config, string> = {
   edgeCacheBytes: 'EDGEPLANE_EDGE_CACHE_BYTES',
   originPrivateAddresses: 'EDGEPLANE_ORIGIN_PRIVATE_ADDRESSES',
   originShieldUrl: 'EDGEPLANE_ORIGIN_SHIELD_URL',
+  edgeDdosThreshold: 'EDGEPLANE_EDGE_DDOS_THRESHOLD',
+  statusWidgetScript: 'EDGEPLANE_STATUS_WIDGET_SCRIPT',
   dnsPort: 'EDGEPLANE_DNS_PORT',
   databaseUrl: 'DATABASE_URL',
   dbPoolMax: 'EDGEPLANE_DB_POOL_MAX',

@@ -100,6 +100,9 @@ export async function startServer(config: Config, log: FastifyBaseLogger): Promi
         cacheBytes: config.edgeCacheBytes,
         challenges: certificates.httpChallenges,
         logError: logPlaneError('edge'),
+        logWarn: (fields, message) => log.warn({ plane: 'edge', ...fields }, message),
+        ddos: { requestsPerWindow: config.edgeDdosThreshold },
+        statusWidgetScript: config.statusWidgetScript,
       });
       await certificates.httpChallenges.start();
       // HTTPS first: redirects to it (ForceSSL) name its real port.

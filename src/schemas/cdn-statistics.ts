@@ -100,3 +100,18 @@ export const SafeHopStatistics = Type.Object(
   { additionalProperties: false, description: 'The origin retries of a pull zone, as the edge made them.' },
 );
 export type SafeHopStatisticsT = Static<typeof SafeHopStatistics>;
+
+export const DdosStatistics = Type.Object(
+  {
+    LoggedRequestsChart: Chart('Requests above the DDoS threshold served and logged (DetectOnly), per point.'),
+    VerifiedRequestsChart: Chart('Requests above the threshold served on a solved challenge, per point.'),
+    ChallengedRequestsChart: Chart('Requests above the threshold answered with the challenge, per point.'),
+    BlockedRequestsChart: Chart('Requests far above the threshold refused 429, per point.'),
+    TotalLoggedRequests: Double({ description: 'Requests logged over the period.' }),
+    TotalVerifiedRequests: Double({ description: 'Requests verified over the period.' }),
+    TotalChallengedRequests: Double({ description: 'Requests challenged over the period.' }),
+    TotalBlockedRequests: Double({ description: 'Requests refused over the period.' }),
+  },
+  { additionalProperties: false, description: "What a pull zone's DDoS protection did with the requests above its threshold (ShieldDDosProtection…)." },
+);
+export type DdosStatisticsT = Static<typeof DdosStatistics>;

@@ -12,6 +12,8 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request as undiciRequest } from 'undici';
+import type { DdosSettings } from '../../src/domain/edge/ddos/thresholds.js';
+import type { HeldLimits } from '../../src/domain/edge/preloader/held-answers.js';
 import type { HttpChallenges } from '../../src/domain/edge/types.js';
 import type { Services } from '../../src/domain/services.js';
 import { createEdgeCore, type EdgeCore } from '../../src/planes/edge/core.js';
@@ -32,8 +34,12 @@ export interface EdgePlane {
   core: EdgeCore;
   /** Errors the plane logged; close() fails when any were logged. */
   errors: unknown[];
+  /** Warnings the plane logged (a client above a zone's DDoS threshold). */
+  warnings: { fields: Record<string, unknown>; message: string }[];
   /** Moves the clock cache freshness is measured on (answers age without waiting). */
   advance(seconds: number): void;
+  /** That clock's time (ms). */
+  now(): number;
   /** Any request to the edge with this Host header. */
   request(method: string, host: string, path: string, headers?: Record<string, string>, body?: string | Buffer): Promise<EdgeAnswer>;
   get(host: string, path: string, headers?: Record<string, string>): Promise<EdgeAnswer>;
@@ -48,11 +54,18 @@ export interface EdgePlaneOptions {
   httpsPort?: number;
   /** Serve from these services (another app over the same store: a second instance); default the test app's. */
   services?: Services;
+  /** The DDoS protection's figures (small ones for tests). */
+  ddos?: Partial<DdosSettings>;
+  /** EDGEPLANE_STATUS_WIDGET_SCRIPT. */
+  statusWidgetScript?: string;
+  /** The bounds of the answers the preloading screen holds (a short hold). */
+  preloading?: Partial<HeldLimits>;
 }
 
 export async function startEdgePlane(t: TestContext, options: EdgePlaneOptions = {}): Promise<EdgePlane> {
   const errors: unknown[] = [];
   const logError = (error: unknown) => errors.push(error);
+  const warnings: EdgePlane['warnings'] = [];
   let offset = 0;
   const coreOptions = {
     now: () => Date.now() + offset,
@@ -61,6 +74,10 @@ export async function startEdgePlane(t: TestContext, options: EdgePlaneOptions =
     httpsPort: options.httpsPort,
     challenges: options.challenges,
     logError,
+    logWarn: (fields: Record<string, unknown>, message: string) => warnings.push({ fields, message }),
+    ddos: options.ddos,
+    statusWidgetScript: options.statusWidgetScript,
+    preloading: options.preloading,
   };
   const core = createEdgeCore(options.services ?? t.app.services, coreOptions);
   const plane = await listenEdge(core, '127.0.0.1', options.port ?? 0);
@@ -77,9 +94,11 @@ export async function startEdgePlane(t: TestContext, options: EdgePlaneOptions =
     port,
     core,
     errors,
+    warnings,
     advance(seconds) {
       offset += seconds * 1000;
     },
+    now: coreOptions.now,
     request,
     get: (host, path, headers) => request('GET', host, path, headers),
     async close() {

@@ -25,3 +25,5 @@ export const ORIGIN_RETRIED = 'origin.retried';
 export const ORIGIN_SAVED = 'origin.saved';
 /** Answers by status class: `status.3xx`, `status.4xx`, `status.5xx`. */
 export const statusClass = (status: number) => `status.${Math.floor(status / 100)}xx`;
+/** Requests above the zone's DDoS threshold, by what was done: `ddos.logged`, `ddos.verified`, `ddos.challenged`, `ddos.blocked`. */
+export const ddosRequests = (outcome: 'logged' | 'verified' | 'challenged' | 'blocked') => `ddos.${outcome}`;

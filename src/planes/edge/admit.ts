@@ -1,14 +1,17 @@
 /**
  * The admit step: whether the zone serves this request now, and how. In order, the first that
  * answers ends the request: the zone's state (disabled or suspended: 403), the hostname's ForceSSL
- * over HTTP (301 to https), the per-client limits (429, 503), then the zone's access settings,
- * request-phase edge rules and URL token (src/domain/edge/policy/). Their effects shape the steps
- * after: a path and query with the URL token taken out, a cache time, another origin, headers.
+ * over HTTP (301 to https), the zone's DDoS protection (a challenge, 429; flood.ts), the per-client
+ * limits (429, 503), then the zone's access settings, request-phase edge rules and URL token
+ * (src/domain/edge/policy/). Their effects shape the steps after: a path and query with the URL
+ * token taken out, a cache time, another origin, headers.
  * A request another edge instance sent through the origin shield was admitted there: only the
  * zone's state and its edge rules apply to it here.
  */
 import { NO_ADMISSION_NEEDED } from '../../domain/edge/policy/limits.js';
 import type { Admission, EdgePolicy, EdgeRequest, RuleEffects, Verdict } from '../../domain/edge/types.js';
+import type { DdosGuard } from '../../domain/edge/ddos/guard.js';
+import { floodAnswer } from './flood.js';
 import type { Admitted, Routed, Synth } from './types.js';
 
 export type Admitting = { kind: 'admitted'; admitted: Admitted } | { kind: 'synth'; admitted: Admitted; synth: Synth };
@@ -17,6 +20,8 @@ export interface AdmitDeps {
   policy: EdgePolicy;
   /** The port clients reach the HTTPS listener on, for ForceSSL redirects (443 is left out of the URL). */
   httpsPort: () => number;
+  /** The zones' DDoS protection (ShieldDDosProtection…). */
+  ddos?: DdosGuard | undefined;
 }
 
 const NO_EFFECTS: RuleEffects = Object.freeze({ requestHeaders: {}, responseHeaders: {} }) as RuleEffects;
@@ -33,6 +38,8 @@ export function admit(deps: AdmitDeps, routed: Routed): Admitting {
   if (routed.forceSsl && request.scheme === 'http' && !shielded) {
     return refused(routed, { kind: 'redirect', status: 301, location: httpsUrl(request, deps.httpsPort()) });
   }
+  const flood = !shielded && deps.ddos && floodAnswer(deps.ddos, zone, request);
+  if (flood) return refused(routed, flood);
 
   const admission = shielded ? NO_ADMISSION_NEEDED : deps.policy.admit(zone, request, Date.now());
   if (isVerdict(admission) && admission.kind !== 'continue') return refused(routed, synthOf(admission));

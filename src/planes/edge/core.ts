@@ -6,6 +6,9 @@
  */
 import { EdgeCache } from '../../domain/edge/cache/edge-cache.js';
 import { PermaCache } from '../../domain/edge/perma-cache/perma-cache.js';
+import { DdosGuard } from '../../domain/edge/ddos/guard.js';
+import { DEFAULT_DDOS_SETTINGS, type DdosSettings } from '../../domain/edge/ddos/thresholds.js';
+import type { HeldLimits } from '../../domain/edge/preloader/held-answers.js';
 import { createEdgePolicy } from '../../domain/edge/policy/index.js';
 import { EdgeDirectory } from '../../domain/edge/routing/directory.js';
 import type { OriginAddresses } from '../../domain/edge/origin/addresses.js';
@@ -23,6 +26,14 @@ export interface EdgeCoreOptions {
   logError: (error: unknown) => void;
   /** The clock cache freshness is measured on (tests move it). */
   now?: (() => number) | undefined;
+  /** Where what an operator should hear goes (a client above a zone's DDoS threshold); default nowhere. */
+  logWarn?: ((fields: Record<string, unknown>, message: string) => void) | undefined;
+  /** The DDoS protection's figures (ddos/thresholds.ts); tests make them small. */
+  ddos?: Partial<DdosSettings> | undefined;
+  /** The status widget's script URL with `{code}` (EDGEPLANE_STATUS_WIDGET_SCRIPT); unset: error pages show none. */
+  statusWidgetScript?: string | undefined;
+  /** The bounds of the answers the preloading screen holds (preloader/held-answers.ts); tests shorten the hold. */
+  preloading?: Partial<HeldLimits> | undefined;
 }
 
 export interface EdgeCore {
@@ -69,7 +80,20 @@ export function createEdgeCore(services: Services, options: EdgeCoreOptions): Ed
     shield: services.originShield,
     pipeline: undefined as unknown as EdgePipeline,
   };
+  const logWarn = options.logWarn ?? (() => undefined);
+  const ddos = new DdosGuard(
+    { ...DEFAULT_DDOS_SETTINGS, ...options.ddos },
+    services.edgeChallengeKey,
+    {
+      counted: (zoneId, outcome) => services.edgeUsage.ddos(zoneId, outcome),
+      detected: (details) => logWarn(details, "a client went above the pull zone's DDoS threshold"),
+    },
+    options.now,
+  );
   core.pipeline = new EdgePipeline({
+    ddos,
+    statusWidgetScript: options.statusWidgetScript,
+    preloading: options.preloading,
     directory,
     cache,
     policy: createEdgePolicy({ httpsPort: core.httpsPort }),

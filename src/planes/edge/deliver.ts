@@ -23,22 +23,13 @@ export interface DeliverDeps {
   onServed: (event: ServedEvent) => void;
   logError: (error: unknown) => void;
   now: () => number;
+  /** The status widget's script URL with `{code}`, for error pages (EDGEPLANE_STATUS_WIDGET_SCRIPT). */
+  statusWidgetScript?: string | undefined;
 }
 
 type CacheStatus = EdgeAnswer['cacheStatus'];
 
 const HTML = 'text/html; charset=utf-8';
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  429: 'Too Many Requests',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-  504: 'Gateway Timeout',
-};
 
 /** A copy from the cache (HIT, UPDATING, STALE), or one a fill just made (MISS, EXPIRED, BYPASS): answered as the request asks (from-cache.ts). */
 export function deliverCopy(deps: DeliverDeps, admitted: Admitted, entry: CachedAnswer, cacheStatus: CacheStatus, origin?: OriginReport): Delivery {
@@ -71,15 +62,26 @@ export function deliverFetched(deps: DeliverDeps, admitted: Admitted, fetched: F
   }
 }
 
-/** A step's own answer: the zone's error page, or a redirect. */
+/** A step's own answer: the zone's error page, a page of the step's, or a redirect. */
 export function deliverSynth(deps: DeliverDeps, admitted: Admitted, synth: Synth): Delivery {
   if (synth.kind === 'page') return page(deps, admitted, synth.status, synth.reason);
+  if (synth.kind === 'answer') {
+    const headers = { ...synth.headers, 'content-length': String(synth.body.length) };
+    return answer(deps, admitted, synth.status, headers, synth.body, 'BYPASS', { own: true });
+  }
   return answer(deps, admitted, synth.status, { location: synth.location, 'content-length': '0' }, Buffer.alloc(0), 'BYPASS', { own: true });
 }
 
+/**
+ * The zone's error page for an answer of the edge's own: a refusal, or the 502/504 for an origin
+ * it could not reach or that did not answer in time (an origin's own 5xx passes through as it is),
+ * or the origin shield's 503 (with `Retry-After`).
+ */
 function page(deps: DeliverDeps, admitted: Admitted, status: number, reason: string, origin?: OriginReport, retryAfter?: number): Delivery {
-  const body = Buffer.from(errorPage(status, STATUS_TEXT[status] ?? 'Error', reason, admitted.routed.zone));
+  const { html, policy } = errorPage({ status, reason, requestId: admitted.requestId }, admitted.routed.zone, deps.statusWidgetScript);
+  const body = Buffer.from(html);
   const headers: Record<string, string> = { 'content-type': HTML, 'content-length': String(body.length), 'cache-control': 'no-store' };
+  if (policy) headers['content-security-policy'] = policy;
   if (retryAfter !== undefined) headers['retry-after'] = String(retryAfter);
   return answer(deps, admitted, status, headers, body, 'BYPASS', { origin, own: true });
 }

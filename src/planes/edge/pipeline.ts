@@ -11,6 +11,7 @@
  *   lookup   lookup.ts   cache key; hit, updating, miss (with a stale copy), or pass    → Lookup
  *   fetch    fetch.ts    the origin (or the origin shield), coalescing concurrent misses,
  *                        keeping the copy                                              → Fetched
+ *            preload.ts  (a page of a zone with a preloading screen: the screen while it loads)
  *   deliver  deliver.ts  headers, the policy's response phase, throttle, usage          → Delivery
  *
  * The listener (handler.ts) receives and writes; this file runs the rest. Everything a request
@@ -19,6 +20,8 @@
  */
 import type { Readable } from 'node:stream';
 import type { EdgeCache } from '../../domain/edge/cache/edge-cache.js';
+import type { DdosGuard } from '../../domain/edge/ddos/guard.js';
+import { DEFAULT_HELD_LIMITS, type HeldLimits } from '../../domain/edge/preloader/held-answers.js';
 import { RequestIds } from '../../domain/edge/diagnostics.js';
 import type { OriginAddresses } from '../../domain/edge/origin/addresses.js';
 import type { PermaCache } from '../../domain/edge/perma-cache/perma-cache.js';
@@ -32,6 +35,7 @@ import { type DeliverDeps, deliverCopy, deliverFetched, deliverSynth } from './d
 import type { Delivery } from './delivery.js';
 import { OriginFetches } from './fetch.js';
 import { lookUp } from './lookup.js';
+import { Preloading } from './preload.js';
 import { route, type Routing } from './route.js';
 import type { Admitted, Lookup, Routed } from './types.js';
 
@@ -53,16 +57,24 @@ export interface PipelineDeps {
   logError: (error: unknown) => void;
   /** What freshness is measured against (tests move it; default Date.now). */
   now?: (() => number) | undefined;
+  /** The zones' DDoS protection (admit.ts). */
+  ddos?: DdosGuard | undefined;
+  /** The status widget's script URL with `{code}`, for error pages. */
+  statusWidgetScript?: string | undefined;
+  /** The bounds of the answers held for the preloading screen's follow-ups (preload.ts). */
+  preloading?: Partial<HeldLimits> | undefined;
 }
 
 export class EdgePipeline {
   private readonly ids = new RequestIds();
   private readonly deps: PipelineDeps & DeliverDeps;
   private readonly fetches: OriginFetches;
+  readonly preloading: Preloading;
 
   constructor(deps: PipelineDeps) {
     this.deps = { ...deps, now: deps.now ?? Date.now };
     this.fetches = new OriginFetches(this.deps);
+    this.preloading = new Preloading({ ...DEFAULT_HELD_LIMITS, ...deps.preloading });
   }
 
   /** Origin requests in flight that others wait for (tests and the bench look). */
@@ -102,17 +114,24 @@ export class EdgePipeline {
           this.fetches.refresh(admitted, found);
           return deliverCopy(this.deps, admitted, found.entry, 'UPDATING');
         case 'miss':
-          return releasedOnFailure(admitted, this.fetched(admitted, found));
+          return this.preloaded(admitted, () => releasedOnFailure(admitted, this.fetched(admitted, found)));
         case 'pass':
-          return releasedOnFailure(
-            admitted,
-            this.fetches.pass(admitted).then((fill) => deliverFetched(this.deps, admitted, fill, undefined)),
+          return this.preloaded(admitted, () =>
+            releasedOnFailure(
+              admitted,
+              this.fetches.pass(admitted).then((fill) => deliverFetched(this.deps, admitted, fill, undefined)),
+            ),
           );
       }
     } catch (error) {
       admitted.admission.release();
       throw error;
     }
+  }
+
+  /** What the origin answers, or the preloading screen while it does (PreloadingScreenEnabled; preload.ts). */
+  private preloaded(admitted: Admitted, fetch: () => Promise<Delivery>): Promise<Delivery> {
+    return admitted.routed.zone.PreloadingScreenEnabled ? this.preloading.serve(this.deps, admitted, fetch) : fetch();
   }
 
   private async fetched(admitted: Admitted, miss: Lookup & { kind: 'miss' }): Promise<Delivery> {

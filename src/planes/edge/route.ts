@@ -26,8 +26,9 @@ function routing(found: Route | undefined, request: EdgeRequest, challenge: stri
     return answered(plainDelivery(200, { 'content-type': 'text/plain', server: 'edgeplane' }, challenge));
   }
   if (found === undefined) {
-    const page = errorPage(404, 'Not Found', `No pull zone serves the hostname ${request.host}.`, undefined);
-    return answered(plainDelivery(404, { 'content-type': 'text/html; charset=utf-8', server: 'edgeplane' }, page));
+    const page = errorPage({ status: 404, reason: `No pull zone serves the hostname ${request.host}.` }, undefined);
+    const headers = { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': page.policy!, server: 'edgeplane' };
+    return answered(plainDelivery(404, headers, page.html));
   }
   if (found.kind === 'redirect') return answered(plainDelivery(301, { location: found.location, server: 'edgeplane' }, ''));
   return found;

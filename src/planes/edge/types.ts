@@ -35,8 +35,11 @@ export interface Admitted extends Routed {
   readonly query: string;
 }
 
-/** An answer a step gives instead of passing the request on (Varnish's `return (synth)`): the zone's error page, or a redirect. */
-export type Synth = { kind: 'page'; status: number; reason: string } | { kind: 'redirect'; status: number; location: string };
+/** An answer a step gives instead of passing the request on (Varnish's `return (synth)`): the zone's error page, a redirect, or a page of its own (a challenge, the preloading screen). */
+export type Synth =
+  | { kind: 'page'; status: number; reason: string }
+  | { kind: 'redirect'; status: number; location: string }
+  | { kind: 'answer'; status: number; headers: Record<string, string | string[]>; body: Buffer };
 
 /** lookup → fetch and deliver: what the cache holds for the request. */
 export type Lookup =

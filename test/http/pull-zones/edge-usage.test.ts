@@ -146,10 +146,11 @@ describe('pull zone statistics', () => {
     expect(Object.values(queue.body.ConcurrentRequestsChart).every((v) => v === 0)).toBe(true);
 
     const other = await t.newAccount();
-    for (const path of ['optimizer/statistics', 'originshield/queuestatistics', 'safehop/statistics']) {
+    for (const path of ['optimizer/statistics', 'originshield/queuestatistics', 'safehop/statistics', 'ddos/statistics']) {
       expect((await t.get(`/pullzone/${zone.Id}/${path}`, other.key)).status).toBe(404);
     }
     expect((await t.get('/pullzone/999999/safehop/statistics')).status).toBe(404);
+    expect((await t.get('/pullzone/999999/ddos/statistics')).status).toBe(404);
   });
 });
 

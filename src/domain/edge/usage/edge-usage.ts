@@ -7,6 +7,7 @@
  */
 import { CountersById, hourOf, type SubjectCounters, type UsageRecorder } from '../../usage/recorder.js';
 import * as metric from '../../usage/pull-zone-metrics.js';
+import type { DdosOutcome } from '../ddos/guard.js';
 import type { OriginReport, ServedEvent } from '../types.js';
 import type { EdgeAccessLog } from './access-log.js';
 import type { BandwidthLimits } from './bandwidth-limits.js';
@@ -66,4 +67,9 @@ export class EdgeUsage {
       if (origin.answered) zone.of(metric.ORIGIN_SAVED).add(1, hour);
     }
   }
+
+  /** A request above its zone's DDoS threshold (ddos/guard.ts), counted by what was done with it. */
+  readonly ddos = (zoneId: number, outcome: DdosOutcome, at = new Date()): void => {
+    this.counters.of(zoneId).of(metric.ddosRequests(outcome)).add(1, hourOf(at));
+  };
 }

@@ -7,6 +7,7 @@
 import type {
   CdnStatisticsQueryT,
   CdnStatisticsT,
+  DdosStatisticsT,
   OptimizerStatisticsT,
   OriginShieldQueueStatisticsT,
   PullZoneStatisticsQueryT,
@@ -130,6 +131,26 @@ export class CdnStatistics {
       period,
     );
     return { RequestsRetriedChart: retried, RequestsSavedChart: saved, TotalRequestsRetried: total(retried), TotalRequestsSaved: total(saved) };
+  }
+
+  /** What the zone's DDoS protection did with the requests above its threshold, counted by every instance. */
+  async ddos(principal: Principal, pullZoneId: number, query: PullZoneStatisticsQueryT): Promise<DdosStatisticsT> {
+    await this.pullZones.get(principal, pullZoneId, false);
+    const period = this.periodOf(query);
+    const outcomes = ['logged', 'verified', 'challenged', 'blocked'] as const;
+    const entries = await this.entriesOf([pullZoneId], outcomes.map(metric.ddosRequests), period);
+    const chart = (outcome: (typeof outcomes)[number]) => metricChart(entries, period, metric.ddosRequests(outcome));
+    const [logged, verified, challenged, blocked] = [chart('logged'), chart('verified'), chart('challenged'), chart('blocked')];
+    return {
+      LoggedRequestsChart: logged,
+      VerifiedRequestsChart: verified,
+      ChallengedRequestsChart: challenged,
+      BlockedRequestsChart: blocked,
+      TotalLoggedRequests: total(logged),
+      TotalVerifiedRequests: total(verified),
+      TotalChallengedRequests: total(challenged),
+      TotalBlockedRequests: total(blocked),
+    };
   }
 
   /** The 30 days up to now by default; whole days unless hourly with `exactRange`. */

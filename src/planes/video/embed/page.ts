@@ -5,6 +5,7 @@
  * runs: the Content-Security-Policy allows scripts from this origin only, styles from it and the
  * one nonced block of the library's colours, and media from the pull zone's origin only.
  */
+import { escapeHtml } from '../../../domain/html.js';
 import type { EmbedView } from '../../../domain/videos/embed.js';
 import type { PlayerAsset, PlayerAssetName } from './assets.js';
 import { type PlayerLabels, playerLabels } from './labels.js';
@@ -23,8 +24,6 @@ export interface EmbedOptions {
 }
 
 type AssetUrls = Map<PlayerAssetName, PlayerAsset>;
-
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 /** A CSS colour the library set, when it is one of the plain forms (`#f75`, `#ff7755cc`, `red`, `rgb(…)`/`hsl(…)`); else the default. */
 function cssColor(value: string | null, fallback: string): string {

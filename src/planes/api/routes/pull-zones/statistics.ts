@@ -3,6 +3,7 @@ import type { Principal } from '../../../../domain/principal.js';
 import {
   CdnStatistics,
   CdnStatisticsQuery,
+  DdosStatistics,
   OptimizerStatistics,
   OriginShieldQueueStatistics,
   PullZoneStatisticsParams,
@@ -77,5 +78,13 @@ export default function pullZoneStatistics(app: Api) {
     'The origin retries the edge made for a pull zone, and the requests they saved',
     SafeHopStatistics,
     (...args) => app.services.cdnStatistics.safeHop(...args),
+  );
+  zoneStatistics(
+    app,
+    'ddos/statistics',
+    'getDdosStatistics',
+    "What a pull zone's DDoS protection did: requests above its threshold logged, verified, challenged and refused (an edgeplane extension)",
+    DdosStatistics,
+    (...args) => app.services.cdnStatistics.ddos(...args),
   );
 }
