@@ -1,21 +1,24 @@
 /**
- * The edge's HTTP layer: receives a node:http request (receive.ts), lets the pipeline's steps decide
- * (pipeline.ts), and writes the answer (paced by the zone's throttle when it has one). Counts the
- * body bytes that reached the socket, for usage and statistics.
+ * The edge's HTTP layer: receives a node:http or node:http2 request (receive.ts), lets the
+ * pipeline's steps decide (pipeline.ts), and writes the answer (paced by the zone's throttle when it
+ * has one; without the headers HTTP/2 forbids: http2-messages.ts). Counts the body bytes that
+ * reached the socket, for usage and statistics.
  *
  * Nothing a request causes escapes this layer: an error thrown while deciding or writing (in the
  * pipeline, or by node:http refusing a header) is logged and answered 500, or ends the connection
  * when the answer's head was already sent.
  */
-import type { RequestListener, ServerResponse } from 'node:http';
+import type { RequestListener } from 'node:http';
 import { pipeline } from 'node:stream';
 import { guardedListener } from '../common/last-resort.js';
 import type { Delivery } from './delivery.js';
+import { answerHeaders, clientGone, type EdgeServerRequest, type EdgeServerResponse } from './http2-messages.js';
 import type { EdgePipeline } from './pipeline.js';
 import { receive } from './receive.js';
 
+/** The listener of both edge servers: typed as node:http's, it is handed node:http2's request and response too (http2-messages.ts). */
 export function edgeHandler(edge: Pick<EdgePipeline, 'serve'>, scheme: 'http' | 'https', logError: (error: unknown) => void): RequestListener {
-  return guardedListener((req, res) => {
+  return guardedListener((req: EdgeServerRequest, res: EdgeServerResponse) => {
     let delivery: Delivery | Promise<Delivery>;
     try {
       const request = receive(req, scheme);
@@ -34,7 +37,7 @@ export function edgeHandler(edge: Pick<EdgePipeline, 'serve'>, scheme: 'http' | 
 }
 
 /** Writes the answer; should node:http refuse it (a header value it will not send), the request ends in a 500. */
-function write(res: ServerResponse, delivery: Delivery, logError: (error: unknown) => void): void {
+export function write(res: EdgeServerResponse, delivery: Delivery, logError: (error: unknown) => void): void {
   try {
     send(res, delivery, logError);
   } catch (error) {
@@ -46,14 +49,14 @@ function write(res: ServerResponse, delivery: Delivery, logError: (error: unknow
   }
 }
 
-function send(res: ServerResponse, delivery: Delivery, logError: (error: unknown) => void): void {
+function send(res: EdgeServerResponse, delivery: Delivery, logError: (error: unknown) => void): void {
   const { body, throttle } = delivery;
-  if (res.destroyed) {
+  if (clientGone(res)) {
     if (body && !Buffer.isBuffer(body)) body.destroy();
     delivery.done(0);
     return;
   }
-  res.writeHead(delivery.status, delivery.headers);
+  res.writeHead(delivery.status, answerHeaders(res, delivery.headers));
   if (body === undefined) {
     res.end();
     res.once('close', () => delivery.done(0));
@@ -83,14 +86,14 @@ const ignoreClosed = (logError: (error: unknown) => void) => (error: NodeJS.Errn
   if (error && error.code !== 'ERR_STREAM_PREMATURE_CLOSE') logError(error);
 };
 
-function failed(res: ServerResponse, error: unknown, logError: (error: unknown) => void): void {
+function failed(res: EdgeServerResponse, error: unknown, logError: (error: unknown) => void): void {
   logError(error);
   plainAnswer(res, 500, 'The edge failed to answer this request.');
 }
 
 /** A short text answer of the edge's own; the connection is ended instead when the head went already. */
-function plainAnswer(res: ServerResponse, status: number, text: string): void {
-  if (res.headersSent || res.destroyed) {
+function plainAnswer(res: EdgeServerResponse, status: number, text: string): void {
+  if (res.headersSent || clientGone(res)) {
     res.destroy();
     return;
   }
