@@ -114,6 +114,8 @@ export interface ServedEvent {
   at: Date;
   /** Present when the origin was asked (a miss, a refresh, a pass-through). */
   origin?: OriginReport;
+  /** A WebSocket connection, reported when it closed (status 101; `bytesSent` is what it carried to the client). */
+  webSocket?: { bytesFromClient: number };
 }
 
 /** What asking the origin took, for the statistics (origin traffic, response time, SafeHop retries). */

@@ -71,7 +71,8 @@ export async function askOrigin(files: FileService, ask: OriginAsk): Promise<Ori
   return { ok: true, status: result.status, headers: result.headers, body: result.body, report: result.report };
 }
 
-function originFor(routed: RoutedZone, effects: RuleEffects): OriginChoice {
+/** The request's origin: an edge rule's, else the zone's. */
+export function originFor(routed: RoutedZone, effects: RuleEffects): OriginChoice {
   if (effects.originUrl !== undefined) {
     const url = httpUrl(effects.originUrl);
     return url ? { kind: 'url', url } : { kind: 'unavailable', reason: `An edge rule sends the request to "${effects.originUrl}", which is no http(s) URL.` };

@@ -11,6 +11,7 @@ import type { OriginAddresses } from '../../domain/edge/origin/addresses.js';
 import type { HttpChallenges } from '../../domain/edge/types.js';
 import type { Services } from '../../domain/services.js';
 import { EdgePipeline } from './pipeline.js';
+import { EdgeWebSockets } from './websockets.js';
 
 export interface EdgeCoreOptions {
   cdnDomain: string;
@@ -25,6 +26,8 @@ export interface EdgeCoreOptions {
 
 export interface EdgeCore {
   pipeline: EdgePipeline;
+  /** Upgrades to WebSocket, proxied to the zones' origins; their counts per zone on this instance. */
+  webSockets: EdgeWebSockets;
   cache: EdgeCache;
   directory: EdgeDirectory;
   /** Set once the HTTPS listener knows its port (unless the options named it). */
@@ -59,8 +62,9 @@ export function createEdgeCore(services: Services, options: EdgeCoreOptions): Ed
     logError: options.logError,
     originAddresses: services.originAddresses,
     pipeline: undefined as unknown as EdgePipeline,
+    webSockets: undefined as unknown as EdgeWebSockets,
   };
-  core.pipeline = new EdgePipeline({
+  const deps = {
     directory,
     cache,
     policy: createEdgePolicy({ httpsPort: core.httpsPort }),
@@ -70,7 +74,9 @@ export function createEdgeCore(services: Services, options: EdgeCoreOptions): Ed
     challenges: options.challenges,
     onServed: services.edgeUsage.served,
     logError: options.logError,
-    now: options.now,
-  });
+  };
+  core.pipeline = new EdgePipeline({ ...deps, now: options.now });
+  // The same policy as the pipeline's: a client's connections and requests count once, whatever they ask.
+  core.webSockets = new EdgeWebSockets({ ...deps, now: options.now ?? Date.now });
   return core;
 }

@@ -23,7 +23,8 @@ export function edgeHandler(edge: Pick<EdgePipeline, 'serve'>, scheme: 'http' | 
     try {
       const request = receive(req, scheme);
       if (typeof request === 'string') return plainAnswer(res, 400, request);
-      const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+      // An upgrade answered as a plain request (websockets.ts) has no body: the socket's bytes are the upgrade's.
+      const hasBody = req.method !== 'GET' && req.method !== 'HEAD' && (req as { upgrade?: boolean }).upgrade !== true;
       delivery = edge.serve(request, hasBody ? req : undefined);
     } catch (error) {
       return failed(res, error, logError);
