@@ -1,11 +1,11 @@
 /**
- * The receive step: a node:http or node:http2 request as the edge's steps see it (an EdgeRequest),
- * its path in the one spelling they all use (request-path.ts), its host without port; or why it is
- * refused.
+ * The receive step: a node:http request or an HTTP/2 stream's head as the edge's steps see it (an
+ * EdgeRequest), its path in the one spelling they all use (request-path.ts), its host without port;
+ * or why it is refused.
  */
 import { normalisedPath } from '../../domain/edge/request-path.js';
 import type { EdgeRequest } from '../../domain/edge/types.js';
-import { type EdgeServerRequest, http1Headers } from './http2-messages.js';
+import { type ArrivedRequest, http1Headers } from './http2-messages.js';
 
 const NO_REQUEST = 'A request to the edge needs a Host header and a path.';
 const CLIMBING_PATH = 'The path holds an escaped "/" or "\\" next to a "." or ".." segment.';
@@ -14,7 +14,7 @@ const CLIMBING_PATH = 'The path holds an escaped "/" or "\\" next to a "." or ".
  * The request, or why it is refused (400): no host (HTTP/1.0 without Host), no origin-form
  * path, or a path that climbs out through an escaped separator.
  */
-export function receive(req: EdgeServerRequest, scheme: 'http' | 'https'): EdgeRequest | string {
+export function receive(req: ArrivedRequest, scheme: 'http' | 'https'): EdgeRequest | string {
   let target = req.url ?? '';
   // HTTP/2 names the host in `:authority`; its pseudo-headers are no headers (http2-messages.ts).
   const raw = req.httpVersionMajor === 2 ? http1Headers(req.headers) : req.headers;

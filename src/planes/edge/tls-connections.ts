@@ -1,6 +1,6 @@
 /**
- * The connections of the edge's TLS listener, which node:http2 serves as HTTP/2 sessions or, when
- * ALPN chose http/1.1, as node:http connections. node:http's own graceful close reaches only the
+ * The connections of the edge's TLS listener: HTTP/2 sessions, or, when ALPN chose http/1.1,
+ * connections handed to a node:http server (listen.ts). node:http's graceful close reaches only the
  * latter (closeIdleConnections, common/graceful-close.ts); the sessions are looked after here:
  * - closing, each session is closed as HTTP/2 closes one (GOAWAY: its streams in flight finish,
  *   then its connection ends), instead of holding the listener open until the client leaves;
