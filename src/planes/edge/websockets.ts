@@ -68,7 +68,8 @@ export class EdgeWebSockets {
       onUpgrade: (req, socket, head) => {
         // node:http left the socket to this listener, its error listener too: a client's reset must not reach the process.
         socket.on('error', () => socket.destroy());
-        if (!WEBSOCKET.test(req.headers.upgrade ?? '')) {
+        // A WebSocket's handshake is a GET (RFC 6455 §4.1); anything else is answered as a plain request.
+        if (req.method !== 'GET' || !WEBSOCKET.test(req.headers.upgrade ?? '')) {
           plain(req, responseOn(req, socket));
           return;
         }
