@@ -1,4 +1,5 @@
 /** The edge workload's figures, its table and its targets (cache hits vs the bare origin and Varnish; the miss storm). */
+import { type Http2Report, http2Failures, http2Targets, renderHttp2 } from './edge-http2.js';
 import type { LoadResult } from './workloads.js';
 
 export interface EdgeReport {
@@ -9,6 +10,8 @@ export interface EdgeReport {
   edge: LoadResult;
   varnish: LoadResult;
   storm: { requests: number; ok: number; originRequests: number; ms: number };
+  /** Cache hits over HTTP/2 against a bare node:http2 server (edge-http2.ts). */
+  http2: Http2Report;
 }
 
 const SHARE_TARGET = 0.5;
@@ -35,6 +38,8 @@ export function renderEdge(edge: EdgeReport): string {
     '',
     `Edge miss storm: ${int(s.requests)} concurrent requests for one uncached key (EnableRequestCoalescing): ${s.ok} answered 200, ${s.originRequests} origin request(s), ${Math.round(s.ms)} ms`,
     '',
+    renderHttp2(edge.http2),
+    '',
     ...edgeTargets(edge).map((t) => `${t.met ? 'met    ' : 'MISSED '} ${t.target}: ${t.measured}`),
   ].join('\n');
 }
@@ -57,6 +62,7 @@ export function edgeTargets(edge: EdgeReport): { target: string; measured: strin
       measured: `${edge.storm.originRequests} origin request(s), ${edge.storm.ok} of ${edge.storm.requests} answered 200`,
       met: edge.storm.originRequests === 1 && edge.storm.ok === edge.storm.requests,
     },
+    ...http2Targets(edge.http2),
   ];
 }
 
@@ -66,6 +72,7 @@ export function edgeFailures(edge: EdgeReport | undefined): string[] {
   for (const r of [edge.bare, edge.edge, edge.varnish])
     if (r.errors + r.non2xx + r.warmupFailures > 0) failures.push(`${r.label}: ${r.errors + r.non2xx + r.warmupFailures} failed requests`);
   if (edge.storm.ok !== edge.storm.requests) failures.push(`edge miss storm: ${edge.storm.requests - edge.storm.ok} requests failed`);
+  failures.push(...http2Failures(edge.http2));
   return failures;
 }
 

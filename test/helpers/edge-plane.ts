@@ -17,7 +17,8 @@ import type { HeldLimits } from '../../src/domain/edge/preloader/held-answers.js
 import type { HttpChallenges } from '../../src/domain/edge/types.js';
 import type { Services } from '../../src/domain/services.js';
 import { createEdgeCore, type EdgeCore } from '../../src/planes/edge/core.js';
-import { listenEdge } from '../../src/planes/edge/listen.js';
+import { listenEdge, listenEdgeTls } from '../../src/planes/edge/listen.js';
+import type { RunningPlane } from '../../src/planes/plane.js';
 import type { TestContext } from './app.js';
 
 export interface EdgeAnswer {
@@ -30,6 +31,9 @@ export interface EdgeAnswer {
 export interface EdgePlane {
   url: string;
   port: number;
+  /** The HTTPS listener (HTTP/2 and HTTP/1.1) on the same core, with `tls: true`; its certificate is the local authority's. */
+  tlsUrl?: string | undefined;
+  tlsPort?: number | undefined;
   /** The shared cache, directory and pipeline (to look at the cache's size, or fills in flight). */
   core: EdgeCore;
   /** Errors the plane logged; close() fails when any were logged. */
@@ -60,6 +64,8 @@ export interface EdgePlaneOptions {
   statusWidgetScript?: string;
   /** The bounds of the answers the preloading screen holds (a short hold). */
   preloading?: Partial<HeldLimits>;
+  /** Also start the HTTPS listener (tlsUrl, tlsPort). */
+  tls?: boolean;
 }
 
 export async function startEdgePlane(t: TestContext, options: EdgePlaneOptions = {}): Promise<EdgePlane> {
@@ -80,6 +86,7 @@ export async function startEdgePlane(t: TestContext, options: EdgePlaneOptions =
     preloading: options.preloading,
   };
   const core = createEdgeCore(options.services ?? t.app.services, coreOptions);
+  const secure: RunningPlane | undefined = options.tls ? await listenEdgeTls(core, t.app.services.certificates.edge, '127.0.0.1', 0) : undefined;
   const plane = await listenEdge(core, '127.0.0.1', options.port ?? 0);
   const port = Number(new URL(plane.url).port);
   const request: EdgePlane['request'] = async (method, host, path, headers = {}, body) => {
@@ -92,6 +99,8 @@ export async function startEdgePlane(t: TestContext, options: EdgePlaneOptions =
   return {
     url: plane.url,
     port,
+    tlsUrl: secure?.url,
+    tlsPort: secure ? Number(new URL(secure.url).port) : undefined,
     core,
     errors,
     warnings,
@@ -102,7 +111,7 @@ export async function startEdgePlane(t: TestContext, options: EdgePlaneOptions =
     request,
     get: (host, path, headers) => request('GET', host, path, headers),
     async close() {
-      await plane.close();
+      await Promise.all([plane.close(), secure?.close()]);
       if (errors.length > 0) throw new Error(`the edge plane logged errors: ${errors.map(String).join('; ')}`);
     },
   };

@@ -9,7 +9,16 @@
  */
 import { afterAll, beforeAll } from 'vitest';
 import { createTestApp, type TestContext } from './app.js';
-import { createPullZone, type EdgePlane, type OriginHandler, startEdgePlane, startOrigin, type TestOrigin, type TestPullZone } from './edge-plane.js';
+import {
+  createPullZone,
+  type EdgePlane,
+  type EdgePlaneOptions,
+  type OriginHandler,
+  startEdgePlane,
+  startOrigin,
+  type TestOrigin,
+  type TestPullZone,
+} from './edge-plane.js';
 
 export interface EdgeWorld {
   t: TestContext;
@@ -19,13 +28,13 @@ export interface EdgeWorld {
   zone(name: string, settings?: Record<string, unknown>): Promise<TestPullZone>;
 }
 
-/** `handler` is the origin's (by default it answers `origin <path>`, cacheable for a minute). */
-export function useEdgeWorld(handler?: OriginHandler): EdgeWorld {
+/** `handler` is the origin's (by default it answers `origin <path>`, cacheable for a minute); `options` the edge plane's (`tls: true` adds its HTTPS listener). */
+export function useEdgeWorld(handler?: OriginHandler, options: EdgePlaneOptions = {}): EdgeWorld {
   const world = { zone: (name, settings) => createPullZone(world.t, name, world.origin.url, settings) } as EdgeWorld;
   beforeAll(async () => {
     world.t = await createTestApp();
     world.origin = await startOrigin(handler);
-    world.edge = await startEdgePlane(world.t);
+    world.edge = await startEdgePlane(world.t, options);
   });
   afterAll(async () => {
     await world.edge?.close();

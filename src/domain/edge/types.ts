@@ -116,6 +116,8 @@ export interface ServedEvent {
   origin?: OriginReport;
   /** The request came from another edge instance through the origin shield: only its origin request counts here (the client was counted there). */
   shielded?: boolean;
+  /** A WebSocket connection, reported when it closed (status 101; `bytesSent` is what it carried to the client). */
+  webSocket?: { bytesFromClient: number };
 }
 
 /** What asking the origin took, for the statistics (origin traffic, response time, SafeHop retries). */

@@ -23,6 +23,8 @@ export const SHIELD_BANDWIDTH = 'shield.bandwidth';
 /** Origin attempts beyond the first (SafeHop's "retried"), and requests a retry saved (answered after a failed attempt). */
 export const ORIGIN_RETRIED = 'origin.retried';
 export const ORIGIN_SAVED = 'origin.saved';
+/** WebSocket connections carried, counted as each closes (their traffic both ways is in `bandwidth`). */
+export const WEBSOCKET_CONNECTIONS = 'websocket.connections';
 /** Answers by status class: `status.3xx`, `status.4xx`, `status.5xx`. */
 export const statusClass = (status: number) => `status.${Math.floor(status / 100)}xx`;
 /** Requests above the zone's DDoS threshold, by what was done: `ddos.logged`, `ddos.verified`, `ddos.challenged`, `ddos.blocked`. */

@@ -80,7 +80,7 @@ export async function askOrigin(files: FileService, ask: OriginAsk): Promise<Ori
   return { ok: true, status: result.status, headers: result.headers, body: result.body, report: result.report };
 }
 
-/** The request's origin: an edge rule's, or the zone's. */
+/** The request's origin: an edge rule's, else the zone's. */
 export function originFor(routed: RoutedZone, effects: RuleEffects): OriginChoice {
   if (effects.originUrl !== undefined) {
     const url = httpUrl(effects.originUrl);

@@ -16,6 +16,7 @@ import type { OriginShield } from '../../domain/edge/shield/origin-shield.js';
 import type { HttpChallenges } from '../../domain/edge/types.js';
 import type { Services } from '../../domain/services.js';
 import { EdgePipeline } from './pipeline.js';
+import { EdgeWebSockets } from './websockets.js';
 
 export interface EdgeCoreOptions {
   cdnDomain: string;
@@ -38,6 +39,8 @@ export interface EdgeCoreOptions {
 
 export interface EdgeCore {
   pipeline: EdgePipeline;
+  /** Upgrades to WebSocket, proxied to the zones' origins; their counts per zone on this instance. */
+  webSockets: EdgeWebSockets;
   cache: EdgeCache;
   directory: EdgeDirectory;
   /** Set once the HTTPS listener knows its port (unless the options named it). */
@@ -79,6 +82,7 @@ export function createEdgeCore(services: Services, options: EdgeCoreOptions): Ed
     permaCache,
     shield: services.originShield,
     pipeline: undefined as unknown as EdgePipeline,
+    webSockets: undefined as unknown as EdgeWebSockets,
   };
   const logWarn = options.logWarn ?? (() => undefined);
   const ddos = new DdosGuard(
@@ -90,7 +94,7 @@ export function createEdgeCore(services: Services, options: EdgeCoreOptions): Ed
     },
     options.now,
   );
-  core.pipeline = new EdgePipeline({
+  const deps = {
     ddos,
     statusWidgetScript: options.statusWidgetScript,
     preloading: options.preloading,
@@ -105,7 +109,9 @@ export function createEdgeCore(services: Services, options: EdgeCoreOptions): Ed
     challenges: options.challenges,
     onServed: services.edgeUsage.served,
     logError: options.logError,
-    now: options.now,
-  });
+  };
+  core.pipeline = new EdgePipeline({ ...deps, now: options.now });
+  // The same policy as the pipeline's: a client's connections and requests count once, whatever they ask.
+  core.webSockets = new EdgeWebSockets({ ...deps, now: options.now ?? Date.now });
   return core;
 }

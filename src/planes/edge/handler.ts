@@ -1,40 +1,78 @@
 /**
- * The edge's HTTP layer: receives a node:http request (receive.ts), lets the pipeline's steps decide
- * (pipeline.ts), and writes the answer (paced by the zone's throttle when it has one). Counts the
- * body bytes that reached the socket, for usage and statistics.
+ * The edge's HTTP layer: receives a node:http request or an HTTP/2 stream (receive.ts), lets the
+ * pipeline's steps decide (pipeline.ts), and writes the answer (paced by the zone's throttle when it
+ * has one; the differences of HTTP/2 in http2-messages.ts). Counts the body bytes that reached the
+ * socket, for usage and statistics.
  *
  * Nothing a request causes escapes this layer: an error thrown while deciding or writing (in the
  * pipeline, or by node:http refusing a header) is logged and answered 500, or ends the connection
  * when the answer's head was already sent.
  */
-import type { RequestListener, ServerResponse } from 'node:http';
-import { pipeline } from 'node:stream';
+import type { IncomingHttpHeaders, RequestListener } from 'node:http';
+import type { ServerHttp2Stream } from 'node:http2';
+import { pipeline, type Readable } from 'node:stream';
 import { guardedListener } from '../common/last-resort.js';
 import type { Delivery } from './delivery.js';
+import { type AnswerTarget, type ArrivedRequest, arrivedOn, writeHead } from './http2-messages.js';
 import type { EdgePipeline } from './pipeline.js';
 import { receive } from './receive.js';
 
-export function edgeHandler(edge: Pick<EdgePipeline, 'serve'>, scheme: 'http' | 'https', logError: (error: unknown) => void): RequestListener {
+type Edge = Pick<EdgePipeline, 'serve'>;
+
+export function edgeHandler(edge: Edge, scheme: 'http' | 'https', logError: (error: unknown) => void): RequestListener {
   return guardedListener((req, res) => {
-    let delivery: Delivery | Promise<Delivery>;
-    try {
-      const request = receive(req, scheme);
-      if (typeof request === 'string') return plainAnswer(res, 400, request);
-      const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-      delivery = edge.serve(request, hasBody ? req : undefined);
-    } catch (error) {
-      return failed(res, error, logError);
-    }
-    if (!(delivery instanceof Promise)) return write(res, delivery, logError);
-    return delivery.then(
-      (d) => write(res, d, logError),
-      (error: unknown) => failed(res, error, logError),
-    );
+    // An upgrade answered as a plain request (websockets.ts) has no body: the socket's bytes are the upgrade's.
+    const hasBody = req.method !== 'GET' && req.method !== 'HEAD' && (req as { upgrade?: boolean }).upgrade !== true;
+    answer(edge, req, hasBody ? req : undefined, res, scheme, logError);
   }, logError);
 }
 
+/** The HTTP/2 streams of the TLS listener's sessions (its 'stream' listener). */
+export function edgeStreamHandler(edge: Edge, logError: (error: unknown) => void): (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => void {
+  return (stream, headers) => {
+    // A client's reset (RST_STREAM) is an error on the stream: it only ends this answer.
+    stream.on('error', ignore);
+    const method = headers[':method'];
+    const hasBody = method !== 'GET' && method !== 'HEAD';
+    if (hasBody && headers['expect'] === '100-continue') stream.additionalHeaders({ ':status': 100 });
+    answer(edge, arrivedOn(stream, headers), hasBody ? stream : undefined, stream, 'https', logError);
+  };
+}
+
+function answer(
+  edge: Edge,
+  req: ArrivedRequest,
+  body: Readable | undefined,
+  res: AnswerTarget,
+  scheme: 'http' | 'https',
+  logError: (error: unknown) => void,
+): void {
+  let delivery: Delivery | Promise<Delivery>;
+  try {
+    const request = receive(req, scheme);
+    if (typeof request === 'string') {
+      plainAnswer(res, 400, request);
+      return;
+    }
+    delivery = edge.serve(request, body);
+  } catch (error) {
+    failed(res, error, logError);
+    return;
+  }
+  if (!(delivery instanceof Promise)) {
+    write(res, delivery, logError);
+    return;
+  }
+  delivery.then(
+    (d) => write(res, d, logError),
+    (error: unknown) => failed(res, error, logError),
+  );
+}
+
+const ignore = () => undefined;
+
 /** Writes the answer; should node:http refuse it (a header value it will not send), the request ends in a 500. */
-function write(res: ServerResponse, delivery: Delivery, logError: (error: unknown) => void): void {
+export function write(res: AnswerTarget, delivery: Delivery, logError: (error: unknown) => void): void {
   try {
     send(res, delivery, logError);
   } catch (error) {
@@ -46,14 +84,14 @@ function write(res: ServerResponse, delivery: Delivery, logError: (error: unknow
   }
 }
 
-function send(res: ServerResponse, delivery: Delivery, logError: (error: unknown) => void): void {
+function send(res: AnswerTarget, delivery: Delivery, logError: (error: unknown) => void): void {
   const { body, throttle } = delivery;
   if (res.destroyed) {
     if (body && !Buffer.isBuffer(body)) body.destroy();
     delivery.done(0);
     return;
   }
-  res.writeHead(delivery.status, delivery.headers);
+  writeHead(res, delivery.status, delivery.headers, body === undefined);
   if (body === undefined) {
     res.end();
     res.once('close', () => delivery.done(0));
@@ -83,19 +121,19 @@ const ignoreClosed = (logError: (error: unknown) => void) => (error: NodeJS.Errn
   if (error && error.code !== 'ERR_STREAM_PREMATURE_CLOSE') logError(error);
 };
 
-function failed(res: ServerResponse, error: unknown, logError: (error: unknown) => void): void {
+function failed(res: AnswerTarget, error: unknown, logError: (error: unknown) => void): void {
   logError(error);
   plainAnswer(res, 500, 'The edge failed to answer this request.');
 }
 
 /** A short text answer of the edge's own; the connection is ended instead when the head went already. */
-function plainAnswer(res: ServerResponse, status: number, text: string): void {
+function plainAnswer(res: AnswerTarget, status: number, text: string): void {
   if (res.headersSent || res.destroyed) {
     res.destroy();
     return;
   }
   try {
-    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text), server: 'edgeplane' });
+    writeHead(res, status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(Buffer.byteLength(text)), server: 'edgeplane' });
     res.end(text);
   } catch {
     res.destroy();

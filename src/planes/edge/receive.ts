@@ -1,10 +1,11 @@
 /**
- * The receive step: a node:http request as the edge's steps see it (an EdgeRequest), its path in
- * the one spelling they all use (request-path.ts), its host without port; or why it is refused.
+ * The receive step: a node:http request or an HTTP/2 stream's head as the edge's steps see it (an
+ * EdgeRequest), its path in the one spelling they all use (request-path.ts), its host without port;
+ * or why it is refused.
  */
-import type { IncomingMessage } from 'node:http';
 import { normalisedPath } from '../../domain/edge/request-path.js';
 import type { EdgeRequest } from '../../domain/edge/types.js';
+import { type ArrivedRequest, http1Headers } from './http2-messages.js';
 
 const NO_REQUEST = 'A request to the edge needs a Host header and a path.';
 const CLIMBING_PATH = 'The path holds an escaped "/" or "\\" next to a "." or ".." segment.';
@@ -13,9 +14,11 @@ const CLIMBING_PATH = 'The path holds an escaped "/" or "\\" next to a "." or ".
  * The request, or why it is refused (400): no host (HTTP/1.0 without Host), no origin-form
  * path, or a path that climbs out through an escaped separator.
  */
-export function receive(req: IncomingMessage, scheme: 'http' | 'https'): EdgeRequest | string {
+export function receive(req: ArrivedRequest, scheme: 'http' | 'https'): EdgeRequest | string {
   let target = req.url ?? '';
-  let host = req.headers.host;
+  // HTTP/2 names the host in `:authority`; its pseudo-headers are no headers (http2-messages.ts).
+  const raw = req.httpVersionMajor === 2 ? http1Headers(req.headers) : req.headers;
+  let host = raw.host;
   if (!target.startsWith('/')) {
     // absolute-form (`GET http://host/path`): its authority wins over the Host header (RFC 9112 §3.2.2).
     try {
@@ -31,7 +34,6 @@ export function receive(req: IncomingMessage, scheme: 'http' | 'https'): EdgeReq
   const path = normalisedPath(mark < 0 ? target : target.slice(0, mark));
   if (path === undefined) return CLIMBING_PATH;
   // Node joins repeated request headers itself; only Set-Cookie stays a list, which no request should send.
-  const raw = req.headers;
   const headers = (raw['set-cookie'] === undefined ? raw : { ...raw, 'set-cookie': raw['set-cookie'].join(', ') }) as Record<string, string>;
   return {
     method: req.method ?? 'GET',

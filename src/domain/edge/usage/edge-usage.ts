@@ -51,6 +51,11 @@ export class EdgeUsage {
       zone.of(metric.CACHED_BANDWIDTH).add(event.bytesSent, hour);
     }
     this.countOrigin(zone, event.origin, hour);
+    if (event.webSocket !== undefined) {
+      // A WebSocket's traffic is the zone's both ways: what its client sent too.
+      zone.of(metric.WEBSOCKET_CONNECTIONS).add(1, hour);
+      zone.of(metric.BANDWIDTH).add(event.webSocket.bytesFromClient, hour);
+    }
     this.accessLog.add(event);
     this.limits.touched(event.zoneId, event.accountId);
     if (event.zone.VideoLibraryId > 0) this.videoPlays.served(event);
