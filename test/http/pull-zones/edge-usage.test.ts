@@ -198,6 +198,21 @@ describe('monthly bandwidth and funds', () => {
   });
 });
 
+/** A line as chunks kept it before they were gzipped: the fields as JSON. */
+const lineOfOld = {
+  cacheStatus: 'MISS',
+  status: 404,
+  timestamp: 1000,
+  bytesSent: 12,
+  remoteIp: '198.51.100.1',
+  referer: '',
+  url: 'https://old.example/a|b',
+  edgeLocation: 'LOCAL',
+  userAgent: '',
+  requestId: 'old',
+  countryCode: '',
+};
+
 describe('access log', () => {
   it("keeps a zone's requests in the platform's line format when EnableLogging is on, newest first", async () => {
     const zone = await pullZone(t, 'site', { EnableLogging: true, LoggingIPAnonymizationEnabled: false });
@@ -272,6 +287,33 @@ describe('access log', () => {
     expect(await idOf('order=asc&start=0&end=2')).toEqual(['r7000', 'r7001']);
     expect(await idOf('order=asc&start=9999&end=10000')).toEqual(['r16999']);
     expect((await admin(`/pullzones/${zone.Id}/accesslog?start=10000&end=10000`)).body).toBe('');
+  });
+
+  it('keeps a chunk gzipped, and reads the chunks of JSON lines kept before', async () => {
+    const zone = await pullZone(t, 'site', { EnableLogging: true, LoggingIPAnonymizationEnabled: false });
+    await t.store.transaction((tx) =>
+      tx.accessLog.append([
+        {
+          accountId: t.accountId,
+          pullZoneId: zone.Id,
+          at: 1,
+          lines: 1,
+          entry: JSON.stringify({ ...lineOfOld, pullZoneId: zone.Id }),
+        },
+      ]),
+    );
+    for (let i = 0; i < 200; i++) await serve(zone, { requestId: `new${i}` });
+    await t.app.services.edgeAccessLog.flush();
+    const [newest] = await t.store.accessLog.newest(zone.Id, { limit: 1 });
+    expect(newest!.entry.startsWith('gz:')).toBe(true);
+    // 200 lines of about 120 bytes each, all alike but their ids: a small fraction once gzipped.
+    expect(newest!.entry.length).toBeLessThan(200 * 120 * 0.2);
+    const lines = String((await admin(`/pullzones/${zone.Id}/accesslog?start=0&end=1000`)).body)
+      .trimEnd()
+      .split('\n');
+    expect(lines).toHaveLength(201);
+    expect(lines[0]).toMatch(/\|new199\|-$/);
+    expect(lines[200]).toBe(`MISS|404|1000|12|${zone.Id}|198.51.100.1|-|https://old.example/a%7Cb|LOCAL|-|old|-`);
   });
 
   it("a deleted zone's log goes with it", async () => {

@@ -5,7 +5,14 @@
  * no store write and a busy zone one row a second; a crash loses at most the last second. Kept in
  * the store, so every instance's lines are in one log, readable by the operator route and by
  * `edgeplane pullzones logs` from another process.
+ *
+ * A chunk is kept gzipped (CHUNK_PREFIX, then base64), compressed on libuv's threads: a busy zone's
+ * second of lines (7,000 lines, 1.7 MB) written as it was held the event loop 30–80 ms a second on
+ * SQLite, about 9 µs of every request served; gzipped it is a tenth of that. Chunks written before
+ * (JSON lines, as they were kept then) are read as well.
  */
+import { promisify } from 'node:util';
+import { gunzipSync, gzip } from 'node:zlib';
 import type { Store } from '../../../store/types.js';
 import { anonymized } from '../../usage/anonymize.js';
 import type { ServedEvent } from '../types.js';
@@ -17,6 +24,10 @@ const FLUSH_MS = 1000;
 const MAX_PENDING = 100_000;
 /** The edge's location in the lines: edgeplane serves from one place. */
 export const EDGE_LOCATION = 'LOCAL';
+/** What a gzipped chunk's entry starts with (a chunk of plain lines starts with a line). */
+const CHUNK_PREFIX = 'gz:';
+
+const gzipAsync = promisify(gzip);
 
 /** The fields of one line, in the platform's order. */
 export interface AccessLogLine {
@@ -37,23 +48,11 @@ export interface AccessLogLine {
 
 /** `HIT|200|1507167062421|412|390|163.172.53.0|-|https://…|LOCAL|Mozilla/5.0…|322b68…|-`: fields cannot hold a `|`. */
 export function formatLine(line: AccessLogLine): string {
-  return [
-    line.cacheStatus,
-    line.status,
-    line.timestamp,
-    line.bytesSent,
-    line.pullZoneId,
-    line.remoteIp || '-',
-    line.referer || '-',
-    line.url,
-    line.edgeLocation,
-    line.userAgent || '-',
-    line.requestId,
-    line.countryCode || '-',
-  ]
-    .map((field) => String(field).replaceAll('|', '%7C'))
-    .join('|');
+  return `${line.cacheStatus}|${line.status}|${line.timestamp}|${line.bytesSent}|${line.pullZoneId}|${text(line.remoteIp)}|${text(line.referer)}|${text(line.url)}|${text(line.edgeLocation)}|${text(line.userAgent)}|${text(line.requestId)}|${text(line.countryCode)}`;
 }
+
+/** A text field of a line: `-` when empty, a `|` in it written `%7C` (the numbers and the cache status cannot hold one). */
+const text = (field: string) => (field === '' ? '-' : field.includes('|') ? field.replaceAll('|', '%7C') : field);
 
 export function lineOf(event: ServedEvent): AccessLogLine {
   const { request, zone } = event;
@@ -90,7 +89,7 @@ const CHUNKS_PER_READ = 32;
 interface PendingChunk {
   accountId: number;
   at: number;
-  /** JSON lines, oldest first. */
+  /** Lines in the platform's format, oldest first. */
   lines: string[];
 }
 
@@ -115,7 +114,7 @@ export class EdgeAccessLog {
       this.dropped++;
       return;
     }
-    const line = JSON.stringify(lineOf(event));
+    const line = formatLine(lineOf(event));
     const chunk = this.pending.get(event.zoneId);
     if (chunk) {
       chunk.lines.push(line);
@@ -132,10 +131,11 @@ export class EdgeAccessLog {
       this.pending = new Map();
       this.pendingLines = 0;
       try {
+        const entries = await Promise.all(
+          [...batch].map(async ([pullZoneId, c]) => ({ accountId: c.accountId, pullZoneId, at: c.at, lines: c.lines.length, entry: await packed(c.lines) })),
+        );
         await this.store.transaction(async (tx) => {
-          await tx.accessLog.append(
-            [...batch].map(([pullZoneId, c]) => ({ accountId: c.accountId, pullZoneId, at: c.at, lines: c.lines.length, entry: c.lines.join('\n') })),
-          );
+          await tx.accessLog.append(entries);
           await tx.accessLog.trim([...batch.keys()], ACCESS_LOG_SIZE);
         });
       } catch (error) {
@@ -179,14 +179,14 @@ export class EdgeAccessLog {
     while (newestFirst.length < wanted) {
       const chunks = await this.store.accessLog.newest(pullZoneId, { beforeId, limit: CHUNKS_PER_READ });
       for (const chunk of chunks) {
-        const lines = chunk.entry.split('\n');
+        const lines = unpacked(chunk.entry);
         for (let i = lines.length - 1; i >= 0 && newestFirst.length < wanted; i--) newestFirst.push(lines[i]!);
       }
       if (chunks.length < CHUNKS_PER_READ) break;
       beforeId = chunks[chunks.length - 1]!.id;
     }
     const ordered = read.order === 'desc' ? newestFirst : newestFirst.reverse();
-    return ordered.slice(read.start, read.start + read.limit).map((json) => formatLine(JSON.parse(json) as AccessLogLine));
+    return ordered.slice(read.start, read.start + read.limit);
   }
 
   /** A deleted zone's log goes with it. */
@@ -202,4 +202,15 @@ export class EdgeAccessLog {
     this.timer = undefined;
     await this.flush().catch(() => {});
   }
+}
+
+/** A chunk's lines as its row keeps them: gzipped, off the event loop. */
+async function packed(lines: string[]): Promise<string> {
+  return CHUNK_PREFIX + (await gzipAsync(lines.join('\n'))).toString('base64');
+}
+
+/** A chunk's lines in the platform's format, from a gzipped chunk or one of JSON lines written before. */
+function unpacked(entry: string): string[] {
+  if (entry.startsWith(CHUNK_PREFIX)) return gunzipSync(Buffer.from(entry.slice(CHUNK_PREFIX.length), 'base64')).toString().split('\n');
+  return entry.split('\n').map((json) => formatLine(JSON.parse(json) as AccessLogLine));
 }
