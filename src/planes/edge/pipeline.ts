@@ -9,7 +9,8 @@
  *   admit    admit.ts    zone state, ForceSSL, limits, access, edge rules, URL token    → Admitted
  *   lookup   lookup.ts   cache key; hit, updating, miss (with a stale copy), or pass    → Lookup
  *   fetch    fetch.ts    the origin, coalescing concurrent misses, keeping the copy     → Fetched
- *   deliver  deliver.ts  headers, the policy's response phase, throttle, usage          → Delivery
+ *   deliver  deliver.ts  the representation (compress.ts), headers, the policy's response
+ *                        phase, throttle, usage                                         → Delivery
  *
  * The listener (handler.ts) receives and writes; this file runs the rest. Everything a request
  * needs is in memory once its hostname was seen: a cache hit runs without a promise, a store read
@@ -23,6 +24,7 @@ import type { EdgeDirectory } from '../../domain/edge/routing/directory.js';
 import type { EdgePolicy, EdgeRequest, HttpChallenges, ServedEvent } from '../../domain/edge/types.js';
 import type { FileService } from '../../domain/files/service.js';
 import { admit } from './admit.js';
+import { EdgeCompression } from './compress.js';
 import { type DeliverDeps, deliverCopy, deliverFetched, deliverSynth } from './deliver.js';
 import type { Delivery } from './delivery.js';
 import { OriginFetches } from './fetch.js';
@@ -52,13 +54,18 @@ export class EdgePipeline {
   private readonly fetches: OriginFetches;
 
   constructor(deps: PipelineDeps) {
-    this.deps = { ...deps, now: deps.now ?? Date.now };
+    this.deps = { ...deps, now: deps.now ?? Date.now, compression: new EdgeCompression(deps.cache, deps.logError) };
     this.fetches = new OriginFetches(this.deps);
   }
 
   /** Origin requests in flight that others wait for (tests and the bench look). */
   get fillsInFlight(): number {
     return this.fetches.inFlight;
+  }
+
+  /** Copies compressed and answers compressed as they streamed (tests and the bench look). */
+  get compressions(): Readonly<EdgeCompression['counts']> {
+    return this.deps.compression.counts;
   }
 
   serve(request: EdgeRequest, clientBody: Readable | undefined): Delivery | Promise<Delivery> {
@@ -78,10 +85,10 @@ export class EdgePipeline {
       const found = lookUp(this.deps.cache, admitted, this.deps.now);
       switch (found.kind) {
         case 'hit':
-          return deliverCopy(this.deps, admitted, found.entry, 'HIT');
+          return settled(admitted, deliverCopy(this.deps, admitted, found.entry, 'HIT'));
         case 'updating':
           this.fetches.refresh(admitted, found);
-          return deliverCopy(this.deps, admitted, found.entry, 'UPDATING');
+          return settled(admitted, deliverCopy(this.deps, admitted, found.entry, 'UPDATING'));
         case 'miss':
           return releasedOnFailure(admitted, this.fetched(admitted, found));
         case 'pass':
@@ -100,6 +107,10 @@ export class EdgePipeline {
     return deliverFetched(this.deps, admitted, await this.fetches.miss(admitted, miss), miss.stale);
   }
 }
+
+/** A copy's delivery, which waits when its representation is being made: released should that fail, as below. */
+const settled = (admitted: Admitted, delivery: Delivery | Promise<Delivery>) =>
+  delivery instanceof Promise ? releasedOnFailure(admitted, delivery) : delivery;
 
 /**
  * A fetch that fails (the origin broke off an answer being kept) ends the request in an error the
