@@ -1,10 +1,12 @@
 /**
  * The `edge` workload: a cache hit of a 10 KiB object through the edge plane, against the bare
  * node:http origin sending the same bytes (the ceiling) and against Varnish caching the same
- * origin, same run, 32 connections each; then a miss storm: 1,000 concurrent requests for one
+ * origin, same run, 32 connections each; the gzip hit of a 10 KiB stylesheet against Varnish
+ * compressing at fetch (edge-compression.ts); then a miss storm: 1,000 concurrent requests for one
  * uncached key of a zone with EnableRequestCoalescing, and how many reached the origin.
  */
 import { request } from 'undici';
+import { measureCompressedHits } from './edge-compression.js';
 import { startEdgeOrigin } from './edge-origin.js';
 import type { EdgeReport } from './edge-report.js';
 import { startVarnish, type Varnish } from './edge-varnish.js';
@@ -50,10 +52,11 @@ export async function measureEdge(
     log(`edge: cache hits through Varnish, ${caseTiming.seconds} s`);
     // No server figures: varnishd's cache runs in a child process of the one started.
     const theirs = await w.runLoad(varnish.url, hit('edge-varnish', 'Varnish: cache HIT, 10 KiB'), caseTiming);
+    const compressed = await measureCompressedHits({ url: edge, host, pid: server.pid }, varnish.url, caseTiming, log);
 
     log(`edge: miss storm, ${STORM} concurrent requests for one key (EnableRequestCoalescing)`);
     const storm = await missStorm(client, edge, origin.url, `${tag}-storm`);
-    return { objectBytes: 10 * 1024, connections: w.CONNECTIONS, seconds: caseTiming.seconds, bare, edge: ours, varnish: theirs, storm };
+    return { objectBytes: 10 * 1024, connections: w.CONNECTIONS, seconds: caseTiming.seconds, bare, edge: ours, varnish: theirs, compressed, storm };
   } finally {
     await varnish?.stop();
     await origin.stop();
