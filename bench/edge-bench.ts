@@ -50,9 +50,9 @@ export async function measureEdge(
     log('edge: starting Varnish');
     varnish = await startVarnish(workDir, origin.url);
     log(`edge: cache hits through Varnish, ${caseTiming.seconds} s`);
-    // No server figures: varnishd's cache runs in a child process of the one started.
-    const theirs = await w.runLoad(varnish.url, hit('edge-varnish', 'Varnish: cache HIT, 10 KiB'), caseTiming);
-    const compressed = await measureCompressedHits({ url: edge, host, pid: server.pid }, varnish.url, caseTiming, log);
+    // Server figures from varnishd's cache process, the child of the one started.
+    const theirs = await w.runLoad(varnish.url, hit('edge-varnish', 'Varnish: cache HIT, 10 KiB'), caseTiming, varnish.workerPid);
+    const compressed = await measureCompressedHits({ url: edge, host, pid: server.pid }, { url: varnish.url, pid: varnish.workerPid }, caseTiming, log);
 
     log(`edge: miss storm, ${STORM} concurrent requests for one key (EnableRequestCoalescing)`);
     const storm = await missStorm(client, edge, origin.url, `${tag}-storm`);

@@ -23,12 +23,12 @@ const TARGET = 1.0;
 
 export async function measureCompressedHits(
   edge: { url: string; host: string; pid: number },
-  varnishUrl: string,
+  varnish: { url: string; pid: number | undefined },
   timing: w.Timing,
   log: (message: string) => void,
 ): Promise<CompressedHits> {
   const edgeBytes = await gzipAnswer(edge.url, { host: edge.host });
-  const varnishBytes = await gzipAnswer(varnishUrl, {});
+  const varnishBytes = await gzipAnswer(varnish.url, {});
   const load = (name: string, label: string, headers: Record<string, string>): w.Load => ({
     name,
     label,
@@ -38,7 +38,7 @@ export async function measureCompressedHits(
   log(`edge: gzip cache hits of a 10 KiB stylesheet through the edge plane, ${timing.seconds} s`);
   const ours = await w.runLoad(edge.url, load('edge-gzip-hit', 'edge: gzip HIT, 10 KiB CSS', { host: edge.host }), timing, edge.pid);
   log(`edge: gzip cache hits through Varnish (do_gzip), ${timing.seconds} s`);
-  const theirs = await w.runLoad(varnishUrl, load('edge-gzip-varnish', 'Varnish: gzip HIT (do_gzip), 10 KiB CSS', {}), timing);
+  const theirs = await w.runLoad(varnish.url, load('edge-gzip-varnish', 'Varnish: gzip HIT (do_gzip), 10 KiB CSS', {}), timing, varnish.pid);
   return { edgeBytes, varnishBytes, edge: ours, varnish: theirs };
 }
 
@@ -58,11 +58,11 @@ async function gzipAnswer(url: string, headers: Record<string, string>): Promise
 
 export function renderCompressed(c: CompressedHits): string[] {
   const row = (r: w.LoadResult, bytes: number) =>
-    `| ${r.label} | ${int(r.rps)} | ${(r.rps / c.varnish.rps).toFixed(2)}x | ${bytes} B | ${r.latencyMs.p50.toFixed(2)} | ${r.latencyMs.p99.toFixed(2)} | ${r.errors + r.non2xx} | ${r.server?.cpuPercent == null ? '-' : `${Math.round(r.server.cpuPercent)}%`} |`;
+    `| ${r.label} | ${int(r.rps)} | ${(r.rps / c.varnish.rps).toFixed(2)}x | ${bytes} B | ${r.latencyMs.p50.toFixed(2)} | ${r.latencyMs.p99.toFixed(2)} | ${r.errors + r.non2xx} | ${r.server?.cpuPercent == null ? '-' : `${Math.round(r.server.cpuPercent)}%`} | ${cpuPerHit(r)} |`;
   return [
     `Edge: gzip cache hits of a ${OBJECT_BYTES / 1024} KiB stylesheet (client accepts gzip), ${c.edge.connections} connections, same run`,
-    '| | req/s | x Varnish | answer | p50 ms | p99 ms | failed | srv CPU |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| | req/s | x Varnish | answer | p50 ms | p99 ms | failed | srv CPU | CPU µs per hit |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     row(c.edge, c.edgeBytes),
     row(c.varnish, c.varnishBytes),
   ];
@@ -80,3 +80,5 @@ export function compressedTargets(c: CompressedHits): { target: string; measured
 }
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
+/** The server's CPU time per answer: what a hit costs, whatever share of the machine the server got. */
+const cpuPerHit = (r: w.LoadResult) => (r.server?.cpuPercent == null || r.rps === 0 ? '-' : ((r.server.cpuPercent / 100 / r.rps) * 1e6).toFixed(1));

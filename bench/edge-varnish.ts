@@ -8,7 +8,7 @@
  * memory storage.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDebianPackage } from '../test/helpers/debian-package.js';
 import { freePort } from '../test/helpers/nsd.js';
@@ -16,6 +16,8 @@ import { freePort } from '../test/helpers/nsd.js';
 export interface Varnish {
   url: string;
   pid: number;
+  /** The cache process varnishd forks (its threads serve the requests): what its CPU is read from. */
+  workerPid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -58,7 +60,7 @@ export async function startVarnish(dir: string, originUrl: string): Promise<Varn
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { url, pid: child.pid!, stop };
+  return { url, pid: child.pid!, workerPid: childOf(child.pid!), stop };
 }
 
 /** The built-in VCL's behaviour (it runs after these subroutines), stylesheets gzipped at fetch. */
@@ -68,3 +70,17 @@ sub vcl_backend_response {
   if (beresp.http.content-type ~ "^text/css") { set beresp.do_gzip = true; }
 }
 `;
+
+/** The first process whose parent is `pid` (from /proc/<pid>/stat: the field after the state). */
+function childOf(pid: number): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] === String(pid)) return Number(entry);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return undefined;
+}
