@@ -10,6 +10,7 @@ import { EdgeDirectory } from '../../domain/edge/routing/directory.js';
 import type { OriginAddresses } from '../../domain/edge/origin/addresses.js';
 import type { HttpChallenges } from '../../domain/edge/types.js';
 import type { Services } from '../../domain/services.js';
+import { EdgeCompression } from './compress.js';
 import { EdgePipeline } from './pipeline.js';
 
 export interface EdgeCoreOptions {
@@ -63,6 +64,7 @@ export function createEdgeCore(services: Services, options: EdgeCoreOptions): Ed
   core.pipeline = new EdgePipeline({
     directory,
     cache,
+    compression: new EdgeCompression(cache, options.logError),
     policy: createEdgePolicy({ httpsPort: core.httpsPort }),
     files: services.files,
     originAddresses: services.originAddresses,

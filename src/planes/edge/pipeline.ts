@@ -24,7 +24,7 @@ import type { EdgeDirectory } from '../../domain/edge/routing/directory.js';
 import type { EdgePolicy, EdgeRequest, HttpChallenges, ServedEvent } from '../../domain/edge/types.js';
 import type { FileService } from '../../domain/files/service.js';
 import { admit } from './admit.js';
-import { EdgeCompression } from './compress.js';
+import type { EdgeCompression } from './compress.js';
 import { type DeliverDeps, deliverCopy, deliverFetched, deliverSynth } from './deliver.js';
 import type { Delivery } from './delivery.js';
 import { OriginFetches } from './fetch.js';
@@ -37,6 +37,8 @@ export interface PipelineDeps {
   policy: EdgePolicy;
   files: FileService;
   cache: EdgeCache;
+  /** The compressed forms of the cache's copies, and the coding each request gets (compress.ts). */
+  compression: EdgeCompression;
   /** Which addresses an HTTP origin may be at. */
   originAddresses?: OriginAddresses | undefined;
   /** The port clients reach the HTTPS listener on, for ForceSSL redirects (443 is left out of the URL). */
@@ -54,7 +56,7 @@ export class EdgePipeline {
   private readonly fetches: OriginFetches;
 
   constructor(deps: PipelineDeps) {
-    this.deps = { ...deps, now: deps.now ?? Date.now, compression: new EdgeCompression(deps.cache, deps.logError) };
+    this.deps = { ...deps, now: deps.now ?? Date.now };
     this.fetches = new OriginFetches(this.deps);
   }
 
