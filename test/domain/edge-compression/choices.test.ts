@@ -37,6 +37,7 @@ describe('what compresses', () => {
       'image/svg+xml',
       'application/wasm',
       'font/ttf',
+      'application/vnd.apple.mpegurl',
     ]) {
       expect(answer({ 'content-type': type }), type).toBe('by-type');
     }

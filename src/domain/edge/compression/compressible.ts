@@ -6,9 +6,9 @@
  * the type condition, not the others.
  *
  * The table: text (but not `text/event-stream`, whose events must leave as they come), scripts,
- * JSON and XML (with every `+json` and `+xml` type: SVG, RSS, Atom, web app manifests…),
- * WebAssembly, and the font and image formats stored uncompressed (TrueType, OpenType, EOT, icons,
- * bitmaps). Formats that are compressed already (JPEG, PNG, WebP, WOFF/WOFF2, video, archives)
+ * JSON and XML (with every `+json` and `+xml` type: SVG, RSS, Atom, web app manifests, DASH
+ * manifests…), HLS playlists, WebAssembly, and the font and image formats stored uncompressed
+ * (TrueType, OpenType, EOT, icons, bitmaps). Formats that are compressed already (JPEG, PNG, WebP, WOFF/WOFF2, video, archives)
  * would only cost CPU.
  */
 
@@ -30,6 +30,8 @@ const COMPRESSIBLE_TYPES = new Set([
   'application/sql',
   'application/graphql',
   'application/x-httpd-php',
+  'application/vnd.apple.mpegurl',
+  'application/x-mpegurl',
   'application/vnd.ms-fontobject',
   'application/x-font-ttf',
   'application/x-font-otf',
