@@ -1,11 +1,13 @@
 /**
  * The `edge` workload: a cache hit of a 10 KiB object through the edge plane, against the bare
  * node:http origin sending the same bytes (the ceiling) and against Varnish caching the same
- * origin, same run, 32 connections each; the same hit over HTTP/2 against a bare node:http2 server
- * (edge-http2.ts); then a miss storm: 1,000 concurrent requests for one uncached key of a zone
- * with EnableRequestCoalescing, and how many reached the origin.
+ * origin, same run, 32 connections each; the gzip hit of a 10 KiB stylesheet against Varnish
+ * compressing at fetch (edge-compression.ts); the same hit over HTTP/2 against a bare node:http2
+ * server (edge-http2.ts); then a miss storm: 1,000 concurrent requests for one uncached key of a
+ * zone with EnableRequestCoalescing, and how many reached the origin.
  */
 import { request } from 'undici';
+import { measureCompressedHits } from './edge-compression.js';
 import { measureHttp2Hits } from './edge-http2.js';
 import { startEdgeOrigin } from './edge-origin.js';
 import type { EdgeReport } from './edge-report.js';
@@ -50,15 +52,16 @@ export async function measureEdge(
     log('edge: starting Varnish');
     varnish = await startVarnish(workDir, origin.url);
     log(`edge: cache hits through Varnish, ${caseTiming.seconds} s`);
-    // No server figures: varnishd's cache runs in a child process of the one started.
-    const theirs = await w.runLoad(varnish.url, hit('edge-varnish', 'Varnish: cache HIT, 10 KiB'), caseTiming);
+    // Server figures from varnishd's cache process, the child of the one started.
+    const theirs = await w.runLoad(varnish.url, hit('edge-varnish', 'Varnish: cache HIT, 10 KiB'), caseTiming, varnish.workerPid);
+    const compressed = await measureCompressedHits({ url: edge, host, pid: server.pid }, { url: varnish.url, pid: varnish.workerPid }, caseTiming, log);
     const edgeTls = server.planes['edge-tls'];
     if (!edgeTls) throw new Error('the edge TLS plane is not listening (no "edgeplane: edge-tls listening on" line)');
     const http2 = await measureHttp2Hits(edgeTls, host, server.pid, caseTiming, log);
 
     log(`edge: miss storm, ${STORM} concurrent requests for one key (EnableRequestCoalescing)`);
     const storm = await missStorm(client, edge, origin.url, `${tag}-storm`);
-    return { objectBytes: 10 * 1024, connections: w.CONNECTIONS, seconds: caseTiming.seconds, bare, edge: ours, varnish: theirs, storm, http2 };
+    return { objectBytes: 10 * 1024, connections: w.CONNECTIONS, seconds: caseTiming.seconds, bare, edge: ours, varnish: theirs, compressed, storm, http2 };
   } finally {
     await varnish?.stop();
     await origin.stop();

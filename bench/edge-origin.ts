@@ -3,13 +3,25 @@
  * that answers every `GET /obj/<anything>` with the same 10 KiB (`Cache-Control: max-age=3600`,
  * an ETag), and counts the requests per path (`GET /_count?path=/obj/x` → the count), so the miss
  * storm can tell how many reached it. `/slow/...` answers the same after 200 ms: a wide window for
- * concurrent misses. Run as a child: `node --import tsx bench/edge-origin.ts`.
+ * concurrent misses. `GET /css/<anything>` answers a 10 KiB stylesheet (`text/css`, uncompressed
+ * whatever the request accepts): what the edge and Varnish compress. Run as a child:
+ * `node --import tsx bench/edge-origin.ts`.
  */
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { startChild, type Child } from './server.js';
 
 export const OBJECT_BYTES = 10 * 1024;
+
+/** A stylesheet of `bytes` bytes: rules that differ as a real one's do (class names, colours, sizes), about 5x smaller gzipped. */
+export function stylesheet(bytes: number): Buffer {
+  let text = '';
+  for (let i = 0; text.length < bytes; i++) {
+    const colour = ((i * 2654435761) >>> 0).toString(16).padStart(8, '0').slice(0, 6);
+    text += `.card-${i} .item-${i % 37} > a:hover { color: #${colour}; margin: ${i % 13}px ${i % 7}px; padding: 0 ${i % 5}em; font-weight: ${((i % 9) + 1) * 100}; }\n`;
+  }
+  return Buffer.from(text.slice(0, bytes));
+}
 
 export function startEdgeOrigin(): Promise<Child> {
   return startChild('edge-origin', ['--import', 'tsx', fileURLToPath(import.meta.url)], /edge-origin: listening on (http:\/\/127\.0\.0\.1:\d+)/, process.env);
@@ -18,6 +30,8 @@ export function startEdgeOrigin(): Promise<Child> {
 function serve(): void {
   const body = Buffer.alloc(OBJECT_BYTES, 'edgeplane bench object ');
   const headers = { 'content-type': 'application/octet-stream', 'content-length': body.length, 'cache-control': 'max-age=3600', etag: '"bench-10k"' };
+  const css = stylesheet(OBJECT_BYTES);
+  const cssHeaders = { 'content-type': 'text/css; charset=utf-8', 'content-length': css.length, 'cache-control': 'max-age=3600', etag: '"bench-css"' };
   const counts = new Map<string, number>();
   const server = createServer((request, reply) => {
     const url = request.url ?? '/';
@@ -26,6 +40,10 @@ function serve(): void {
       return;
     }
     counts.set(url, (counts.get(url) ?? 0) + 1);
+    if (url.startsWith('/css/')) {
+      reply.writeHead(200, cssHeaders).end(css);
+      return;
+    }
     if (url.startsWith('/slow/')) {
       setTimeout(() => reply.writeHead(200, headers).end(body), 200);
       return;

@@ -1,5 +1,6 @@
 /** The edge workload's figures, its table and its targets (cache hits vs the bare origin and Varnish; the miss storm). */
 import { type Http2Report, http2Failures, http2Targets, renderHttp2 } from './edge-http2.js';
+import { type CompressedHits, compressedTargets, renderCompressed } from './edge-compression.js';
 import type { LoadResult } from './workloads.js';
 
 export interface EdgeReport {
@@ -9,6 +10,7 @@ export interface EdgeReport {
   bare: LoadResult;
   edge: LoadResult;
   varnish: LoadResult;
+  compressed: CompressedHits;
   storm: { requests: number; ok: number; originRequests: number; ms: number };
   /** Cache hits over HTTP/2 against a bare node:http2 server (edge-http2.ts). */
   http2: Http2Report;
@@ -35,6 +37,8 @@ export function renderEdge(edge: EdgeReport): string {
   return [
     `Edge: GET of a ${edge.objectBytes / 1024} KiB object, ${edge.connections} connections, ${edge.seconds} s per server, same run`,
     table(head, rows),
+    '',
+    ...renderCompressed(edge.compressed),
     '',
     `Edge miss storm: ${int(s.requests)} concurrent requests for one uncached key (EnableRequestCoalescing): ${s.ok} answered 200, ${s.originRequests} origin request(s), ${Math.round(s.ms)} ms`,
     '',
@@ -63,13 +67,14 @@ export function edgeTargets(edge: EdgeReport): { target: string; measured: strin
       met: edge.storm.originRequests === 1 && edge.storm.ok === edge.storm.requests,
     },
     ...http2Targets(edge.http2),
+    ...compressedTargets(edge.compressed),
   ];
 }
 
 export function edgeFailures(edge: EdgeReport | undefined): string[] {
   if (!edge) return [];
   const failures: string[] = [];
-  for (const r of [edge.bare, edge.edge, edge.varnish])
+  for (const r of [edge.bare, edge.edge, edge.varnish, edge.compressed.edge, edge.compressed.varnish])
     if (r.errors + r.non2xx + r.warmupFailures > 0) failures.push(`${r.label}: ${r.errors + r.non2xx + r.warmupFailures} failed requests`);
   if (edge.storm.ok !== edge.storm.requests) failures.push(`edge miss storm: ${edge.storm.requests - edge.storm.ok} requests failed`);
   failures.push(...http2Failures(edge.http2));

@@ -2,10 +2,13 @@
  * Varnish Cache (Debian's `varnish`) in front of the same origin, the reference the edge's cache
  * hits are measured against: run in the foreground as a child of the benchmark on a free loopback
  * port, its working directory in the benchmark's temporary directory, its built-in VCL (which
- * caches what the origin's Cache-Control allows, as the edge does), 256 MB of memory storage.
+ * caches what the origin's Cache-Control allows, as the edge does) with one addition: stylesheets
+ * are gzipped once as they are fetched (`beresp.do_gzip`) and kept so, the gzip copy served as it
+ * is to clients that accept gzip (what the edge's compressed hit is measured against); 256 MB of
+ * memory storage.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDebianPackage } from '../test/helpers/debian-package.js';
 import { freePort } from '../test/helpers/nsd.js';
@@ -13,6 +16,8 @@ import { freePort } from '../test/helpers/nsd.js';
 export interface Varnish {
   url: string;
   pid: number;
+  /** The cache process varnishd forks (its threads serve the requests): what its CPU is read from. */
+  workerPid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -22,11 +27,11 @@ export async function startVarnish(dir: string, originUrl: string): Promise<Varn
   const workDir = join(dir, 'varnish');
   mkdirSync(workDir, { recursive: true });
   const origin = new URL(originUrl);
-  const child = spawn(
-    'varnishd',
-    ['-F', '-j', 'none', '-n', workDir, '-a', `127.0.0.1:${port}`, '-b', `${origin.hostname}:${origin.port}`, '-s', 'malloc,256m', '-p', 'feature=+http2'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const vcl = join(workDir, 'bench.vcl');
+  writeFileSync(vcl, vclFor(origin));
+  const child = spawn('varnishd', ['-F', '-j', 'none', '-n', workDir, '-a', `127.0.0.1:${port}`, '-f', vcl, '-s', 'malloc,256m', '-p', 'feature=+http2'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -55,5 +60,27 @@ export async function startVarnish(dir: string, originUrl: string): Promise<Varn
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { url, pid: child.pid!, stop };
+  return { url, pid: child.pid!, workerPid: childOf(child.pid!), stop };
+}
+
+/** The built-in VCL's behaviour (it runs after these subroutines), stylesheets gzipped at fetch. */
+const vclFor = (origin: URL) => `vcl 4.1;
+backend origin { .host = "${origin.hostname}"; .port = "${origin.port}"; }
+sub vcl_backend_response {
+  if (beresp.http.content-type ~ "^text/css") { set beresp.do_gzip = true; }
+}
+`;
+
+/** The first process whose parent is `pid` (from /proc/<pid>/stat: the field after the state). */
+function childOf(pid: number): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] === String(pid)) return Number(entry);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return undefined;
 }

@@ -15,6 +15,7 @@ import type { OriginAddresses } from '../../domain/edge/origin/addresses.js';
 import type { OriginShield } from '../../domain/edge/shield/origin-shield.js';
 import type { HttpChallenges } from '../../domain/edge/types.js';
 import type { Services } from '../../domain/services.js';
+import { EdgeCompression } from './compress.js';
 import { EdgePipeline } from './pipeline.js';
 import { EdgeWebSockets } from './websockets.js';
 
@@ -100,6 +101,7 @@ export function createEdgeCore(services: Services, options: EdgeCoreOptions): Ed
     preloading: options.preloading,
     directory,
     cache,
+    compression: new EdgeCompression(cache, options.logError),
     policy: createEdgePolicy({ httpsPort: core.httpsPort }),
     files: services.files,
     originAddresses: services.originAddresses,

@@ -3,8 +3,10 @@
  * cached copy, the origin's answer, or a step's own answer (a page, a redirect) — into the Delivery
  * the listener writes. Shapes the answer (browser cache time, the policy's response phase, the
  * diagnostic CDN-* headers), attaches the zone's throttle, and reports the request once it is
- * written (usage, statistics, the access log) and releases its admission. A request another edge
- * sent through the origin shield gets its answer as an origin's instead (deliver-to-edge.ts).
+ * written (usage, statistics, the access log) and releases its admission. What the client accepts
+ * chooses the representation first (compress.ts): a copy's compressed form, made the first time.
+ * A request another edge sent through the origin shield gets its answer as an origin's instead
+ * (deliver-to-edge.ts).
  */
 import type { Readable } from 'node:stream';
 import type { CachedAnswer } from '../../domain/edge/cache/edge-cache.js';
@@ -13,13 +15,15 @@ import { cachedAtHeader } from '../../domain/edge/diagnostics.js';
 import { errorPage } from '../../domain/edge/error-pages.js';
 import type { EdgeAnswer, EdgePolicy, OriginReport, ServedEvent } from '../../domain/edge/types.js';
 import { VERSION } from '../../version.js';
+import type { EdgeCompression } from './compress.js';
 import type { Delivery } from './delivery.js';
 import { answerToEdge } from './deliver-to-edge.js';
 import { answerFromCopy } from './from-cache.js';
-import type { Admitted, Fetched, Fill, Synth } from './types.js';
+import type { Admitted, Fetched, Fill, Representation, Synth } from './types.js';
 
 export interface DeliverDeps {
   policy: EdgePolicy;
+  compression: EdgeCompression;
   onServed: (event: ServedEvent) => void;
   logError: (error: unknown) => void;
   now: () => number;
@@ -31,9 +35,32 @@ type CacheStatus = EdgeAnswer['cacheStatus'];
 
 const HTML = 'text/html; charset=utf-8';
 
-/** A copy from the cache (HIT, UPDATING, STALE), or one a fill just made (MISS, EXPIRED, BYPASS): answered as the request asks (from-cache.ts). */
-export function deliverCopy(deps: DeliverDeps, admitted: Admitted, entry: CachedAnswer, cacheStatus: CacheStatus, origin?: OriginReport): Delivery {
-  const copy = answerFromCopy(admitted.request, entry, deps.now());
+/**
+ * A copy from the cache (HIT, UPDATING, STALE), or one a fill just made (MISS, EXPIRED, BYPASS):
+ * answered as the request asks (from-cache.ts), in the representation it accepts, which waits for
+ * its compression the first time.
+ */
+export function deliverCopy(
+  deps: DeliverDeps,
+  admitted: Admitted,
+  entry: CachedAnswer,
+  cacheStatus: CacheStatus,
+  origin?: OriginReport,
+): Delivery | Promise<Delivery> {
+  const chosen = deps.compression.forCopy(admitted.request, admitted.effects, entry);
+  if (chosen instanceof Promise) return chosen.then((made) => representationDelivery(deps, admitted, entry, cacheStatus, origin, made));
+  return representationDelivery(deps, admitted, entry, cacheStatus, origin, chosen);
+}
+
+function representationDelivery(
+  deps: DeliverDeps,
+  admitted: Admitted,
+  entry: CachedAnswer,
+  cacheStatus: CacheStatus,
+  origin: OriginReport | undefined,
+  chosen: Representation | undefined,
+): Delivery {
+  const copy = answerFromCopy(admitted.request, entry, deps.now(), chosen);
   const fromCache = cacheStatus === 'HIT' || cacheStatus === 'STALE' || cacheStatus === 'UPDATING';
   return answer(deps, admitted, copy.status, copy.headers, copy.body, cacheStatus, { origin, cachedAt: fromCache ? entry.storedAt : undefined });
 }
@@ -43,7 +70,7 @@ export function deliverCopy(deps: DeliverDeps, admitted: Admitted, entry: Cached
  * the origin's answer streamed, or its failure (a 502/504 page). With UseStaleWhileOffline, the
  * stale copy stands in for an origin that failed or answered 5xx.
  */
-export function deliverFetched(deps: DeliverDeps, admitted: Admitted, fetched: Fetched, stale: CachedAnswer | undefined): Delivery {
+export function deliverFetched(deps: DeliverDeps, admitted: Admitted, fetched: Fetched, stale: CachedAnswer | undefined): Delivery | Promise<Delivery> {
   if (fetched.kind === 'shared') return deliverCopy(deps, admitted, fetched.entry, fetched.stored ? 'HIT' : 'BYPASS');
   const origin = fetched.report;
   // An origin answering 5xx is as offline as one that cannot be reached.
@@ -54,8 +81,10 @@ export function deliverFetched(deps: DeliverDeps, admitted: Admitted, fetched: F
   switch (fetched.kind) {
     case 'copy':
       return deliverCopy(deps, admitted, fetched.entry, fetched.stored ? (stale ? 'EXPIRED' : 'MISS') : 'BYPASS', origin);
-    case 'stream':
-      return answer(deps, admitted, fetched.status, fetched.headers, fetched.body, 'BYPASS', { origin });
+    case 'stream': {
+      const body = deps.compression.forStream(admitted.request, admitted.effects, fetched.status, fetched.headers, fetched.body);
+      return answer(deps, admitted, fetched.status, fetched.headers, body, 'BYPASS', { origin });
+    }
     case 'failed':
       if (stale && admitted.routed.zone.UseStaleWhileOffline) return deliverCopy(deps, admitted, stale, 'STALE', fetched.report);
       return page(deps, admitted, fetched.status, fetched.message, fetched.report, fetched.retryAfter);

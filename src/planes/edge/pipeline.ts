@@ -12,7 +12,8 @@
  *   fetch    fetch.ts    the origin (or the origin shield), coalescing concurrent misses,
  *                        keeping the copy                                              → Fetched
  *            preload.ts  (a page of a zone with a preloading screen: the screen while it loads)
- *   deliver  deliver.ts  headers, the policy's response phase, throttle, usage          → Delivery
+ *   deliver  deliver.ts  the representation (compress.ts), headers, the policy's response
+ *                        phase, throttle, usage                                         → Delivery
  *
  * The listener (handler.ts) receives and writes; this file runs the rest. Everything a request
  * needs is in memory once its hostname was seen: a cache hit runs without a promise, a store read
@@ -31,6 +32,7 @@ import type { OriginShield } from '../../domain/edge/shield/origin-shield.js';
 import type { EdgePolicy, EdgeRequest, HttpChallenges, ServedEvent } from '../../domain/edge/types.js';
 import type { FileService } from '../../domain/files/service.js';
 import { admit } from './admit.js';
+import type { EdgeCompression } from './compress.js';
 import { type DeliverDeps, deliverCopy, deliverFetched, deliverSynth } from './deliver.js';
 import type { Delivery } from './delivery.js';
 import { OriginFetches } from './fetch.js';
@@ -44,6 +46,8 @@ export interface PipelineDeps {
   policy: EdgePolicy;
   files: FileService;
   cache: EdgeCache;
+  /** The compressed forms of the cache's copies, and the coding each request gets (compress.ts). */
+  compression: EdgeCompression;
   /** Which addresses an HTTP origin may be at. */
   originAddresses?: OriginAddresses | undefined;
   /** The zones' perma-cache (domain/edge/perma-cache/). */
@@ -82,6 +86,11 @@ export class EdgePipeline {
     return this.fetches.inFlight;
   }
 
+  /** Copies compressed and answers compressed as they streamed (tests and the bench look). */
+  get compressions(): Readonly<EdgeCompression['counts']> {
+    return this.deps.compression.counts;
+  }
+
   serve(request: EdgeRequest, clientBody: Readable | undefined): Delivery | Promise<Delivery> {
     const arrived = performance.now();
     const routing = route(this.deps.directory, this.deps.challenges, request);
@@ -109,10 +118,10 @@ export class EdgePipeline {
       const found = lookUp(this.deps.cache, admitted, this.deps.now);
       switch (found.kind) {
         case 'hit':
-          return deliverCopy(this.deps, admitted, found.entry, 'HIT');
+          return settled(admitted, deliverCopy(this.deps, admitted, found.entry, 'HIT'));
         case 'updating':
           this.fetches.refresh(admitted, found);
-          return deliverCopy(this.deps, admitted, found.entry, 'UPDATING');
+          return settled(admitted, deliverCopy(this.deps, admitted, found.entry, 'UPDATING'));
         case 'miss':
           return this.preloaded(admitted, () => releasedOnFailure(admitted, this.fetched(admitted, found)));
         case 'pass':
@@ -138,6 +147,10 @@ export class EdgePipeline {
     return deliverFetched(this.deps, admitted, await this.fetches.miss(admitted, miss), miss.stale);
   }
 }
+
+/** A copy's delivery, which waits when its representation is being made: released should that fail, as below. */
+const settled = (admitted: Admitted, delivery: Delivery | Promise<Delivery>) =>
+  delivery instanceof Promise ? releasedOnFailure(admitted, delivery) : delivery;
 
 /**
  * A fetch that fails (the origin broke off an answer being kept) ends the request in an error the

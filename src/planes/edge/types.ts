@@ -52,6 +52,16 @@ export type Lookup =
   /** No fresh copy under `key` (the plain key or its variant's): fetched; `stale` is the expired copy, if any. */
   | { kind: 'miss'; key: string; keyed: KeyedRequest; stale: CachedAnswer | undefined };
 
+/**
+ * deliver: one representation of a cached copy (compression/), as a whole 200 answer sends it:
+ * its bytes, its headers made once (`age` first, set per answer) and its entity tag.
+ */
+export interface Representation {
+  readonly body: Buffer;
+  readonly headers: Readonly<Record<string, string | string[]>>;
+  readonly etag: string | undefined;
+}
+
 /** What one origin request gave (or a perma-cache, with no report), shared by the requests that waited for it and may take it (placement.ts). */
 export type Fill =
   | { kind: 'copy'; entry: CachedAnswer; stored: boolean; sharing: Sharing; report: OriginReport | undefined }

@@ -120,7 +120,7 @@ export class EdgeWebSockets {
     }
     if (upgraded.kind !== 'switched') {
       release();
-      return answer(deliverFetched(this.deps, admitted, originAnswer(upgraded, zone.DisableCookies), undefined));
+      return answer(await deliverFetched(this.deps, admitted, originAnswer(upgraded, zone.DisableCookies), undefined));
     }
     const { response, report } = upgraded;
     // The origin's 101 as it sent it, with the edge's ids: the client checks the handshake itself.

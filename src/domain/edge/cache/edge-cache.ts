@@ -12,6 +12,9 @@
  * remembers, for the plain key, which request headers its variants differ by: a lookup that finds
  * nothing under the plain key asks `variesBy` and looks again under the variant's key. What is
  * remembered goes with the last variant of the key, so it is bounded by the entries.
+ *
+ * What the edge makes from a copy and keeps with it (its compressed forms, compression/) is
+ * charged to the copy (`charge`): counted in the cache's size, and gone with the copy.
  */
 import type { Purgeable } from '../purge/purge-log.js';
 
@@ -28,6 +31,8 @@ export interface CachedAnswer extends Purgeable {
   lastModified: Date | undefined;
   /** Set on an answer the origin varies by headers the plain key leaves out: that key, and those headers. */
   variantOf?: { key: string; names: readonly string[] } | undefined;
+  /** Bytes kept beside the body for this copy (its compressed forms), charged once they are made. */
+  besideBytes?: number;
 }
 
 /** What an entry costs beyond its body: the key, the headers, the bookkeeping. */
@@ -39,6 +44,8 @@ export class EdgeCache {
   /** Plain key → the headers its variants differ by, and how many variants are kept. */
   private readonly variants = new Map<string, { names: readonly string[]; count: number }>();
   private used = 0;
+  /** The copies held now, whatever their key (a copy charged after it was dropped is not counted). */
+  private held = new WeakSet<CachedAnswer>();
 
   constructor(readonly maxBytes: number) {}
 
@@ -75,12 +82,9 @@ export class EdgeCache {
     const variantOf = entry.variantOf;
     // A plain answer kept from before the origin began to vary would be found first, and hide the variants.
     if (variantOf) this.delete(variantOf.key);
-    while (this.used + cost > this.maxBytes) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest === undefined) break;
-      this.delete(oldest);
-    }
+    this.evictBeyond(this.maxBytes - cost);
     this.entries.set(key, entry);
+    this.held.add(entry);
     this.used += cost;
     let keys = this.byZone.get(entry.zoneId);
     if (!keys) this.byZone.set(entry.zoneId, (keys = new Set()));
@@ -95,10 +99,24 @@ export class EdgeCache {
     return true;
   }
 
+  /**
+   * Counts `bytes` more for a copy, kept beside its body (compression/): the least recently used
+   * copies make room, as for a new one. False when the copy is no longer held (dropped meanwhile, or
+   * never kept): nothing is counted then.
+   */
+  charge(entry: CachedAnswer, bytes: number): boolean {
+    if (!this.held.has(entry)) return false;
+    entry.besideBytes = (entry.besideBytes ?? 0) + bytes;
+    this.used += bytes;
+    this.evictBeyond(this.maxBytes);
+    return true;
+  }
+
   delete(key: string): void {
     const entry = this.entries.get(key);
     if (entry === undefined) return;
     this.entries.delete(key);
+    this.held.delete(entry);
     this.used -= costOf(key, entry);
     const keys = this.byZone.get(entry.zoneId);
     keys?.delete(key);
@@ -126,10 +144,20 @@ export class EdgeCache {
 
   clear(): void {
     this.entries.clear();
+    this.held = new WeakSet();
     this.byZone.clear();
     this.variants.clear();
     this.used = 0;
   }
+
+  /** Drops the least recently used copies until at most `bytes` are used. */
+  private evictBeyond(bytes: number): void {
+    while (this.used > bytes) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.delete(oldest);
+    }
+  }
 }
 
-const costOf = (key: string, entry: CachedAnswer) => entry.body.length + key.length + OVERHEAD_BYTES;
+const costOf = (key: string, entry: CachedAnswer) => entry.body.length + (entry.besideBytes ?? 0) + key.length + OVERHEAD_BYTES;

@@ -10,15 +10,16 @@
  * - `EnableMobileVary`: mobile or desktop, from the User-Agent;
  * - `EnableCookieVary`: the values of the cookies named in `CookieVaryParameters`;
  * - `CacheKeyHeaders`: the values of those request headers;
- * - always, the content codings the client accepts (br, gzip, zstd, deflate), since the origin may
- *   compress differently for each, and the edge never re-encodes.
  * Country vary settings are not enforced: edgeplane has no location database.
+ * The content codings the client accepts are not in the key: the edge asks the origin for the
+ * identity representation on every cache fill (origin/headers.ts) and compresses it itself
+ * (compression/), so one copy serves every client.
  *
  * Beyond the zone's settings, the key follows RFC 9111 where they are silent:
  * - a request with `Authorization` is marked `credentialed` unless `CacheKeyHeaders` names that
  *   header: its answer is kept only when the origin marks it shareable (freshness.ts);
  * - the origin's `Vary` (§4.1): the headers it names that the key already covers (the codings,
- *   `CacheKeyHeaders`; `Cookie` with `EnableCookieVary`, `User-Agent` with `EnableMobileVary`,
+ *   which every fill asks the same; `CacheKeyHeaders`; `Cookie` with `EnableCookieVary`, `User-Agent` with `EnableMobileVary`,
  *   `Accept` on images with `EnableWebPVary`/`EnableAvifVary`, `Host` with `EnableHostnameVary`:
  *   the zone's settings say how those split the cache) change nothing; for the others each variant
  *   is kept under the key plus their values as the request sent them (variantKeyOf), up to
@@ -60,7 +61,6 @@ export function keyRulesOf(zone: EdgeZone): KeyRules {
 
 const IMAGE_PATH = /\.(jpe?g|png|gif|webp|avif)$/i;
 const MOBILE_AGENT = /mobi|android|iphone|ipad|ipod|blackberry|opera mini|iemobile/i;
-const CODINGS = ['br', 'deflate', 'gzip', 'zstd'] as const;
 
 export interface KeyedRequest {
   key: string;
@@ -78,7 +78,6 @@ export function cacheKeyOf(zoneId: number, cacheVersion: number, rules: KeyRules
   const query = rules.ignoreQuery || effects.ignoreQueryString ? '' : shapeQuery(request.query, rules);
   let key = `${zoneId}:${cacheVersion}|${request.path}`;
   if (query !== '') key += `?${query}`;
-  key += `|${codings(request.headers['accept-encoding'])}`;
   if (rules.hostname) key += `|h=${request.host}`;
   if ((rules.webp || rules.avif) && IMAGE_PATH.test(request.path)) {
     const accept = request.headers['accept'] ?? '';
@@ -172,15 +171,6 @@ function paramName(pair: string): string {
   } catch {
     return raw;
   }
-}
-
-/** The content codings accepted, as a sorted list: `gzip, deflate, br` and `br,gzip,deflate` are one key. */
-function codings(acceptEncoding: string | undefined): string {
-  if (!acceptEncoding) return '';
-  const lower = acceptEncoding.toLowerCase();
-  let out = '';
-  for (const coding of CODINGS) if (lower.includes(coding)) out += out === '' ? coding : `,${coding}`;
-  return out;
 }
 
 function cookies(header: string | undefined): Map<string, string> {

@@ -11,8 +11,9 @@
  *   `EnableMobileVary`, `CDN-MobileDevice` (`mobile` or `desktop`, the edge's reading of the
  *   User-Agent, which is also part of the cache key);
  * - the edge rules' SetRequestHeader headers last.
- * A request that will fill the cache goes without the client's conditions and range: the edge
- * fetches the whole answer once and answers conditions and ranges itself.
+ * A request that will fill the cache goes without the client's conditions and range, and asks for
+ * `Accept-Encoding: identity`: the edge fetches the whole answer once, answers conditions and
+ * ranges itself, and compresses for each client (compression/).
  *
  * Headers a client could use to change what the origin answers without changing the cache key
  * (cache poisoning: one client's crafted answer kept and served to everyone after) are not passed
@@ -76,6 +77,7 @@ export function originRequestHeaders(zone: EdgeZone, request: EdgeRequest, effec
   out['via'] = '1.1 edgeplane';
   out['cdn-pullzoneid'] = String(zone.Id);
   out['cdn-requestid'] = context.requestId;
+  if (context.fillsCache) out['accept-encoding'] = 'identity';
   if (zone.EnableMobileVary) out['cdn-mobiledevice'] = isMobileAgent(request.headers['user-agent']) ? 'mobile' : 'desktop';
   for (const [name, value] of Object.entries(effects.requestHeaders)) out[name.toLowerCase()] = value;
   return out;

@@ -11,8 +11,8 @@
  *   segment at a time, then a folder named after the file (`/` ends in a name of its own, the empty
  *   one: `______`);
  * - the file `___file___`, followed by a 16-hex-digit hash of the rest of the cache key when the
- *   key holds more than the path (a query, the codings the client accepts, the zone's vary
- *   settings), so that each variant the edge keeps apart has its own file.
+ *   key holds more than the path (a query, the zone's vary settings), so that each variant the
+ *   edge keeps apart has its own file.
  * A path the storage zone could not hold (a segment or the whole path too long, a control
  * character, an encoded `/`) has no place: such requests go to the origin and are not kept.
  */
@@ -33,12 +33,12 @@ export function zoneFolder(zone: { Id: number; Name?: string | null | undefined;
 
 /**
  * The storage path of the answer to `path` (the request's path, starting with `/`), whose cache key
- * holds `variation` beyond the path (`|` alone when nothing); undefined when the zone cannot hold it.
+ * holds `variation` beyond the path (empty when nothing); undefined when the zone cannot hold it.
  */
 export function permaCachePath(folder: string, path: string, variation: string): string | undefined {
   const raw = path.split('/').slice(1);
   const name = raw.pop() ?? '';
-  const file = variation === '|' ? FILE : `${FILE}${createHash('sha256').update(variation).digest('hex').slice(0, 16)}`;
+  const file = variation === '' ? FILE : `${FILE}${createHash('sha256').update(variation).digest('hex').slice(0, 16)}`;
   try {
     const segments = [...folder.slice(0, -1).split('/'), ...raw.map(decodeURIComponent), `___${decodeURIComponent(name)}___`, file];
     return zonePath(segments, false).path;
