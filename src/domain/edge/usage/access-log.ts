@@ -211,6 +211,7 @@ async function packed(lines: string[]): Promise<string> {
 
 /** A chunk's lines in the platform's format, from a gzipped chunk or one of JSON lines written before. */
 function unpacked(entry: string): string[] {
-  if (entry.startsWith(CHUNK_PREFIX)) return gunzipSync(Buffer.from(entry.slice(CHUNK_PREFIX.length), 'base64')).toString().split('\n');
-  return entry.split('\n').map((json) => formatLine(JSON.parse(json) as AccessLogLine));
+  if (!entry.startsWith(CHUNK_PREFIX)) return entry.split('\n').map((json) => formatLine(JSON.parse(json) as AccessLogLine));
+  const text = gunzipSync(Buffer.from(entry.slice(CHUNK_PREFIX.length), 'base64')).toString();
+  return text.split('\n');
 }
