@@ -35,14 +35,19 @@ describe('job lanes', () => {
     const media = new JobRunner(t.store, t.clock.read, { lane: { only: ['encode'] }, concurrency: 2 });
     let running = 0;
     let most = 0;
-    media.register('encode', async () => {
+    // The first two jobs wait for each other (at most 5 s): each slot holds one, however slowly a
+    // loaded database hands the second slot its job; a runner running one at a time times out at 1.
+    media.register('encode', async (payload) => {
       running++;
       most = Math.max(most, running);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      const first = (payload as { i: number }).i < 2;
+      for (let waited = 0; first && running < 2 && waited < 5000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+      most = Math.max(most, running);
+      await new Promise((resolve) => setTimeout(resolve, 20));
       running--;
     });
     for (let i = 0; i < 5; i++) await media.enqueue('encode', { i });
     expect(await media.runDue()).toBe(5);
     expect(most).toBe(2);
-  });
+  }, 15_000);
 });
