@@ -70,7 +70,17 @@ export async function measureHttp2Hits(edgeTls: string, host: string, serverPid:
 }
 
 async function h2load(url: string, authority: string, timing: Timing, label: string, pid: number): Promise<H2Result> {
-  const args = ['-c', String(CONNECTIONS), '-m', String(STREAMS), '-t', '1', '-D', `${Math.round(timing.seconds * 1000)}ms`, `--warm-up-time=${Math.round(timing.warmupSeconds * 1000)}ms`];
+  const args = [
+    '-c',
+    String(CONNECTIONS),
+    '-m',
+    String(STREAMS),
+    '-t',
+    '1',
+    '-D',
+    `${Math.round(timing.seconds * 1000)}ms`,
+    `--warm-up-time=${Math.round(timing.warmupSeconds * 1000)}ms`,
+  ];
   const cpuBefore = cpuSeconds(pid);
   const started = performance.now();
   const { stdout } = await run('h2load', [...args, '-H', `:authority: ${authority}`, url], { maxBuffer: 16 * 1024 * 1024 });
