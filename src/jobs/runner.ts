@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../domain/principal.js';
-import type { JobLane, Store } from '../store/types.js';
+import type { Job, JobLane, Store } from '../store/types.js';
 
 /**
  * A job's work. `signal` aborts when this instance no longer holds the job's lease (it could not be
@@ -28,6 +28,8 @@ export interface JobRunnerOptions {
 }
 
 const RETRY_DELAYS_MS = [1_000, 5_000, 30_000, 120_000];
+/** How soon a slot with nothing to run looks again while another slot still works. */
+const RELOOK_MS = 200;
 
 export class JobRunner {
   private readonly handlers = new Map<string, JobHandler>();
@@ -63,29 +65,47 @@ export class JobRunner {
     const slots = this.options.concurrency ?? 1;
     // Several at once: each slot takes one job at a time, so a slot that is free takes the next.
     const batch = slots > 1 ? 1 : (this.options.batch ?? 20);
-    const ran = await Promise.all(Array.from({ length: slots }, () => this.drainSlot(batch)));
+    const working = { slots: 0 };
+    const ran = await Promise.all(Array.from({ length: slots }, () => this.drainSlot(batch, working)));
     return ran.reduce((a, b) => a + b, 0);
   }
 
-  private async drainSlot(batch: number): Promise<number> {
+  /**
+   * Takes and runs jobs until none is due. A slot that finds none while another slot still works
+   * looks again shortly (RELOOK_MS): a job that became due meanwhile, or one a concurrent claim
+   * left (seen once on a loaded PostgreSQL: the second slot's first claim came back empty beside
+   * four due jobs), still runs beside the others rather than after them.
+   */
+  private async drainSlot(batch: number, working: { slots: number }): Promise<number> {
     let ran = 0;
     for (;;) {
       const now = this.clock().getTime();
       const jobs = await this.store.jobs.claimDue(now, batch, this.worker, now + (this.options.leaseMs ?? 60_000), this.options.lane);
-      for (const job of jobs) {
-        const handler = this.handlers.get(job.kind);
-        try {
-          if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-          await this.holdingLease(job.id, (signal) => handler(job.payload, { signal }));
-          await this.store.jobs.complete(job.id, this.worker);
-        } catch (error) {
-          this.options.onError?.(job.kind, error);
-          const delay = RETRY_DELAYS_MS[Math.min(job.attempts - 1, RETRY_DELAYS_MS.length - 1)]!;
-          await this.store.jobs.retry(job.id, this.worker, this.clock().getTime() + delay, String(error));
+      working.slots++;
+      try {
+        for (const job of jobs) {
+          await this.runOne(job);
+          ran++;
         }
-        ran++;
+      } finally {
+        working.slots--;
       }
-      if (jobs.length < batch) return ran;
+      if (jobs.length === batch) continue;
+      if (working.slots === 0) return ran;
+      await new Promise((resolve) => setTimeout(resolve, RELOOK_MS));
+    }
+  }
+
+  private async runOne(job: Job): Promise<void> {
+    const handler = this.handlers.get(job.kind);
+    try {
+      if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+      await this.holdingLease(job.id, (signal) => handler(job.payload, { signal }));
+      await this.store.jobs.complete(job.id, this.worker);
+    } catch (error) {
+      this.options.onError?.(job.kind, error);
+      const delay = RETRY_DELAYS_MS[Math.min(job.attempts - 1, RETRY_DELAYS_MS.length - 1)]!;
+      await this.store.jobs.retry(job.id, this.worker, this.clock().getTime() + delay, String(error));
     }
   }
 
