@@ -33,7 +33,7 @@ const storelessPlaneTests = [
   'test/planes/s3/listener.test.ts',
   // Signature Version 4 against AWS's published examples: pure code.
   'test/planes/s3/sigv4-vectors.test.ts',
-  // Moving 1 GiB, and 100 MiB through rclone: the bytes' path is the files backend's, the same
+  // Moving 512 MiB, and 100 MiB through rclone: the bytes' path is the files backend's, the same
   // whatever the store; the multipart state's durability on each store is multipart.test.ts's.
   'test/planes/storage/durability.test.ts',
   'test/planes/s3/rclone.test.ts',
