@@ -252,7 +252,7 @@ export function buildServices(ctx: ServiceContext) {
     edgeUsage: new EdgeUsage(usage, edgeAccessLog, bandwidthLimits, videoPlays),
     edgeAccessLog,
     /** The key the edge's DDoS challenges are made and checked with (the same on every instance). */
-    edgeChallengeKey: ctx.secrets.keyFor('edgeplane edge challenges'),
+    edgeChallengeKey: ctx.secrets.derive('edgeplane edge challenges'),
     bandwidthLimits,
     cdnStatistics: new CdnStatistics(ctx.store, pullZones, usage, ctx.clock),
     /** `POST /purge?url=…`: URL purges the edge of every instance hears through the change feed. */

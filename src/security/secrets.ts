@@ -10,20 +10,12 @@ const SEALED_PREFIX = 'v1:';
 export class Secrets {
   private readonly hashKey: Buffer;
   private readonly sealKey: Buffer;
-  /** What keyFor derives purposes' keys from. */
-  private readonly subkeyRoot: Buffer;
 
   constructor(private readonly masterKey: Buffer) {
     if (masterKey.length !== 32) throw new Error('master key must be 32 bytes');
     // Separate subkeys so a leak of one purpose's output says nothing about the other.
     this.hashKey = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'edgeplane key lookup', 32));
     this.sealKey = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'edgeplane sealing', 32));
-    this.subkeyRoot = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'edgeplane subkeys', 32));
-  }
-
-  /** A key of one purpose (the edge's challenge tokens…), the same on every instance with this master key. */
-  keyFor(purpose: string): Buffer {
-    return Buffer.from(hkdfSync('sha256', this.subkeyRoot, Buffer.alloc(0), purpose, 32));
   }
 
   /** A key of its own for one purpose (HKDF of the master key): every instance sharing the master key derives the same one. */
