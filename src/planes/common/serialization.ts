@@ -2,7 +2,8 @@
  * Response serializers compiled from the route schemas (fast-json-stringify): the schema is also
  * the allowlist, so an undeclared field is never sent. A serializer is compiled when its route
  * first answers with that status (start-up stays short: most routes of a run are never called), and
- * cached per schema object, so building another app in the same process (tests) costs nothing.
+ * cached per schema text (and object), so building another app in the same process (each test
+ * builds one, with new schema objects of the same text) compiles nothing again.
  */
 import fastJson from 'fast-json-stringify';
 import type { FastifySerializerCompiler } from 'fastify/types/schema.js';
@@ -13,17 +14,22 @@ import { isArrayOrPaged } from '../../schemas/paging.js';
 const NUMBER_FORMATS = { int32: true, int64: true, double: true, decimal: true } as const;
 
 const cache = new WeakMap<object, (data: unknown) => string>();
+const cacheByText = new Map<string, (data: unknown) => string>();
 const externalSchemas = { ErrorBody } as unknown as Record<string, fastJson.Schema>;
 
 function compiled(schema: object): (data: unknown) => string {
   let fn = cache.get(schema);
+  if (fn) return fn;
+  const text = JSON.stringify(schema);
+  fn = cacheByText.get(text);
   if (!fn) {
     // The shared schemas only where one is referenced (the error answers): fast-json-stringify
     // checks every schema it is handed against JSON Schema's own, at each compile.
-    const external = JSON.stringify(schema).includes('"$ref"') ? { schema: externalSchemas } : {};
+    const external = text.includes('"$ref"') ? { schema: externalSchemas } : {};
     fn = fastJson(schema as fastJson.Schema, { ...external, ajv: { formats: NUMBER_FORMATS } }) as (data: unknown) => string;
-    cache.set(schema, fn);
+    cacheByText.set(text, fn);
   }
+  cache.set(schema, fn);
   return fn;
 }
 

@@ -7,7 +7,10 @@
  *
  * Validators are compiled on a route's first request, not when the app starts: compiling the ~400
  * schemas of every route up front took most of the start-up time, and a test suite or a CI job
- * usually calls a handful of routes.
+ * usually calls a handful of routes. A compiled validator is kept per schema text: routes build
+ * their schemas when an app registers them, so another app in the same process (each test builds
+ * one) has new schema objects of the same text, and compiling them again was most of a test's
+ * first request (and the validator's own cache, keyed by object, grew with every app).
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
@@ -36,6 +39,18 @@ let bodyAjv: Ajv | undefined;
 let textAjv: Ajv | undefined;
 const ajvFor = (httpPart: string | undefined): Ajv => (httpPart === 'body' ? (bodyAjv ??= makeAjv(false)) : (textAjv ??= makeAjv(true)));
 
+const compiledByText = new Map<string, ValidateFunction>();
+
+function compileOnce(httpPart: string | undefined, schema: object): ValidateFunction {
+  const text = `${httpPart === 'body' ? 'body' : 'text'}:${JSON.stringify(schema)}`;
+  let compiled = compiledByText.get(text);
+  if (!compiled) {
+    compiled = ajvFor(httpPart).compile(schema);
+    compiledByText.set(text, compiled);
+  }
+  return compiled;
+}
+
 interface Validate {
   (data: unknown): boolean;
   errors?: ErrorObject[] | null;
@@ -46,7 +61,7 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   let bindQuery: ((query: unknown) => void) | undefined;
   // Fastify reads `errors` off the function it was given after a failed call, so mirror them here.
   const validate: Validate = (data) => {
-    compiled ??= ajvFor(httpPart).compile(schema as object);
+    compiled ??= compileOnce(httpPart, schema as object);
     if (httpPart === 'querystring') (bindQuery ??= queryBinder(schema))(data);
     let valid = compiled(data);
     // A valid body costs nothing more; a failed one is looked at once for numbers sent as strings.
