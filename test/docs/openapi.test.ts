@@ -135,7 +135,6 @@ describe('GET /openapi.json', () => {
         { method: 'GET', path: '/apikey' },
         { method: 'GET', path: '/pullzone/:id|:pullZoneId' },
         { method: 'PUT', path: '/mc/apps/:appId/endpoints/:endpointId' },
-        { method: 'PUT', path: '/apps/:appId/endpoints/:endpointId' },
       ]),
     );
     expect(routes.length).toBeGreaterThan(80);

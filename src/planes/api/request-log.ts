@@ -7,6 +7,8 @@ import { pino } from 'pino';
 export interface LoggedRequest {
   method?: string;
   url?: string;
+  /** What the client asked, where routing rewrote `url` (a container call made at the root). */
+  originalUrl?: string;
   headers?: Record<string, unknown>;
   host?: string;
   ip?: string;
@@ -17,7 +19,7 @@ export interface LoggedRequest {
 export function requestForLog(request: LoggedRequest): Record<string, unknown> {
   return {
     method: request.method,
-    url: request.url,
+    url: request.originalUrl ?? request.url,
     version: request.headers?.['accept-version'],
     host: request.host,
     remoteAddress: request.ip,

@@ -50,11 +50,13 @@ const TITLES: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
-/** Container-platform routes speak plain problem details; the core API adds its three fields. */
-const isContainerPath = (url: string) => url.startsWith('/mc/') || url.startsWith('/apps');
+/** Container-platform routes (all under /mc once routed, see app.ts) speak plain problem details; the core API adds its three fields. */
+const isContainerPath = (url: string) => url.startsWith('/mc/');
 
 export function errorBody(request: FastifyRequest, status: number, detail: string, key: string, problems: FieldProblem[]): ErrorBodyT {
-  const instance = request.url.split('?')[0] ?? request.url;
+  // The address as the client wrote it (a container call made at the root is routed under /mc).
+  const asked = request.originalUrl ?? request.url;
+  const instance = asked.split('?')[0] ?? asked;
   const body: ErrorBodyT = {
     title: TITLES[status] ?? 'Error',
     status,
@@ -63,7 +65,7 @@ export function errorBody(request: FastifyRequest, status: number, detail: strin
     errors: problems,
     id: String(request.id),
   };
-  if (!isContainerPath(instance)) {
+  if (!isContainerPath(request.url)) {
     body.ErrorKey = key;
     body.Field = problems[0]?.field ?? '';
     body.Message = detail;

@@ -120,8 +120,16 @@ describe('GET /mc/apps', () => {
     expect(await list()).toMatchObject({ items: [{ id: kept }], meta: { totalItems: 1 } });
   });
 
-  it('is served at /apps too', async () => {
+  it('is served at /apps too, whatever the case, its errors naming the address as asked', async () => {
     const appId = await createApp(t);
     expect((await t.get('/apps')).body.items.map((i: { id: string }) => i.id)).toEqual([appId]);
+    expect((await t.get('/APPS?limit=5')).body.items.map((i: { id: string }) => i.id)).toEqual([appId]);
+    const missing = await t.get('/registries/12345');
+    expect(missing.status).toBe(404);
+    // Plain problem details, as under /mc: no core-API fields.
+    expect(missing.body.instance).toBe('/registries/12345');
+    expect(missing.body).not.toHaveProperty('ErrorKey');
+    // A path that only starts like a container one stays the core API's.
+    expect((await t.get('/appsx')).status).toBe(404);
   });
 });

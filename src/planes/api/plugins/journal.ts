@@ -107,7 +107,7 @@ export function registerJournal(app: FastifyInstance, capacity: number, clock: C
       time: new Date(clock().getTime() - Math.round(reply.elapsedTime)).toISOString(),
       requestId: String(request.id),
       method: request.method,
-      path: request.url.split('?')[0] ?? request.url,
+      path: request.originalUrl.split('?')[0] ?? request.originalUrl,
       route: route ?? null,
       status: reply.statusCode,
       accountId: principal?.accountId ?? null,
