@@ -29,6 +29,12 @@ export interface ServedZoneFile {
   file: string;
 }
 
+/** NSD as a secondary: every zone transferred from the primary on loopback `primaryPort`, with a TSIG key (notifies signed with it too). */
+export interface SecondaryOf {
+  primaryPort: number;
+  key: { algorithm: string; name: string; secret: string };
+}
+
 const running = new Set<ChildProcess>();
 // However the caller ends (an error, Ctrl-C), no name server outlives it.
 process.once('exit', () => {
@@ -37,9 +43,11 @@ process.once('exit', () => {
 
 /**
  * NSD serving `zones` from `dir`, one server process, on loopback (UDP and TCP): on `port` when
- * given (to restart a server where its clients already look), else on a free one.
+ * given (to restart a server where its clients already look), else on a free one. As a
+ * `secondary`, it transfers the zones (their files are where it keeps them) and logs at verbosity 3
+ * (each transfer, in `nsd.log`); it is ready once it answers the first zone's SOA.
  */
-export async function startNsd(dir: string, zones: ServedZoneFile[], port?: number): Promise<DnsServer> {
+export async function startNsd(dir: string, zones: ServedZoneFile[], port?: number, secondary?: SecondaryOf): Promise<DnsServer> {
   await ensureDebianPackage('nsd', 'nsd');
   mkdirSync(dir, { recursive: true });
   port ??= await freePort();
@@ -59,12 +67,27 @@ export async function startNsd(dir: string, zones: ServedZoneFile[], port?: numb
       `  xfrdfile: "${join(dir, 'xfrd.state')}"`,
       `  zonelistfile: "${join(dir, 'zone.list')}"`,
       `  logfile: "${join(dir, 'nsd.log')}"`,
-      '  verbosity: 0',
+      `  verbosity: ${secondary ? 3 : 0}`,
+      // A secondary applies each transfer at once (by default it waits up to a second after the last one).
+      ...(secondary ? ['  xfrd-reload-timeout: 0'] : []),
       // Its response rate limiting (200 per second per /24 by default) would drop a load generator's queries.
       '  rrl-ratelimit: 0',
       'remote-control:',
       '  control-enable: no',
-      ...zones.flatMap((zone) => ['zone:', `  name: ${zone.name}`, `  zonefile: "${zone.file}"`]),
+      ...(secondary ? ['key:', `  name: ${secondary.key.name}`, `  algorithm: ${secondary.key.algorithm}`, `  secret: "${secondary.key.secret}"`] : []),
+      ...zones.flatMap((zone) => [
+        'zone:',
+        `  name: ${zone.name}`,
+        `  zonefile: "${zone.file}"`,
+        ...(secondary
+          ? [
+              `  request-xfr: 127.0.0.1@${secondary.primaryPort} ${secondary.key.name}`,
+              `  allow-notify: 127.0.0.1 ${secondary.key.name}`,
+              // Kept IXFRs are logged ("writing zone … IXFR data"): a test sees which transfers were incremental.
+              '  store-ixfr: yes',
+            ]
+          : []),
+      ]),
       '',
     ].join('\n'),
   );
