@@ -126,7 +126,9 @@ export function buildServices(ctx: ServiceContext) {
     nameservers: configuredNameservers(ctx.config),
     soaTimers: { refresh: ctx.config.dnsSoaRefresh, retry: ctx.config.dnsSoaRetry, expire: ctx.config.dnsSoaExpire },
   });
-  const dnsTransfers = new ZoneTransfers(dnsAuthority, ctx.clock);
+  const dnsTransfers = new ZoneTransfers(dnsAuthority, ctx.clock, (zoneId, accountId) =>
+    dnsZones.writer.edit({ accountId }, zoneId, async (_tx, zone) => ({ zone, result: undefined })),
+  );
   dnsZones.writer.onCommitted.push((id, accountId, zone, version, records) => servedZones.committed(id, accountId, zone, version, records));
   dnsZones.writer.onDeleted.push((id) => servedZones.deleted(id));
   const certificates = new CertificateService({

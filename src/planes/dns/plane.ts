@@ -4,10 +4,14 @@
  */
 import type { Services } from '../../domain/services.js';
 import type { RunningPlane } from '../plane.js';
+import { refreshSignatures } from '../../domain/dns/transfer/zone-transfers.js';
 import { parseSecondaries, parseTsigKeys } from '../../schemas/dns-secondaries.js';
 import { type DnsPlaneOptions, listenDns } from './listen.js';
 import { Notifier, type NotifyOptions } from './transfer/notify.js';
 import { TransferServer } from './transfer/serve-transfer.js';
+
+/** How often signed zones are checked for signatures their secondaries should get anew (ZoneTransfers.refreshSignatures). */
+const RESIGN_CHECK_MS = 3600_000;
 
 const RCODES = ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED'];
 
@@ -64,14 +68,20 @@ export async function startDnsPlane(services: Services, host: string, port: numb
     throw error;
   });
   if (!notifier) return plane;
+  const resigning = setInterval(() => void refreshSignatures(services.dnsTransfers, options.logError ?? (() => {})), RESIGN_CHECK_MS);
+  resigning.unref();
+  const stop = () => {
+    clearInterval(resigning);
+    notifier.close();
+  };
   return {
     ...plane,
     close: async () => {
-      notifier.close();
+      stop();
       await plane.close();
     },
     forceClose: () => {
-      notifier.close();
+      stop();
       plane.forceClose();
     },
   };

@@ -29,6 +29,7 @@ interface KeptSignature {
 
 export interface ZoneSnapshot {
   zoneId: number;
+  accountId: number;
   apex: string;
   serial: number;
   /** The SOA, first and last of a transfer, and as a record (a NOTIFY carries it). */
@@ -85,7 +86,18 @@ export function buildSnapshot(index: ZoneIndex, now: number, previous?: ZoneSnap
     records.push(encode(nsec), sign(node.name, 'NSEC', NEGATIVE_TTL, [nsec], `${next}|${rrtypes.join()}`));
   }
   const keys = new Set(records.map((r) => r.toString('latin1')));
-  return { zoneId: index.zone.id, apex, serial: index.zone.serial >>> 0, soa, soaRecord: index.soa, records, keys, signedAt, signatures };
+  return {
+    zoneId: index.zone.id,
+    accountId: index.zone.accountId,
+    apex,
+    serial: index.zone.serial >>> 0,
+    soa,
+    soaRecord: index.soa,
+    records,
+    keys,
+    signedAt,
+    signatures,
+  };
 }
 
 /** The RRsets a name transfers: [type, answers, ttl, content key]; the apex SOA is the snapshot's own. */

@@ -6,6 +6,7 @@
 import type { Clock } from '../../principal.js';
 import type { ServingAuthority } from '../serving/authority.js';
 import { hostName } from '../serving/names.js';
+import { RESIGN_AFTER } from '../serving/signer.js';
 import type { ServedZone } from '../serving/types.js';
 import { ZoneHistory, type ZoneDifference } from './zone-history.js';
 import { buildSnapshot, type ZoneSnapshot } from './zone-snapshot.js';
@@ -17,12 +18,16 @@ export type Changes =
   /** The history does not reach back: the whole zone. */
   | { kind: 'whole'; snapshot: ZoneSnapshot };
 
+/** Writes a zone again without changing it: its serial moves (and with it what secondaries hold). */
+export type TouchZone = (zoneId: number, accountId: number) => Promise<void>;
+
 export class ZoneTransfers {
   private readonly histories = new Map<number, ZoneHistory>();
 
   constructor(
     private readonly authority: ServingAuthority,
     private readonly clock: Clock,
+    private readonly touch?: TouchZone,
   ) {
     authority.onSerialMoved.push((zone) => {
       for (const listener of this.onSerialMoved) listener(zone);
@@ -47,6 +52,16 @@ export class ZoneTransfers {
     return next;
   }
 
+  /** The current snapshots of signed zones whose oldest signature is due to be made again. */
+  dueForSigning(): ZoneSnapshot[] {
+    const now = Math.floor(this.clock().getTime() / 1000);
+    return [...this.histories.values()].map((h) => h.current).filter((s) => s.signedAt !== undefined && now - s.signedAt >= RESIGN_AFTER);
+  }
+
+  async touchZone(zoneId: number, accountId: number): Promise<void> {
+    await this.touch?.(zoneId, accountId);
+  }
+
   /** What a secondary at `serial` needs to reach the current version (RFC 1995). */
   changesSince(name: string, serial: number): Changes | undefined {
     const snapshot = this.snapshot(name);
@@ -55,6 +70,25 @@ export class ZoneTransfers {
     const differences = this.histories.get(snapshot.zoneId)?.since(serial);
     return differences ? { kind: 'differences', snapshot, differences } : { kind: 'whole', snapshot };
   }
+}
+
+/**
+ * Signatures a secondary holds age while the zone does not change: each signed zone whose
+ * transferred signatures are over RESIGN_AFTER old is written again (a new serial, so the
+ * secondaries transfer it, NOTIFY telling them), and its next snapshot signs afresh. Run
+ * periodically by the DNS plane while it has secondaries; zones no transfer asked for are left alone.
+ */
+export async function refreshSignatures(transfers: ZoneTransfers, onError: (error: unknown) => void): Promise<number> {
+  let touched = 0;
+  for (const snapshot of transfers.dueForSigning()) {
+    try {
+      await transfers.touchZone(snapshot.zoneId, snapshot.accountId);
+      touched++;
+    } catch (error) {
+      onError(error);
+    }
+  }
+  return touched;
 }
 
 /** RFC 1982 serial arithmetic: whether `a` is after `b`. */
