@@ -29,10 +29,14 @@ export interface ServedZoneFile {
   file: string;
 }
 
-/** NSD as a secondary: every zone transferred from the primary on loopback `primaryPort`, with a TSIG key (notifies signed with it too). */
-export interface SecondaryOf {
-  primaryPort: number;
+/**
+ * Zone transfers with a TSIG key: NSD gives its zones to loopback clients signing with the key,
+ * and with `primaryPort` it is a secondary, every zone transferred from the primary on that
+ * loopback port (which notifies it, signing with the key too).
+ */
+export interface NsdTransfers {
   key: { algorithm: string; name: string; secret: string };
+  primaryPort?: number;
 }
 
 const running = new Set<ChildProcess>();
@@ -47,7 +51,8 @@ process.once('exit', () => {
  * `secondary`, it transfers the zones (their files are where it keeps them) and logs at verbosity 3
  * (each transfer, in `nsd.log`); it is ready once it answers the first zone's SOA.
  */
-export async function startNsd(dir: string, zones: ServedZoneFile[], port?: number, secondary?: SecondaryOf): Promise<DnsServer> {
+export async function startNsd(dir: string, zones: ServedZoneFile[], port?: number, transfers?: NsdTransfers): Promise<DnsServer> {
+  const secondary = transfers?.primaryPort === undefined ? undefined : { ...transfers, primaryPort: transfers.primaryPort };
   await ensureDebianPackage('nsd', 'nsd');
   mkdirSync(dir, { recursive: true });
   port ??= await freePort();
@@ -74,11 +79,12 @@ export async function startNsd(dir: string, zones: ServedZoneFile[], port?: numb
       '  rrl-ratelimit: 0',
       'remote-control:',
       '  control-enable: no',
-      ...(secondary ? ['key:', `  name: ${secondary.key.name}`, `  algorithm: ${secondary.key.algorithm}`, `  secret: "${secondary.key.secret}"`] : []),
+      ...(transfers ? ['key:', `  name: ${transfers.key.name}`, `  algorithm: ${transfers.key.algorithm}`, `  secret: "${transfers.key.secret}"`] : []),
       ...zones.flatMap((zone) => [
         'zone:',
         `  name: ${zone.name}`,
         `  zonefile: "${zone.file}"`,
+        ...(transfers ? [`  provide-xfr: 127.0.0.1 ${transfers.key.name}`] : []),
         ...(secondary
           ? [
               `  request-xfr: 127.0.0.1@${secondary.primaryPort} ${secondary.key.name}`,

@@ -29,8 +29,8 @@ export class ZoneHistory {
   /** Moves to `next`, a later version of the same zone. */
   advance(next: ZoneSnapshot): void {
     const before = this.current;
-    const removed = before.records.filter((r) => !next.keys.has(r.toString('latin1')));
-    const added = next.records.filter((r) => !before.keys.has(r.toString('latin1')));
+    const removed = before.records.filter((r) => !next.keys.has(r.key)).map((r) => r.wire);
+    const added = next.records.filter((r) => !before.keys.has(r.key)).map((r) => r.wire);
     this.differences.push({ from: before.serial, fromSoa: before.soa, to: next.serial, toSoa: next.soa, removed, added });
     this.changedRecords += removed.length + added.length;
     this.current = next;

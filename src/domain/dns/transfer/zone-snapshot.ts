@@ -17,14 +17,30 @@ import dnsPacket, { type Answer } from 'dns-packet';
 import { isWithin, parentName } from '../serving/names.js';
 import { RESIGN_AFTER, typeCode } from '../serving/signer.js';
 import { NEGATIVE_TTL } from '../serving/soa.js';
-import type { RR } from '../serving/weighted.js';
+import type { RR, RRset } from '../serving/weighted.js';
 import type { NameNode, ZoneIndex } from '../serving/zone-index.js';
 
 const codec = dnsPacket as unknown as { answer: { encode(a: Answer): Buffer } };
 
-interface KeptSignature {
+/** A record in wire form, and as a binary string (what two snapshots are compared by). */
+export interface Encoded {
   wire: Buffer;
+  key: string;
+}
+
+interface KeptSignature extends Encoded {
   signedAt: number;
+}
+
+/**
+ * What one snapshot keeps for the next: an RRset a change did not touch is the same object in the
+ * next index (zone-edit.ts renders only the names it changed), so its records are not encoded
+ * again; NSECs and signatures are kept by what they say.
+ */
+interface Kept {
+  rrsets: WeakMap<object, Encoded[]>;
+  nsecs: Map<string, Encoded>;
+  signatures: Map<string, KeptSignature>;
 }
 
 export interface ZoneSnapshot {
@@ -36,28 +52,33 @@ export interface ZoneSnapshot {
   soa: Buffer;
   soaRecord: RR;
   /** Every other record (the SOA's RRSIG included), in canonical order. */
-  records: Buffer[];
-  /** The records as binary strings, for the differences between two snapshots (IXFR). */
+  records: Encoded[];
+  /** The records' keys, for the differences between two snapshots (IXFR). */
   keys: Set<string>;
   /** When its oldest signature was made (seconds); undefined for an unsigned zone. */
   signedAt?: number;
-  /** Signatures by what they cover, for the next snapshot to keep. */
-  signatures: Map<string, KeptSignature>;
+  kept: Kept;
 }
 
 export function buildSnapshot(index: ZoneIndex, now: number, previous?: ZoneSnapshot): ZoneSnapshot {
   const apex = index.apex;
   const signer = index.signer;
-  const signatures = new Map<string, KeptSignature>();
+  const before = previous?.kept;
+  const kept: Kept = { rrsets: before?.rrsets ?? new WeakMap(), nsecs: new Map(), signatures: new Map() };
   let signedAt: number | undefined;
-  const sign = (owner: string, type: string, ttl: number, answers: readonly RR[], content: string): Buffer => {
+  const sign = (owner: string, type: string, ttl: number, answers: readonly RR[], content: string): Encoded => {
     const key = `${owner}|${type}|${ttl}|${content}`;
-    let kept = previous?.signatures.get(key);
-    if (!kept || now - kept.signedAt >= RESIGN_AFTER || now < kept.signedAt)
-      kept = { wire: encode(signer!.signUncached(owner, type, ttl, answers)), signedAt: now };
-    signatures.set(key, kept);
-    signedAt = signedAt === undefined ? kept.signedAt : Math.min(signedAt, kept.signedAt);
-    return kept.wire;
+    let signature = before?.signatures.get(key);
+    if (!signature || now - signature.signedAt >= RESIGN_AFTER || now < signature.signedAt)
+      signature = { ...encoded(signer!.signUncached(owner, type, ttl, answers)), signedAt: now };
+    kept.signatures.set(key, signature);
+    signedAt = signedAt === undefined ? signature.signedAt : Math.min(signedAt, signature.signedAt);
+    return signature;
+  };
+  const encodedOf = (of: object, make: () => RR[]): Encoded[] => {
+    let list = kept.rrsets.get(of);
+    if (!list) kept.rrsets.set(of, (list = make().map(encoded)));
+    return list;
   };
 
   const names = [...index.nodes.values()]
@@ -67,53 +88,56 @@ export function buildSnapshot(index: ZoneIndex, now: number, previous?: ZoneSnap
     .map(([, node]) => node);
   // Names that own data (or a delegation): the NSEC chain links them; empty non-terminals have none.
   const owners = names.filter((node) => node.name === apex || node.records.length > 0);
-  const records: Buffer[] = [];
-  const soa = encode(index.soa);
+  const records: Encoded[] = [];
   if (signer) records.push(sign(apex, 'SOA', index.soa.ttl ?? 0, [index.soa], index.soaKey));
   for (let i = 0; i < owners.length; i++) {
     const node = owners[i]!;
+    const delegation = node.cut && node.name !== apex ? node.cut : undefined;
     const types: string[] = node.name === apex ? ['SOA'] : [];
-    for (const [type, answers, ttl, content] of rrsetsOf(index, node)) {
+    for (const [type, rrset, answers, ttl, content] of rrsetsOf(index, node)) {
       types.push(type);
-      for (const answer of answers) records.push(encode({ ...answer, name: node.name, ttl, class: 'IN' } as RR));
-      if (signer && !(node.cut && node.name !== apex)) records.push(sign(node.name, type, ttl, answers, content));
+      records.push(...encodedOf(rrset, () => answers.map((answer) => ({ ...answer, name: node.name, ttl, class: 'IN' }) as RR)));
+      if (signer && !delegation) records.push(sign(node.name, type, ttl, answers, content));
     }
-    for (const glue of node.cut && node.name !== apex ? gluesOf(node) : []) records.push(encode(glue));
+    if (delegation) records.push(...encodedOf(delegation.glue, () => gluesOf(node)));
     if (!signer) continue;
     const next = owners[(i + 1) % owners.length]!.name;
     const rrtypes = [...new Set([...types, 'RRSIG', 'NSEC'])].sort((a, b) => typeCode(a) - typeCode(b));
+    const content = `${next}|${rrtypes.join()}`;
     const nsec: RR = { name: node.name, type: 'NSEC', class: 'IN', ttl: NEGATIVE_TTL, data: { nextDomain: next, rrtypes } };
-    records.push(encode(nsec), sign(node.name, 'NSEC', NEGATIVE_TTL, [nsec], `${next}|${rrtypes.join()}`));
+    const nsecKey = `${node.name}|${content}`;
+    const nsecRecord = before?.nsecs.get(nsecKey) ?? encoded(nsec);
+    kept.nsecs.set(nsecKey, nsecRecord);
+    records.push(nsecRecord, sign(node.name, 'NSEC', NEGATIVE_TTL, [nsec], content));
   }
-  const keys = new Set(records.map((r) => r.toString('latin1')));
   return {
     zoneId: index.zone.id,
     accountId: index.zone.accountId,
     apex,
     serial: index.zone.serial >>> 0,
-    soa,
+    soa: encode(index.soa),
     soaRecord: index.soa,
     records,
-    keys,
+    keys: new Set(records.map((r) => r.key)),
     signedAt,
-    signatures,
+    kept,
   };
 }
 
-/** The RRsets a name transfers: [type, answers, ttl, content key]; the apex SOA is the snapshot's own. */
-function rrsetsOf(index: ZoneIndex, node: NameNode): Array<[string, readonly RR[], number, string]> {
+/** The RRsets a name transfers: [type, the RRset, answers, ttl, content key]; the apex SOA is the snapshot's own. */
+function rrsetsOf(index: ZoneIndex, node: NameNode): Array<[string, RRset, readonly RR[], number, string]> {
   if (node.cut && node.name !== index.apex) {
     const all = node.cut.ns.all;
-    return [['NS', all.answers, all.ttl, all.key]];
+    return [['NS', node.cut.ns, all.answers, all.ttl, all.key]];
   }
-  const out: Array<[string, readonly RR[], number, string]> = [];
+  const out: Array<[string, RRset, readonly RR[], number, string]> = [];
   for (const [type, rrset] of node.rrsets) {
     if (type === 'SOA') continue;
     const all = rrset.all;
     if (all.answers.length === 0) continue;
     // One name, one canonical name (RFC 2181 §10.1): a CNAME set drawn by weight transfers its first.
     const answers = type === 'CNAME' ? all.answers.slice(0, 1) : all.answers;
-    out.push([type, answers, all.ttl, type === 'CNAME' ? `first|${all.key}` : all.key]);
+    out.push([type, rrset, answers, all.ttl, type === 'CNAME' ? `first|${all.key}` : all.key]);
   }
   return out;
 }
@@ -144,4 +168,9 @@ const reversedKey = (name: string) => (name === '.' ? '' : name.split('.').rever
 
 function encode(rr: RR): Buffer {
   return codec.answer.encode(rr as Answer);
+}
+
+function encoded(rr: RR): Encoded {
+  const wire = encode(rr);
+  return { wire, key: wire.toString('latin1') };
 }

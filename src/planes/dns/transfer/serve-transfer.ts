@@ -6,6 +6,7 @@
  * message of an allowed transfer is signed, each MAC chained to the one before.
  */
 import type { DecodedPacket } from 'dns-packet';
+import type { ZoneSnapshot } from '../../../domain/dns/transfer/zone-snapshot.js';
 import type { ZoneTransfers } from '../../../domain/dns/transfer/zone-transfers.js';
 import type { Secondary, TsigKey } from '../../../schemas/dns-secondaries.js';
 import { headerReply, questionEnd, RCODE } from '../error-replies.js';
@@ -30,11 +31,22 @@ export class TransferServer implements TransferHandler {
   private readonly allowed: Set<string>;
   private readonly keys: Map<string, TsigKey>;
   private readonly now: () => number;
+  private readonly axfrBodies = new WeakMap<ZoneSnapshot, Body[]>();
 
   constructor(private readonly options: TransferOptions) {
     this.allowed = new Set(options.secondaries.map((s) => s.address));
     this.keys = new Map(options.keys.map((k) => [k.name, k]));
     this.now = options.now ?? (() => Math.floor(Date.now() / 1000));
+  }
+
+  /** The messages' records of the whole zone (AXFR), made once per version. */
+  private wholeZone(snapshot: ZoneSnapshot): Body[] {
+    let bodies = this.axfrBodies.get(snapshot);
+    if (!bodies) {
+      bodies = bodiesOf([snapshot.soa, ...snapshot.records.map((r) => r.wire), snapshot.soa]);
+      this.axfrBodies.set(snapshot, bodies);
+    }
+    return bodies;
   }
 
   /** A secondary's address: its transfers and queries pass the plane's rate limit and per-client connection cap. */
@@ -79,14 +91,15 @@ export class TransferServer implements TransferHandler {
       out(withRcode(header, RCODE_NOTAUTH));
       return 'answered';
     }
-    let records: Buffer[];
-    if (changes?.kind === 'current') records = [snapshot.soa];
+    let bodies: Body[];
+    if (changes?.kind === 'current') bodies = bodiesOf([snapshot.soa]);
     else if (changes?.kind === 'differences') {
-      records = [snapshot.soa];
+      const records = [snapshot.soa];
       for (const d of changes.differences) records.push(d.fromSoa, ...d.removed, d.toSoa, ...d.added);
       records.push(snapshot.soa);
-    } else records = [snapshot.soa, ...snapshot.records, snapshot.soa];
-    for (const bytes of messagesOf(header, records)) out(bytes);
+      bodies = bodiesOf(records);
+    } else bodies = this.wholeZone(snapshot);
+    bodies.forEach((body, i) => out(messageOf(header, body, i === 0)));
     return 'answered';
   }
 }
@@ -115,18 +128,19 @@ function withRcode(header: Buffer, rcode: number): Buffer {
   return out;
 }
 
-/** The records in messages of about MESSAGE_BYTES each; the question in the first only (RFC 5936 §2.2). */
-function messagesOf(header: Buffer, records: readonly Buffer[]): Buffer[] {
-  const messages: Buffer[] = [];
-  let first = true;
+/** The records of one message, and how many. */
+interface Body {
+  count: number;
+  bytes: Buffer;
+}
+
+/** The records cut into messages of about MESSAGE_BYTES each. */
+function bodiesOf(records: readonly Buffer[]): Body[] {
+  const bodies: Body[] = [];
   let batch: Buffer[] = [];
   let size = 0;
   const flush = () => {
-    const head = first ? Buffer.from(header) : Buffer.from(header.subarray(0, HEADER_BYTES));
-    if (!first) head.writeUInt16BE(0, 4);
-    head.writeUInt16BE(batch.length, 6);
-    messages.push(Buffer.concat([head, ...batch]));
-    first = false;
+    bodies.push({ count: batch.length, bytes: Buffer.concat(batch, size) });
     batch = [];
     size = 0;
   };
@@ -136,5 +150,14 @@ function messagesOf(header: Buffer, records: readonly Buffer[]): Buffer[] {
     size += record.length;
   }
   flush();
-  return messages;
+  return bodies;
+}
+
+/** A message of the answer: the header, the question in the first only (RFC 5936 §2.2), the records. */
+function messageOf(header: Buffer, body: Body, first: boolean): Buffer {
+  const head = first ? header : header.subarray(0, HEADER_BYTES);
+  const message = Buffer.concat([head, body.bytes], head.length + body.bytes.length);
+  if (!first) message.writeUInt16BE(0, 4);
+  message.writeUInt16BE(body.count, 6);
+  return message;
 }
