@@ -99,7 +99,7 @@ export class TransferServer implements TransferHandler {
       records.push(snapshot.soa);
       bodies = bodiesOf(records);
     } else bodies = this.wholeZone(snapshot);
-    bodies.forEach((body, i) => out(messageOf(header, body, i === 0)));
+    for (const [i, body] of bodies.entries()) out(messageOf(header, body, i === 0));
     return 'answered';
   }
 }
