@@ -27,6 +27,9 @@ const storelessPlaneTests = [
   'test/planes/dns/answer-cache.test.ts',
   'test/planes/dns/rate-limit.test.ts',
   'test/planes/dns/dig.test.ts',
+  // NSD as a secondary: transfers and NOTIFY are the DNS plane's, the same whatever the store (the
+  // serial rule on both stores is test/http/dns/zone-serials.test.ts's).
+  'test/planes/dns/secondaries.test.ts',
   // The edge's handler with a stand-in pipeline, and the planes' last-resort listener.
   'test/planes/edge/handler-failures.test.ts',
   // The S3 plane in a server process on its own SQLite file.

@@ -4,6 +4,7 @@
  */
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
+import { parseSecondaries, parseTsigKeys } from './schemas/dns-secondaries.js';
 import { FaultRules, ruleProblem } from './schemas/faults.js';
 
 /** A plane's port: a number (0 lets the system pick a free one) or `off`, which turns the plane off. */
@@ -133,6 +134,36 @@ export const ConfigSchema = Type.Object({
         'A resolver (`<ip>` or `<ip>:<port>`) the DNS plane asks for what lies outside the store: the addresses of a `Flatten` target elsewhere, and record scans. Unset: such a `Flatten` answers SERVFAIL.',
     }),
   ),
+  dnsSecondaries: Type.Optional(
+    Type.String({
+      description:
+        'Secondary name servers, comma-separated `ip[:port]` (`[ipv6]:port`): the addresses allowed to transfer every DNS zone (AXFR, IXFR over TCP, with a key of `EDGEPLANE_DNS_TSIG_KEYS`), and where NOTIFY goes when a zone changes (the port, 53 by default). Unset: transfers are refused.',
+    }),
+  ),
+  dnsTsigKeys: Type.Optional(
+    Type.String({
+      description:
+        'TSIG keys of the secondaries, comma-separated `algorithm:name:base64-secret` (what `dig -y` takes; hmac-sha256, hmac-sha384, hmac-sha512, hmac-sha224 or hmac-sha1): a transfer must be signed with one of them; NOTIFY is signed with the first. Never logged.',
+    }),
+  ),
+  dnsSoaRefresh: Type.Integer({
+    minimum: 60,
+    maximum: 2147483647,
+    default: 3600,
+    description: 'SOA refresh (seconds): how often secondaries check the serial when no NOTIFY came.',
+  }),
+  dnsSoaRetry: Type.Integer({
+    minimum: 10,
+    maximum: 2147483647,
+    default: 600,
+    description: 'SOA retry (seconds): how soon a secondary whose check failed tries again.',
+  }),
+  dnsSoaExpire: Type.Integer({
+    minimum: 3600,
+    maximum: 2147483647,
+    default: 1209600,
+    description: 'SOA expire (seconds): how long a secondary that cannot reach this server goes on answering the zone.',
+  }),
   containerDomain: Type.String({ default: 'containers.edgeplane.test', description: 'Domain of generated container endpoint public hosts.' }),
   jobLeaseMs: Type.Integer({
     minimum: 1000,
@@ -266,6 +297,11 @@ export const ENV_VARS: Record<keyof Config, string> = {
   dnsTcpConnectionsPerClient: 'EDGEPLANE_DNS_TCP_CONNECTIONS_PER_CLIENT',
   dnsUdpBatching: 'EDGEPLANE_DNS_UDP_BATCHING',
   dnsUpstream: 'EDGEPLANE_DNS_UPSTREAM',
+  dnsSecondaries: 'EDGEPLANE_DNS_SECONDARIES',
+  dnsTsigKeys: 'EDGEPLANE_DNS_TSIG_KEYS',
+  dnsSoaRefresh: 'EDGEPLANE_DNS_SOA_REFRESH',
+  dnsSoaRetry: 'EDGEPLANE_DNS_SOA_RETRY',
+  dnsSoaExpire: 'EDGEPLANE_DNS_SOA_EXPIRE',
   containerDomain: 'EDGEPLANE_CONTAINER_DOMAIN',
   jobLeaseMs: 'EDGEPLANE_JOB_LEASE_MS',
   encodeConcurrency: 'EDGEPLANE_ENCODE_CONCURRENCY',
@@ -306,6 +342,16 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const config = merged as Config;
+  for (const [key, parse] of [
+    ['dnsSecondaries', parseSecondaries],
+    ['dnsTsigKeys', parseTsigKeys],
+  ] as const) {
+    try {
+      parse(config[key]);
+    } catch (error) {
+      throw new ConfigError(`Invalid configuration:\n  ${ENV_VARS[key]}: ${(error as Error).message}`);
+    }
+  }
   config.faults?.rules.forEach((rule, i) => {
     const problem = ruleProblem(rule);
     if (problem) throw new ConfigError(`Invalid configuration:\n  ${ENV_VARS.faults} (rules.${i}${problem.field}): ${problem.message}`);

@@ -121,6 +121,8 @@ export async function startServer(config: Config, log: FastifyBaseLogger): Promi
           rateLimitPerSecond: config.dnsRateLimitPerSecond,
           maxTcpConnectionsPerClient: config.dnsTcpConnectionsPerClient,
           udpBatching: config.dnsUdpBatching === 'on',
+          secondaries: config.dnsSecondaries,
+          tsigKeys: config.dnsTsigKeys,
           logError: logPlaneError('dns'),
         }),
       );

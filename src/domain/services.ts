@@ -18,6 +18,7 @@ import { registerDnsBackground } from './dns/background.js';
 import { QueryLog } from './dns/query-log.js';
 import { ServedZones } from './dns/served-zones.js';
 import { ServingAuthority } from './dns/serving/authority.js';
+import { ZoneTransfers } from './dns/transfer/zone-transfers.js';
 import { DnsZoneService } from './dns/service.js';
 import { DnsRecordScans } from './dns/scan.js';
 import { DnsStatistics } from './dns/statistics.js';
@@ -121,7 +122,13 @@ export function buildServices(ctx: ServiceContext) {
     ...(ctx.config.dnsUpstream ? { resolveUpstream: upstreamResolver(ctx.config.dnsUpstream) } : {}),
     clock: ctx.clock,
   });
-  const servedZones = new ServedZones(ctx.store, dnsZones.zones, dnsAuthority, { nameservers: configuredNameservers(ctx.config) });
+  const servedZones = new ServedZones(ctx.store, dnsZones.zones, dnsAuthority, {
+    nameservers: configuredNameservers(ctx.config),
+    soaTimers: { refresh: ctx.config.dnsSoaRefresh, retry: ctx.config.dnsSoaRetry, expire: ctx.config.dnsSoaExpire },
+  });
+  const dnsTransfers = new ZoneTransfers(dnsAuthority, ctx.clock, (zoneId, accountId) =>
+    dnsZones.writer.edit({ accountId }, zoneId, async (_tx, zone) => ({ zone, result: undefined })),
+  );
   dnsZones.writer.onCommitted.push((id, accountId, zone, version, records) => servedZones.committed(id, accountId, zone, version, records));
   dnsZones.writer.onDeleted.push((id) => servedZones.deleted(id));
   const certificates = new CertificateService({
@@ -238,6 +245,7 @@ export function buildServices(ctx: ServiceContext) {
     /** Applies the S3 lifecycle configurations of storage zones (expiration, stale multipart uploads). */
     lifecycleSweeper: new LifecycleSweeper(ctx.store, s3Buckets, files, multipartUploads, ctx.clock),
     dnsAuthority,
+    dnsTransfers,
     servedZones,
     certificates,
     dnsStatistics: new DnsStatistics(dnsZones, usage, ctx.clock),

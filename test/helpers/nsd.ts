@@ -29,6 +29,16 @@ export interface ServedZoneFile {
   file: string;
 }
 
+/**
+ * Zone transfers with a TSIG key: NSD gives its zones to loopback clients signing with the key,
+ * and with `primaryPort` it is a secondary, every zone transferred from the primary on that
+ * loopback port (which notifies it, signing with the key too).
+ */
+export interface NsdTransfers {
+  key: { algorithm: string; name: string; secret: string };
+  primaryPort?: number;
+}
+
 const running = new Set<ChildProcess>();
 // However the caller ends (an error, Ctrl-C), no name server outlives it.
 process.once('exit', () => {
@@ -37,9 +47,12 @@ process.once('exit', () => {
 
 /**
  * NSD serving `zones` from `dir`, one server process, on loopback (UDP and TCP): on `port` when
- * given (to restart a server where its clients already look), else on a free one.
+ * given (to restart a server where its clients already look), else on a free one. As a
+ * `secondary`, it transfers the zones (their files are where it keeps them) and logs at verbosity 3
+ * (each transfer, in `nsd.log`); it is ready once it answers the first zone's SOA.
  */
-export async function startNsd(dir: string, zones: ServedZoneFile[], port?: number): Promise<DnsServer> {
+export async function startNsd(dir: string, zones: ServedZoneFile[], port?: number, transfers?: NsdTransfers): Promise<DnsServer> {
+  const secondary = transfers?.primaryPort === undefined ? undefined : { ...transfers, primaryPort: transfers.primaryPort };
   await ensureDebianPackage('nsd', 'nsd');
   mkdirSync(dir, { recursive: true });
   port ??= await freePort();
@@ -59,12 +72,28 @@ export async function startNsd(dir: string, zones: ServedZoneFile[], port?: numb
       `  xfrdfile: "${join(dir, 'xfrd.state')}"`,
       `  zonelistfile: "${join(dir, 'zone.list')}"`,
       `  logfile: "${join(dir, 'nsd.log')}"`,
-      '  verbosity: 0',
+      `  verbosity: ${secondary ? 3 : 0}`,
+      // A secondary applies each transfer at once (by default it waits up to a second after the last one).
+      ...(secondary ? ['  xfrd-reload-timeout: 0'] : []),
       // Its response rate limiting (200 per second per /24 by default) would drop a load generator's queries.
       '  rrl-ratelimit: 0',
       'remote-control:',
       '  control-enable: no',
-      ...zones.flatMap((zone) => ['zone:', `  name: ${zone.name}`, `  zonefile: "${zone.file}"`]),
+      ...(transfers ? ['key:', `  name: ${transfers.key.name}`, `  algorithm: ${transfers.key.algorithm}`, `  secret: "${transfers.key.secret}"`] : []),
+      ...zones.flatMap((zone) => [
+        'zone:',
+        `  name: ${zone.name}`,
+        `  zonefile: "${zone.file}"`,
+        ...(transfers ? [`  provide-xfr: 127.0.0.1 ${transfers.key.name}`] : []),
+        ...(secondary
+          ? [
+              `  request-xfr: 127.0.0.1@${secondary.primaryPort} ${secondary.key.name}`,
+              `  allow-notify: 127.0.0.1 ${secondary.key.name}`,
+              // Kept IXFRs are logged ("writing zone … IXFR data"): a test sees which transfers were incremental.
+              '  store-ixfr: yes',
+            ]
+          : []),
+      ]),
       '',
     ].join('\n'),
   );

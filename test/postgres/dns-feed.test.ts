@@ -1,10 +1,12 @@
 /**
  * A second instance's DNS plane sees a change made through the first instance within a second
  * (the PostgreSQL change feed), including a new zone, a changed record and a deleted zone; a zone
- * written many times while it is being read is read again once, not once per write.
+ * written many times while it is being read is read again once, not once per write; the first
+ * instance's writes move the serial here too, which this instance's transfers follow.
  */
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { serialAfter } from '../../src/domain/dns/transfer/zone-transfers.js';
 import { startDnsPlane } from '../../src/planes/dns/plane.js';
 import type { RunningPlane } from '../../src/planes/plane.js';
 import type { Store } from '../../src/store/types.js';
@@ -43,6 +45,20 @@ describe("another instance's DNS plane", () => {
     await within(1000, async () => (await dig(plane, 'www.feed.test', 'A')).answer[0]?.[4] === '192.0.2.8');
     expect((await a.del(`/dnszone/${zone.body.Id}`)).status).toBe(204);
     await within(1000, async () => (await dig(plane, 'www.feed.test', 'A')).status === 'REFUSED');
+  });
+
+  it("moves the serial here when the first instance writes: this one's NOTIFY and IXFR carry the change too", async () => {
+    const zone = await a.post('/dnszone', { Domain: 'serial.test' });
+    const transfers = b.services.dnsTransfers;
+    await within(1000, async () => transfers.snapshot('serial.test') !== undefined);
+    const before = transfers.snapshot('serial.test')!.serial;
+    const moved: number[] = [];
+    transfers.onSerialMoved.push((served) => moved.push(served.serial));
+    expect((await a.put(`/dnszone/${zone.body.Id}/records`, { Type: 0, Name: 'www', Value: '192.0.2.7' })).status).toBe(201);
+    await within(1000, async () => moved.length > 0);
+    expect(serialAfter(moved[0]!, before)).toBe(true);
+    const changes = transfers.changesSince('serial.test', before)!;
+    expect(changes.kind === 'differences' && changes.differences.map((d) => d.added.length)).toEqual([1]);
   });
 
   it('reads a zone written many times meanwhile once per read, not once per write, and ends at the last write', async () => {

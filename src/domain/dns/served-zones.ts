@@ -19,7 +19,7 @@
 import type { DnsRecordT } from '../../schemas/dns.js';
 import type { Store } from '../../store/types.js';
 import type { DocumentRepo } from '../documents.js';
-import type { Authority, RecordChanges, ServedZone } from './serving/types.js';
+import type { Authority, RecordChanges, ServedZone, SoaTimers } from './serving/types.js';
 import type { StoredDnsZone } from './zone-writer.js';
 
 const PAGE = 500;
@@ -27,6 +27,8 @@ const PAGE = 500;
 export interface ServingSettings {
   /** The platform's name servers (configured), announced by zones without custom ones. */
   nameservers: string[];
+  /** SOA refresh, retry and expire (configured); defaults in serving/soa.ts when left out. */
+  soaTimers?: SoaTimers;
 }
 
 /** A zone as held here: its document, and its records by id in the zone's order. */
@@ -48,6 +50,7 @@ export function servedZoneOf(id: number, accountId: number, zone: StoredDnsZone,
     serial: zone.Serial ?? Math.floor(Date.parse(zone.DateModified) / 1000),
     nameservers: zone.CustomNameserversEnabled && custom.length > 0 ? [...new Set(custom)] : settings.nameservers,
     soaEmail: zone.SoaEmail ?? `hostmaster@${zone.Domain ?? ''}`,
+    soaTimers: settings.soaTimers,
     get records() {
       list ??= records();
       return list;

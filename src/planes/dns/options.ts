@@ -50,8 +50,20 @@ export interface DnsPlaneOptions {
    * sent.
    */
   tallyOf?: (answered: Answered, query: Packet) => AnswerTally | undefined;
+  /**
+   * Zone transfers to secondaries (transfer/serve-transfer.ts): AXFR and IXFR over TCP go there; its
+   * secondaries pass the UDP rate limit and the per-client connection cap. Without it transfers are refused.
+   */
+  transfers?: TransferHandler;
   /** An answer that failed (the authority threw): the client got SERVFAIL. */
   logError?: (error: unknown) => void;
+}
+
+/** Zone transfers as the plane hands them over (transfer/serve-transfer.ts). */
+export interface TransferHandler {
+  isSecondary(address: string): boolean;
+  /** An AXFR or IXFR over TCP: every message of the answer goes to `send`, framed. */
+  handle(message: Buffer, query: Packet, address: string, send: (bytes: Buffer) => void): 'answered' | 'malformed';
 }
 
 /**
@@ -63,7 +75,8 @@ export interface AnswerTally {
   count(address: string, transport: 'udp' | 'tcp'): void;
 }
 
-export type DnsPlaneSettings = Required<Omit<DnsPlaneOptions, 'tallyOf' | 'rateLimitBurst'>> & Pick<DnsPlaneOptions, 'tallyOf'> & { rateLimitBurst: number };
+export type DnsPlaneSettings = Required<Omit<DnsPlaneOptions, 'tallyOf' | 'rateLimitBurst' | 'transfers'>> &
+  Pick<DnsPlaneOptions, 'tallyOf' | 'transfers'> & { rateLimitBurst: number };
 
 /**
  * 1232 bytes is the EDNS size of DNS Flag Day 2020 (NSD, BIND, PowerDNS and Knot all default to
@@ -102,6 +115,7 @@ export function settingsOf(options: DnsPlaneOptions): DnsPlaneSettings {
     maxTcpQueriesInFlight: options.maxTcpQueriesInFlight ?? 64,
     answerCacheSize: options.answerCacheSize ?? 20_000,
     tallyOf: options.tallyOf,
+    transfers: options.transfers,
     logError: options.logError ?? (() => {}),
   };
 }

@@ -4,15 +4,37 @@
  */
 import type { Services } from '../../domain/services.js';
 import type { RunningPlane } from '../plane.js';
+import { refreshSignatures } from '../../domain/dns/transfer/zone-transfers.js';
+import { parseSecondaries, parseTsigKeys } from '../../schemas/dns-secondaries.js';
 import { type DnsPlaneOptions, listenDns } from './listen.js';
+import { Notifier, type NotifyOptions } from './transfer/notify.js';
+import { TransferServer } from './transfer/serve-transfer.js';
+
+/** How often signed zones are checked for signatures their secondaries should get anew (ZoneTransfers.refreshSignatures). */
+const RESIGN_CHECK_MS = 3600_000;
 
 const RCODES = ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED'];
 
-export async function startDnsPlane(services: Services, host: string, port: number, options: Omit<DnsPlaneOptions, 'tallyOf'> = {}): Promise<RunningPlane> {
+export interface DnsPlaneStartOptions extends Omit<DnsPlaneOptions, 'tallyOf' | 'transfers'> {
+  /** Zone transfers and NOTIFY: the settings as configured (`EDGEPLANE_DNS_SECONDARIES`, `EDGEPLANE_DNS_TSIG_KEYS`). */
+  secondaries?: string;
+  tsigKeys?: string;
+  /** NOTIFY timings (transfer/notify.ts); tests shorten them. */
+  notify?: Pick<NotifyOptions, 'delayMs' | 'retryMs' | 'attempts'>;
+}
+
+export async function startDnsPlane(services: Services, host: string, port: number, options: DnsPlaneStartOptions = {}): Promise<RunningPlane> {
+  const { secondaries: secondariesText, tsigKeys, notify, ...planeOptions } = options;
   await services.servedZones.start();
   const { dnsStatistics: statistics, dnsQueryLog: queryLog } = services;
-  return listenDns(services.dnsAuthority, host, port, {
-    ...options,
+  const secondaries = parseSecondaries(secondariesText);
+  const keys = parseTsigKeys(tsigKeys);
+  const transfers = secondaries.length > 0 ? new TransferServer({ secondaries, keys, transfers: services.dnsTransfers }) : undefined;
+  const notifier =
+    secondaries.length > 0 ? new Notifier({ secondaries, key: keys[0], transfers: services.dnsTransfers, logError: options.logError, ...notify }) : undefined;
+  const plane = await listenDns(services.dnsAuthority, host, port, {
+    ...planeOptions,
+    transfers,
     tallyOf: (answered, query) => {
       const zone = answered.zone;
       const question = query.questions?.[0];
@@ -41,5 +63,26 @@ export async function startDnsPlane(services: Services, host: string, port: numb
         },
       };
     },
+  }).catch((error: unknown) => {
+    notifier?.close();
+    throw error;
   });
+  if (!notifier) return plane;
+  const resigning = setInterval(() => void refreshSignatures(services.dnsTransfers, options.logError ?? (() => {})), RESIGN_CHECK_MS);
+  resigning.unref();
+  const stop = () => {
+    clearInterval(resigning);
+    notifier.close();
+  };
+  return {
+    ...plane,
+    close: async () => {
+      stop();
+      await plane.close();
+    },
+    forceClose: () => {
+      stop();
+      plane.forceClose();
+    },
+  };
 }

@@ -43,6 +43,11 @@ export class Responder {
     return AnswerCache.answerTo(message, hit);
   }
 
+  /** Whether the client is a secondary (see DnsPlaneOptions.transfers): limits leave it alone. */
+  isSecondary(address: string): boolean {
+    return this.settings.transfers?.isSecondary(plainAddress(address)) ?? false;
+  }
+
   /** `send` gets bytes ready for the socket (TCP: length prefix included). UDP asks `fromCache` first. */
   handle(message: Buffer, address: string, transport: 'udp' | 'tcp', send: Send): Handled {
     const key = transport === 'udp' ? this.cache?.keyOf(message) : undefined;
@@ -52,6 +57,10 @@ export class Responder {
       send(transport === 'tcp' ? frame(incoming.bytes) : incoming.bytes);
       return incoming.malformed ? 'malformed' : 'answered';
     }
+    const transfers = this.settings.transfers;
+    const qtype = incoming.query.questions?.[0]?.type;
+    if (transfers && transport === 'tcp' && (qtype === 'AXFR' || qtype === 'IXFR'))
+      return transfers.handle(message, incoming.query, plainAddress(address), send);
     const maxSize = transport === 'udp' ? incoming.maxSize : TCP_MAX_SIZE;
     const context: QueryContext = { address: plainAddress(address), transport, maxSize, dnssecOk: incoming.dnssecOk };
     const framing: Framing = { transport, maxSize, edns: incoming.edns, dnssecOk: incoming.dnssecOk, maxUdpSize: this.settings.maxUdpSize };

@@ -45,7 +45,7 @@ export class TcpConnections {
     const client = sourceKey(address);
     const held = this.perClient.get(client) ?? 0;
     const cap = this.settings.maxTcpConnectionsPerClient;
-    if (cap > 0 && held >= cap) {
+    if (cap > 0 && held >= cap && !this.responder.isSecondary(address)) {
       socket.on('error', () => {});
       socket.destroy();
       return;

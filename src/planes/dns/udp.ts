@@ -25,7 +25,7 @@ export class UdpServer<Source> {
     const address = datagrams.addressOf(source);
     if (this.limiter !== undefined) {
       const verdict = this.limiter.check(address, now);
-      if (verdict !== 'pass') {
+      if (verdict !== 'pass' && !this.responder.isSecondary(address)) {
         if (verdict === 'slip' && isQuery(message)) datagrams.reply(source, headerReply(message, RCODE.NOERROR, { truncated: true }));
         return;
       }

@@ -86,6 +86,9 @@ export class ServingAuthority implements Authority {
   private readonly indexOptions: IndexOptions;
   private readonly random: () => number;
   private readonly upstream: UpstreamAddresses;
+  /** Told when a zone set again has another serial (zone transfers: NOTIFY, history); not at a zone's first load. */
+  readonly onSerialMoved: ((zone: ServedZone) => void)[] = [];
+  readonly onRemoved: ((id: number) => void)[] = [];
 
   constructor(options: AuthorityOptions) {
     const clock = options.clock ?? systemClock;
@@ -108,6 +111,13 @@ export class ServingAuthority implements Authority {
     this.byId.set(zone.id, entry);
     this.byApex.set(entry.apex, entry);
     if (old?.apex !== entry.apex) this.generation++;
+    if (old && old.zone.serial !== zone.serial) for (const listener of this.onSerialMoved) listener(zone);
+  }
+
+  /** The index of the zone whose apex is `apex` (lower case), built if it is not yet: what a zone transfer sends. */
+  indexAtApex(apex: string): ZoneIndex | undefined {
+    const entry = this.byApex.get(apex);
+    return entry && this.indexOf(entry);
   }
 
   /** Moves with every version of the zone; undefined once it is removed. */
@@ -126,6 +136,7 @@ export class ServingAuthority implements Authority {
     this.byId.delete(id);
     if (this.byApex.get(old.apex) === old) this.byApex.delete(old.apex);
     this.generation++;
+    for (const listener of this.onRemoved) listener(id);
   }
 
   private indexOf(entry: ZoneEntry): ZoneIndex {

@@ -20,7 +20,7 @@ const HOUR = 3600;
 const DAY = 86400;
 const INCEPTION_SLACK = HOUR;
 const VALIDITY = 7 * DAY;
-const RESIGN_AFTER = DAY;
+export const RESIGN_AFTER = DAY;
 /** Signatures kept per zone; beyond it the oldest go (names made up by queries must not fill memory). */
 const CACHE_LIMIT = 20000;
 
@@ -90,6 +90,11 @@ export class ZoneSigner {
     const rrsig = this.signNow(lowerOwner, type, ttl, answers, now);
     this.kept.set(key, { rrsig, signedAt: now, until: now + RESIGN_AFTER });
     return rrsig;
+  }
+
+  /** A signature made now, not kept (a zone transfer keeps its own: a whole zone would crowd out the answers'). */
+  signUncached(owner: string, type: string, ttl: number, answers: readonly RR[]): RR {
+    return this.signNow(lowerName(owner), type, ttl, answers, Math.floor(this.clock().getTime() / 1000));
   }
 
   private signNow(owner: string, type: string, ttl: number, answers: readonly RR[], now: number): RR {

@@ -26,6 +26,6 @@ export function soaAnswer(zone: ServedZone, apex: string, ttl: number): RR {
     type: 'SOA',
     class: 'IN',
     ttl,
-    data: { mname, rname: mailboxName(zone.soaEmail, apex), serial: zone.serial >>> 0, ...SOA_TIMERS },
+    data: { mname, rname: mailboxName(zone.soaEmail, apex), serial: zone.serial >>> 0, ...SOA_TIMERS, ...zone.soaTimers },
   };
 }

@@ -21,12 +21,20 @@ export interface ServedZone {
   soaEmail: string;
   /** Every record, disabled ones included (they are not served). */
   records: DnsRecordT[];
+  /** SOA refresh, retry and expire as the operator set them (soa.ts has the defaults). */
+  soaTimers?: SoaTimers;
   /** Present when the zone is signed. */
   dnssec?: ZoneSigningKey;
   /** Query logging on (the plane keeps a bounded log for the zone). */
   logging: boolean;
   /** How the query log hides client addresses (the zone's settings): 0 keeps all but the last group, 1 drops the address. */
   logAnonymization?: { enabled: boolean; type: number };
+}
+
+export interface SoaTimers {
+  refresh: number;
+  retry: number;
+  expire: number;
 }
 
 /** What one write changed in a zone's records. */

@@ -1,0 +1,163 @@
+/**
+ * Outgoing zone transfers over TCP: AXFR (RFC 5936) and IXFR (RFC 1995), to the configured
+ * secondaries alone. A transfer needs both an allowed address and a valid TSIG (RFC 8945) with one
+ * of the configured keys; a bad signature, an unknown key or a clock too far off is answered
+ * NOTAUTH with the TSIG error (BADSIG, BADKEY, BADTIME), anything else unallowed REFUSED. Every
+ * message of an allowed transfer is signed, each MAC chained to the one before.
+ */
+import type { DecodedPacket } from 'dns-packet';
+import type { ZoneSnapshot } from '../../../domain/dns/transfer/zone-snapshot.js';
+import type { ZoneTransfers } from '../../../domain/dns/transfer/zone-transfers.js';
+import type { Secondary, TsigKey } from '../../../schemas/dns-secondaries.js';
+import { headerReply, questionEnd, RCODE } from '../error-replies.js';
+import { FLAG, HEADER_BYTES } from '../header.js';
+import type { TransferHandler } from '../options.js';
+import { frame, type Send } from '../respond.js';
+import { appendUnsignedTsig, checkTsig, RCODE_NOTAUTH, TSIG_ERROR, TsigSigner, timeOther } from './tsig.js';
+
+/** Bytes of records per message: room for the TSIG under the 64 KiB limit, and few enough HMACs. */
+const MESSAGE_BYTES = 32 * 1024;
+const AA = 0x0400;
+
+export interface TransferOptions {
+  secondaries: readonly Secondary[];
+  keys: readonly TsigKey[];
+  transfers: ZoneTransfers;
+  /** Seconds since 1970 (TSIG times). */
+  now?: () => number;
+}
+
+export class TransferServer implements TransferHandler {
+  private readonly allowed: Set<string>;
+  private readonly keys: Map<string, TsigKey>;
+  private readonly now: () => number;
+  private readonly axfrBodies = new WeakMap<ZoneSnapshot, Body[]>();
+
+  constructor(private readonly options: TransferOptions) {
+    this.allowed = new Set(options.secondaries.map((s) => s.address));
+    this.keys = new Map(options.keys.map((k) => [k.name, k]));
+    this.now = options.now ?? (() => Math.floor(Date.now() / 1000));
+  }
+
+  /** The messages' records of the whole zone (AXFR), made once per version. */
+  private wholeZone(snapshot: ZoneSnapshot): Body[] {
+    let bodies = this.axfrBodies.get(snapshot);
+    if (!bodies) {
+      bodies = bodiesOf([snapshot.soa, ...snapshot.records.map((r) => r.wire), snapshot.soa]);
+      this.axfrBodies.set(snapshot, bodies);
+    }
+    return bodies;
+  }
+
+  /** A secondary's address: its transfers and queries pass the plane's rate limit and per-client connection cap. */
+  isSecondary(address: string): boolean {
+    return this.allowed.has(address.toLowerCase());
+  }
+
+  /** Answers an AXFR or IXFR asked over TCP: every message goes to `send`, framed. */
+  handle(message: Buffer, query: DecodedPacket, address: string, send: Send): 'answered' | 'malformed' {
+    const now = this.now();
+    const check = checkTsig(message, this.keys, now);
+    if (check.kind === 'malformed') {
+      send(frame(headerReply(message, RCODE.FORMERR)));
+      return 'malformed';
+    }
+    const header = responseHeader(message);
+    if (check.kind === 'invalid') {
+      const reply = withRcode(header, RCODE_NOTAUTH);
+      const signed =
+        check.error === TSIG_ERROR.BADTIME && check.key
+          ? new TsigSigner(check.key, check.record.originalId, check.record.mac).sign(reply, now, check.error, timeOther(now))
+          : appendUnsignedTsig(reply, check.record, check.error, now);
+      send(frame(signed));
+      return 'answered';
+    }
+    const signer = check.kind === 'valid' ? new TsigSigner(check.key, check.record.originalId, check.record.mac) : undefined;
+    const out = (bytes: Buffer) => send(frame(signer ? signer.sign(bytes, now) : bytes));
+    if (!signer || !this.isSecondary(address)) {
+      out(withRcode(header, RCODE.REFUSED));
+      return 'answered';
+    }
+    const question = query.questions![0]!;
+    const ixfr = question.type === 'IXFR';
+    const clientSerial = ixfr ? serialOf(query) : undefined;
+    if (ixfr && clientSerial === undefined) {
+      out(withRcode(header, RCODE.FORMERR));
+      return 'answered';
+    }
+    const changes = clientSerial === undefined ? undefined : this.options.transfers.changesSince(question.name, clientSerial);
+    const snapshot = changes?.snapshot ?? this.options.transfers.snapshot(question.name);
+    if (!snapshot) {
+      out(withRcode(header, RCODE_NOTAUTH));
+      return 'answered';
+    }
+    let bodies: Body[];
+    if (changes?.kind === 'current') bodies = bodiesOf([snapshot.soa]);
+    else if (changes?.kind === 'differences') {
+      const records = [snapshot.soa];
+      for (const d of changes.differences) records.push(d.fromSoa, ...d.removed, d.toSoa, ...d.added);
+      records.push(snapshot.soa);
+      bodies = bodiesOf(records);
+    } else bodies = this.wholeZone(snapshot);
+    for (const [i, body] of bodies.entries()) out(messageOf(header, body, i === 0));
+    return 'answered';
+  }
+}
+
+/** The client's serial: the SOA an IXFR query carries in its authority section. */
+function serialOf(query: DecodedPacket): number | undefined {
+  const soa = query.authorities?.find((a) => a.type === 'SOA');
+  const serial = (soa?.data as { serial?: unknown } | undefined)?.serial;
+  return typeof serial === 'number' ? serial >>> 0 : undefined;
+}
+
+/** The answer's header and question: the query's ID and question, QR and AA, no records yet. */
+function responseHeader(query: Buffer): Buffer {
+  const end = questionEnd(query);
+  const out = Buffer.from(query.subarray(0, end === -1 ? HEADER_BYTES : end));
+  out.writeUInt16BE(FLAG.QR | AA, 2);
+  out.writeUInt16BE(end === -1 ? 0 : 1, 4);
+  out.writeUInt32BE(0, 6);
+  out.writeUInt16BE(0, 10);
+  return out;
+}
+
+function withRcode(header: Buffer, rcode: number): Buffer {
+  const out = Buffer.from(header);
+  out.writeUInt16BE(FLAG.QR | rcode, 2);
+  return out;
+}
+
+/** The records of one message, and how many. */
+interface Body {
+  count: number;
+  bytes: Buffer;
+}
+
+/** The records cut into messages of about MESSAGE_BYTES each. */
+function bodiesOf(records: readonly Buffer[]): Body[] {
+  const bodies: Body[] = [];
+  let batch: Buffer[] = [];
+  let size = 0;
+  const flush = () => {
+    bodies.push({ count: batch.length, bytes: Buffer.concat(batch, size) });
+    batch = [];
+    size = 0;
+  };
+  for (const record of records) {
+    if (size + record.length > MESSAGE_BYTES && batch.length > 0) flush();
+    batch.push(record);
+    size += record.length;
+  }
+  flush();
+  return bodies;
+}
+
+/** A message of the answer: the header, the question in the first only (RFC 5936 §2.2), the records. */
+function messageOf(header: Buffer, body: Body, first: boolean): Buffer {
+  const head = first ? header : header.subarray(0, HEADER_BYTES);
+  const message = Buffer.concat([head, body.bytes], head.length + body.bytes.length);
+  if (!first) message.writeUInt16BE(0, 4);
+  message.writeUInt16BE(body.count, 6);
+  return message;
+}
