@@ -66,7 +66,7 @@ export class EdgeOptimizing {
   serve(admitted: Admitted): Delivery | Promise<Delivery> | undefined {
     const { request, routed, effects } = admitted;
     if (!routed.zone.OptimizerEnabled || admitted.shielded || (request.method !== 'GET' && request.method !== 'HEAD')) return undefined;
-    if (this.deps.cache.maxBytes === 0 || effects.cacheSeconds === 0) return undefined;
+    if (this.deps.cache.maxBytes === 0 || effects.cacheSeconds === 0 || effects.disableOptimizer === true) return undefined;
     const plan = planOf(routed.zone, request, admitted.path, admitted.query);
     if (plan === undefined) return undefined;
     if (plan.kind === 'refused') return deliverSynth(this.deps, admitted, { kind: 'page', status: 400, reason: plan.reason });

@@ -28,7 +28,6 @@ const photo = (width: number, height: number) =>
 beforeAll(async () => {
   t = await createTestApp();
   images.set('/photo.jpg', await photo(400, 300));
-  images.set('/wide.jpg', await photo(2000, 1000));
   images.set('/logo.png', await sharp({ create: { width: 200, height: 100, channels: 4, background: { r: 0, g: 0, b: 255, alpha: 0.5 } } }).png().toBuffer());
   for (let i = 0; i < 5; i++) images.set(`/page/${i}.jpg`, await photo(320, 240));
   origin = await startOrigin((req, res) => {
@@ -67,10 +66,10 @@ describe('sizes', () => {
   });
 
   it('enlarges only with upscaling=resampling (or the zone\'s OptimizerEnableUpscaling)', async () => {
-    expect(await decoded((await get('/photo.jpg?width=800')).body)).toMatchObject({ width: 400, height: 300 });
-    expect(await decoded((await get('/photo.jpg?width=800&upscaling=resampling')).body)).toMatchObject({ width: 800, height: 600 });
+    expect(await decoded((await get('/photo.jpg?width=480')).body)).toMatchObject({ width: 400, height: 300 });
+    expect(await decoded((await get('/photo.jpg?width=480&upscaling=resampling')).body)).toMatchObject({ width: 480, height: 360 });
     const upscaling = await createPullZone(t, 'optimize-up', origin.url, { ...OPTIMIZER, OptimizerEnableUpscaling: true });
-    expect(await decoded((await get('/photo.jpg?width=800', {}, upscaling.host)).body)).toMatchObject({ width: 800 });
+    expect(await decoded((await get('/photo.jpg?width=480', {}, upscaling.host)).body)).toMatchObject({ width: 480 });
   });
 
   it('crops in the original\'s pixels before resizing, by gravity or offset, and to an aspect ratio', async () => {
@@ -81,11 +80,21 @@ describe('sizes', () => {
   });
 
   it('brings an image asked without a size down to the desktop or the mobile max width, at that device\'s quality', async () => {
-    const desktop = await get('/wide.jpg');
-    expect(await decoded(desktop.body)).toMatchObject({ width: 1600, height: 800 });
-    const mobile = await get('/wide.jpg', PHONE);
-    expect(await decoded(mobile.body)).toMatchObject({ width: 800, height: 400 });
-    expect(fetchesOf('/wide.jpg')).toBe(1);
+    const devices = await createPullZone(t, 'optimize-devices', origin.url, {
+      ...OPTIMIZER,
+      OptimizerDesktopMaxWidth: 300,
+      OptimizerMobileMaxWidth: 160,
+      OptimizerImageQuality: 90,
+      OptimizerMobileImageQuality: 30,
+    });
+    const fetched = fetchesOf('/photo.jpg');
+    const desktop = await get('/photo.jpg', {}, devices.host);
+    expect(await decoded(desktop.body)).toMatchObject({ width: 300, height: 225 });
+    const mobile = await get('/photo.jpg', PHONE, devices.host);
+    expect(await decoded(mobile.body)).toMatchObject({ width: 160, height: 120 });
+    const mobileAt90 = await get('/photo.jpg?width=160&quality=90', PHONE, devices.host);
+    expect(mobile.body.length).toBeLessThan(mobileAt90.body.length * 0.7);
+    expect(fetchesOf('/photo.jpg') - fetched).toBe(1);
   });
 });
 
