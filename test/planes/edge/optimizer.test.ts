@@ -1,8 +1,9 @@
 /**
- * The optimizer's images over real sockets, each answer decoded by sharp: the query's parameters
+ * The optimizer over real sockets, each image answer decoded by sharp: the query's parameters
  * (size, crop, aspect ratio, adjustments, quality, format), classes and forced classes, the
  * device's max width and quality, WebP by Accept with its own cache key, upscaling, a broken image
- * answered as it is, each variant made once from one origin fetch, and a purge dropping them all.
+ * answered as it is, each variant made once from one origin fetch, and a purge dropping them all;
+ * the watermark; CSS and JavaScript minified (and compressed after); the statistics it leaves.
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,9 @@ import { createPullZone, type EdgePlane, startEdgePlane, startOrigin, type TestO
 const WEBP = { accept: 'image/avif,image/webp,image/*,*/*;q=0.8' };
 const PHONE = { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148' };
 const OPTIMIZER = { OptimizerEnabled: true, OptimizerEnableManipulationEngine: true };
+
+const STYLE = `/* the site's colours */\n${Array.from({ length: 200 }, (_, i) => `.item-${i} > a:hover {\n  color: #ff0000;\n  margin: 0px 0px 0px 0px;\n}\n`).join('')}`;
+const SCRIPT = Array.from({ length: 60 }, (_, i) => `// step ${i}\nfunction addNumbers${i}(firstNumber, secondNumber) {\n  const total = firstNumber + secondNumber;\n  return total;\n}\nconsole.log(addNumbers${i}(1, 2));\n`).join('');
 
 let t: TestContext;
 let edge: EdgePlane;
@@ -30,11 +34,15 @@ beforeAll(async () => {
   images.set('/photo.jpg', await photo(400, 300));
   images.set('/logo.png', await sharp({ create: { width: 200, height: 100, channels: 4, background: { r: 0, g: 0, b: 255, alpha: 0.5 } } }).png().toBuffer());
   for (let i = 0; i < 5; i++) images.set(`/page/${i}.jpg`, await photo(320, 240));
+  images.set('/mark.png', await sharp({ create: { width: 40, height: 20, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 1 } } }).png().toBuffer());
+  images.set('/white.png', await sharp({ create: { width: 400, height: 200, channels: 3, background: '#ffffff' } }).png().toBuffer());
   origin = await startOrigin((req, res) => {
     const path = (req.url ?? '').split('?')[0]!;
     const image = images.get(path);
     const type = path.endsWith('.png') ? 'image/png' : 'image/jpeg';
     if (image) res.writeHead(200, { 'content-type': type, 'cache-control': 'max-age=300' }).end(image);
+    else if (path === '/style.css') res.writeHead(200, { 'content-type': 'text/css', 'cache-control': 'max-age=300' }).end(STYLE);
+    else if (path === '/app.js') res.writeHead(200, { 'content-type': 'application/javascript', 'cache-control': 'max-age=300' }).end(SCRIPT);
     else if (path === '/broken.jpg') res.writeHead(200, { 'content-type': 'image/jpeg', 'cache-control': 'max-age=300' }).end('not a JPEG at all');
     else res.writeHead(404, { 'content-type': 'text/plain' }).end('none');
   });
@@ -201,5 +209,71 @@ describe('a page of variants', () => {
     for (const url of urls.slice(0, 4)) expect((await get(url, {}, page.host)).headers['cdn-cache']).toBe('MISS');
     expect((await get(urls[4]!, {}, page.host)).headers['cdn-cache']).toBe('HIT');
     expect(origin.requests.length - fetched).toBe(6);
+  });
+});
+
+describe('watermark', () => {
+  it('is fetched once, placed at its corner with the offset in percent, before the resize, on images above the minimum size', async () => {
+    const marked = await createPullZone(t, 'optimize-mark', origin.url, {
+      ...OPTIMIZER,
+      OptimizerWatermarkEnabled: true,
+      OptimizerWatermarkUrl: `${origin.url}/mark.png`,
+      OptimizerWatermarkPosition: 1,
+      OptimizerWatermarkOffset: 10,
+      OptimizerWatermarkMinImageSize: 300,
+    });
+    const pixel = async (body: Buffer, left: number, top: number) => {
+      const { data } = await sharp(body).extract({ left, top, width: 1, height: 1 }).raw().toBuffer({ resolveWithObject: true });
+      return [...data.subarray(0, 3)];
+    };
+    // BottomRight at 10%: 40 px from the right, 20 from the bottom of 400x200; the 40x20 mark covers x 320-359, y 160-179.
+    const whole = await get('/white.png?format=png', {}, marked.host);
+    expect(await pixel(whole.body, 340, 170)).toEqual([255, 0, 0]);
+    expect(await pixel(whole.body, 380, 190)).toEqual([255, 255, 255]);
+    expect(await pixel(whole.body, 10, 10)).toEqual([255, 255, 255]);
+    // Resized to half after the watermark: the mark is halved with the image.
+    const half = await get('/white.png?width=200&format=png', {}, marked.host);
+    expect(await pixel(half.body, 170, 85)).toEqual([255, 0, 0]);
+    // 320x240 is above 300 in width: marked; the logo (200x100) is not.
+    const logo = await get('/logo.png?format=png', {}, marked.host);
+    expect(await pixel(logo.body, 170, 85)).not.toEqual([255, 0, 0]);
+    expect(fetchesOf('/mark.png')).toBe(1);
+  });
+});
+
+describe('minification', () => {
+  it('minifies CSS and JavaScript once per copy, compressed after as any copy, and leaves them with the settings off', async () => {
+    const css = await get('/style.css', { 'accept-encoding': 'identity' });
+    expect(css.headers['content-type']).toBe('text/css');
+    expect(css.text.length).toBeLessThan(STYLE.length * 0.6);
+    expect(css.text).toContain('.item-1>a:hover{color:red;margin:0}');
+    const js = await get('/app.js');
+    expect(js.body.length).toBeLessThan(SCRIPT.length / 2);
+    expect(js.text).not.toContain('firstNumber');
+    expect((await get('/app.js')).headers['cdn-cache']).toBe('HIT');
+    const gzipped = await get('/style.css', { 'accept-encoding': 'gzip' });
+    expect([gzipped.headers['content-encoding'], gzipped.headers['cdn-cache']]).toEqual(['gzip', 'HIT']);
+    const plain = await createPullZone(t, 'optimize-plain', origin.url, { ...OPTIMIZER, OptimizerMinifyCSS: false, OptimizerMinifyJavaScript: false });
+    expect((await get('/style.css', {}, plain.host)).text).toBe(STYLE);
+    expect((await get('/app.js', {}, plain.host)).text).toBe(SCRIPT);
+  });
+});
+
+describe('statistics', () => {
+  it('counts each variant made once, the bytes it saved and the time it took', async () => {
+    const day = 24 * 3600_000;
+    const period = `dateFrom=${new Date(Date.now() - day).toISOString()}&dateTo=${new Date(Date.now() + day).toISOString()}`;
+    const statistics = async () => {
+      await t.app.services.usage.flush();
+      return (await t.get(`/pullzone/${zone.Id}/optimizer/statistics?${period}`)).body;
+    };
+    const before = await statistics();
+    const variant = await get('/photo.jpg?width=33');
+    await get('/photo.jpg?width=33');
+    const after = await statistics();
+    expect(after.TotalRequestsOptimized - before.TotalRequestsOptimized).toBe(1);
+    expect(after.TotalTrafficSaved - before.TotalTrafficSaved).toBe(images.get('/photo.jpg')!.length - variant.body.length);
+    expect(after.AverageCompressionRatio).toBeGreaterThan(50);
+    expect(after.AverageProcessingTime).toBeGreaterThan(0);
   });
 });
