@@ -64,8 +64,10 @@ export type CdnStatisticsT = Static<typeof CdnStatistics>;
 
 export const OptimizerStatistics = Type.Object(
   {
-    RequestsOptimizedChart: Chart('Variants the optimizer made per point (an image transformed, a stylesheet or script minified; counted once when made, not per hit).'),
-    AverageCompressionChart: Chart('Per point, how much smaller the variants made were than their originals, in percent of the originals\' bytes.'),
+    RequestsOptimizedChart: Chart(
+      'Variants the optimizer made per point (an image transformed, a stylesheet or script minified; counted once when made, not per hit).',
+    ),
+    AverageCompressionChart: Chart("Per point, how much smaller the variants made were than their originals, in percent of the originals' bytes."),
     TrafficSavedChart: Chart('Per point, the bytes the variants made were smaller than their originals.'),
     AverageProcessingTimeChart: Chart('Per point, the average time a variant took to make, in milliseconds.'),
     TotalRequestsOptimized: Double({ description: 'Variants the optimizer made in the period.' }),

@@ -54,7 +54,9 @@ describe('planes: listeners', () => {
       }
       // The bundle leaves sharp out (a native binding): the edge's optimizer still resizes with it.
       const edgePort = Number(urls.find((m) => m[1] === 'edge')![2]);
-      const photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#336699' } }).jpeg().toBuffer();
+      const photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#336699' } })
+        .jpeg()
+        .toBuffer();
       const origin = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/jpeg', 'cache-control': 'max-age=60' }).end(photo));
       await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
       try {

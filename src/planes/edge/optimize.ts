@@ -12,7 +12,8 @@
  *
  * What is not optimized passes on as it came: an original the edge does not keep (a pass, an
  * answer too big for the cache or not to be kept), one not of its type, a broken one (its bytes
- * as they are, kept as the variant so it is read once), a request with credentials.
+ * as they are, kept as the variant so it is read once), one marked `Cache-Control: no-transform`,
+ * a request with credentials.
  */
 import { createHash } from 'node:crypto';
 import type { CachedAnswer, EdgeCache } from '../../domain/edge/cache/edge-cache.js';
@@ -93,7 +94,8 @@ export class EdgeOptimizing {
       making.then(done, done);
     }
     const made = await making;
-    if (made.kind === 'copy') return deliverCopy(this.deps, admitted, made.entry, waited ? 'HIT' : made.stored ? 'MISS' : 'BYPASS', waited ? undefined : made.origin);
+    if (made.kind === 'copy')
+      return deliverCopy(this.deps, admitted, made.entry, waited ? 'HIT' : made.stored ? 'MISS' : 'BYPASS', waited ? undefined : made.origin);
     // The original's own answer (a stream, a failure) cannot be shared: a request that waited asks for it itself.
     if (waited) return deliverFetched(this.deps, admitted, await this.originOf(original), undefined);
     return deliverFetched(this.deps, admitted, made.fetched, made.stale);
@@ -123,7 +125,7 @@ export class EdgeOptimizing {
         break;
       }
     }
-    if (entry.status !== 200) return { kind: 'copy', entry, stored, origin };
+    if (entry.status !== 200 || noTransform(entry)) return { kind: 'copy', entry, stored, origin };
     const contentType = typeof entry.headers['content-type'] === 'string' ? entry.headers['content-type'] : undefined;
     const optimized = await this.deps.optimizer.optimize(admitted.routed.zone, plan, entry.body, contentType);
     if (optimized.kind === 'original' && (optimized.why === 'busy' || optimized.why === 'not-its-type')) return { kind: 'copy', entry, stored, origin };
@@ -186,3 +188,9 @@ function variantOf(entry: CachedAnswer, optimized: Optimized, plan: Doable, admi
 
 /** Headers that describe the original's bytes, left off a variant. */
 const OF_THE_BYTES = ['content-length', 'content-md5', 'content-digest', 'repr-digest', 'digest'];
+
+/** The origin asked that its answer reach clients as it is (RFC 9111 §5.2.2.6). */
+function noTransform(entry: CachedAnswer): boolean {
+  const control = entry.headers['cache-control'];
+  return control !== undefined && String(control).toLowerCase().includes('no-transform');
+}

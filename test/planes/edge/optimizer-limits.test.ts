@@ -22,7 +22,12 @@ const files = new Map<string, Buffer>();
 beforeAll(async () => {
   t = await createTestApp();
   // 6000x4000: 24 megapixels (one colour, so that the file is small; decoding it is as big as any).
-  files.set('/large.jpg', await sharp({ create: { width: 6000, height: 4000, channels: 3, background: '#4080c0' } }).jpeg().toBuffer());
+  files.set(
+    '/large.jpg',
+    await sharp({ create: { width: 6000, height: 4000, channels: 3, background: '#4080c0' } })
+      .jpeg()
+      .toBuffer(),
+  );
   files.set('/bomb.png', await claimingSize(30_000, 30_000));
   origin = await startOrigin((req, res) => {
     const path = (req.url ?? '').split('?')[0]!;
@@ -58,7 +63,9 @@ it(`answers an image of more than ${MAX_INPUT_PIXELS / 1e6} megapixels as it cam
 
 /** A small PNG whose header claims `width` x `height` pixels (a decompression bomb's shape). */
 async function claimingSize(width: number, height: number): Promise<Buffer> {
-  const png = await sharp({ create: { width: 1, height: 1, channels: 3, background: '#000' } }).png().toBuffer();
+  const png = await sharp({ create: { width: 1, height: 1, channels: 3, background: '#000' } })
+    .png()
+    .toBuffer();
   // The IHDR chunk follows the 8-byte signature: length (4), type (4), width (4), height (4), ..., CRC over type and data.
   png.writeUInt32BE(width, 16);
   png.writeUInt32BE(height, 20);

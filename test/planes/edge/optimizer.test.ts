@@ -15,7 +15,11 @@ const PHONE = { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac 
 const OPTIMIZER = { OptimizerEnabled: true, OptimizerEnableManipulationEngine: true };
 
 const STYLE = `/* the site's colours */\n${Array.from({ length: 200 }, (_, i) => `.item-${i} > a:hover {\n  color: #ff0000;\n  margin: 0px 0px 0px 0px;\n}\n`).join('')}`;
-const SCRIPT = Array.from({ length: 60 }, (_, i) => `// step ${i}\nfunction addNumbers${i}(firstNumber, secondNumber) {\n  const total = firstNumber + secondNumber;\n  return total;\n}\nconsole.log(addNumbers${i}(1, 2));\n`).join('');
+const SCRIPT = Array.from(
+  { length: 60 },
+  (_, i) =>
+    `// step ${i}\nfunction addNumbers${i}(firstNumber, secondNumber) {\n  const total = firstNumber + secondNumber;\n  return total;\n}\nconsole.log(addNumbers${i}(1, 2));\n`,
+).join('');
 
 let t: TestContext;
 let edge: EdgePlane;
@@ -32,10 +36,25 @@ const photo = (width: number, height: number) =>
 beforeAll(async () => {
   t = await createTestApp();
   images.set('/photo.jpg', await photo(400, 300));
-  images.set('/logo.png', await sharp({ create: { width: 200, height: 100, channels: 4, background: { r: 0, g: 0, b: 255, alpha: 0.5 } } }).png().toBuffer());
+  images.set(
+    '/logo.png',
+    await sharp({ create: { width: 200, height: 100, channels: 4, background: { r: 0, g: 0, b: 255, alpha: 0.5 } } })
+      .png()
+      .toBuffer(),
+  );
   for (let i = 0; i < 5; i++) images.set(`/page/${i}.jpg`, await photo(320, 240));
-  images.set('/mark.png', await sharp({ create: { width: 40, height: 20, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 1 } } }).png().toBuffer());
-  images.set('/white.png', await sharp({ create: { width: 400, height: 200, channels: 3, background: '#ffffff' } }).png().toBuffer());
+  images.set(
+    '/mark.png',
+    await sharp({ create: { width: 40, height: 20, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 1 } } })
+      .png()
+      .toBuffer(),
+  );
+  images.set(
+    '/white.png',
+    await sharp({ create: { width: 400, height: 200, channels: 3, background: '#ffffff' } })
+      .png()
+      .toBuffer(),
+  );
   origin = await startOrigin((req, res) => {
     const path = (req.url ?? '').split('?')[0]!;
     const image = images.get(path);
@@ -73,21 +92,21 @@ describe('sizes', () => {
     expect(origin.requests.filter((r) => r.url.startsWith('/photo.jpg')).map((r) => r.url)).toEqual(['/photo.jpg']);
   });
 
-  it('enlarges only with upscaling=resampling (or the zone\'s OptimizerEnableUpscaling)', async () => {
+  it("enlarges only with upscaling=resampling (or the zone's OptimizerEnableUpscaling)", async () => {
     expect(await decoded((await get('/photo.jpg?width=480')).body)).toMatchObject({ width: 400, height: 300 });
     expect(await decoded((await get('/photo.jpg?width=480&upscaling=resampling')).body)).toMatchObject({ width: 480, height: 360 });
     const upscaling = await createPullZone(t, 'optimize-up', origin.url, { ...OPTIMIZER, OptimizerEnableUpscaling: true });
     expect(await decoded((await get('/photo.jpg?width=480', {}, upscaling.host)).body)).toMatchObject({ width: 480 });
   });
 
-  it('crops in the original\'s pixels before resizing, by gravity or offset, and to an aspect ratio', async () => {
+  it("crops in the original's pixels before resizing, by gravity or offset, and to an aspect ratio", async () => {
     expect(await decoded((await get('/photo.jpg?crop=100,50')).body)).toMatchObject({ width: 100, height: 50 });
     expect(await decoded((await get('/photo.jpg?crop=200,100,350,250&crop_gravity=north')).body)).toMatchObject({ width: 50, height: 50 });
     expect(await decoded((await get('/photo.jpg?aspect_ratio=16:9&width=160')).body)).toMatchObject({ width: 160, height: 90 });
     expect(await decoded((await get('/photo.jpg?crop=300,300&width=150')).body)).toMatchObject({ width: 150, height: 150 });
   });
 
-  it('brings an image asked without a size down to the desktop or the mobile max width, at that device\'s quality', async () => {
+  it("brings an image asked without a size down to the desktop or the mobile max width, at that device's quality", async () => {
     const devices = await createPullZone(t, 'optimize-devices', origin.url, {
       ...OPTIMIZER,
       OptimizerDesktopMaxWidth: 300,
@@ -164,7 +183,7 @@ describe('adjustments', () => {
 });
 
 describe('classes', () => {
-  it('applies a class\'s parameters under the query\'s own; with forced classes only the class counts', async () => {
+  it("applies a class's parameters under the query's own; with forced classes only the class counts", async () => {
     const classes = [{ Name: 'thumb', Properties: { width: '50', quality: '40' } }];
     const open = await createPullZone(t, 'optimize-classes', origin.url, { ...OPTIMIZER, OptimizerClasses: classes });
     expect(await decoded((await get('/photo.jpg?class=thumb', {}, open.host)).body)).toMatchObject({ width: 50 });

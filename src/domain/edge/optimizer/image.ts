@@ -81,7 +81,12 @@ function regionOf(width: number, height: number, plan: ImagePlan): Region | unde
     const [rw, rh] = aspectRatio;
     const w = Math.min(region.width, Math.round((region.height * rw) / rh));
     const h = Math.min(region.height, Math.round((region.width * rh) / rw));
-    region = { left: region.left + Math.floor((region.width - w) / 2), top: region.top + Math.floor((region.height - h) / 2), width: Math.max(1, w), height: Math.max(1, h) };
+    region = {
+      left: region.left + Math.floor((region.width - w) / 2),
+      top: region.top + Math.floor((region.height - h) / 2),
+      width: Math.max(1, w),
+      height: Math.max(1, h),
+    };
   }
   return region.width === width && region.height === height ? undefined : region;
 }
@@ -142,4 +147,3 @@ function encode(image: Sharp, format: OutputFormat, quality: number): void {
       return;
   }
 }
-

@@ -52,7 +52,13 @@ export function planOf(zone: EdgeZone, request: EdgeRequest, path: string, query
   return { kind: 'image', descriptor: descriptorOf(image), originQuery, variesByAccept: mayNegotiate, image };
 }
 
-const minify = (loader: 'css' | 'js', query: string): OptimizationPlan => ({ kind: 'minify', loader, descriptor: 'min', originQuery: query, variesByAccept: false });
+const minify = (loader: 'css' | 'js', query: string): OptimizationPlan => ({
+  kind: 'minify',
+  loader,
+  descriptor: 'min',
+  originQuery: query,
+  variesByAccept: false,
+});
 
 /** The values the request asks for: its class's properties, then its own parameters over them (none of those with OptimizerForceClasses). */
 function requestedValues(zone: EdgeZone, asked: ReadonlyMap<string, string>): Map<string, string> | string {

@@ -6,7 +6,12 @@
 import sharp from 'sharp';
 import type { WatermarkPlan } from './types.js';
 
-export async function placeWatermark(watermark: Buffer, width: number, height: number, plan: WatermarkPlan): Promise<{ body: Buffer; left: number; top: number }> {
+export async function placeWatermark(
+  watermark: Buffer,
+  width: number,
+  height: number,
+  plan: WatermarkPlan,
+): Promise<{ body: Buffer; left: number; top: number }> {
   if (plan.position === 'CenterStretch') {
     const body = await sharp(watermark).resize({ width, height, fit: 'fill' }).png().toBuffer();
     return { body, left: 0, top: 0 };
