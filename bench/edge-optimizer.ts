@@ -1,7 +1,8 @@
 /**
  * The edge workload's optimizer: a cached variant's hit (`/img/photo.jpg?width=400`, made once from
  * a 2000x1500 JPEG) against a plain hit of the same bytes (`/img/photo-400.jpg`, the origin's own
- * 400-px copy, through a zone without the optimizer), same run, 32 connections each; then misses
+ * 400-px copy, through a zone without the optimizer), same run, 32 connections each, alternated
+ * twice (the better run of each kept); then misses
  * that each resize the 2000x1500 JPEG to 400 px (one at a time, each a variant of its own, the
  * original in the cache) against the same resize by sharp alone, in a loop in this process.
  */
@@ -19,6 +20,8 @@ export interface OptimizerBench {
   /** Milliseconds per resize: through the edge (a miss: the variant made from the cached original, answered) and by sharp alone. */
   missMs: number;
   aloneMs: number;
+  /** Milliseconds per hit of the variant, one at a time beside the misses: the round trip a miss pays too. */
+  hitMs: number;
   resizes: number;
 }
 
@@ -49,15 +52,22 @@ export async function measureOptimizer(
     connections: w.CONNECTIONS,
     requests: [{ method: 'GET', path, headers: { host } }],
   });
-  log(`edge: cache hits of a 400-px variant, ${timing.seconds} s`);
-  const variant = await w.runLoad(
-    edge.url,
-    load('edge-variant-hit', 'edge: variant HIT (?width=400)', optimized, '/img/photo.jpg?width=400'),
-    timing,
-    edge.pid,
-  );
-  log(`edge: plain cache hits of the same image, ${timing.seconds} s`);
-  const plainHit = await w.runLoad(edge.url, load('edge-image-hit', 'edge: plain HIT (400-px JPEG)', plain, '/img/photo-400.jpg'), timing, edge.pid);
+  // Alternated, twice each, the better run of each kept: the machine's other work falls on one run, not on one side.
+  let variant: w.LoadResult | undefined;
+  let plainHit: w.LoadResult | undefined;
+  const better = (a: w.LoadResult | undefined, b: w.LoadResult) => (a === undefined || b.rps > a.rps ? b : a);
+  for (let round = 0; round < 2; round++) {
+    log(`edge: cache hits of a 400-px variant, ${timing.seconds} s`);
+    variant = better(
+      variant,
+      await w.runLoad(edge.url, load('edge-variant-hit', 'edge: variant HIT (?width=400)', optimized, '/img/photo.jpg?width=400'), timing, edge.pid),
+    );
+    log(`edge: plain cache hits of the same image, ${timing.seconds} s`);
+    plainHit = better(
+      plainHit,
+      await w.runLoad(edge.url, load('edge-image-hit', 'edge: plain HIT (400-px JPEG)', plain, '/img/photo-400.jpg'), timing, edge.pid),
+    );
+  }
 
   log(`edge: ${resizes} misses resizing a ${PHOTO_WIDTH}x${PHOTO_HEIGHT} JPEG to 400 px, against sharp alone`);
   // Each miss a variant of its own that resizes the same way: a height the 400-px width keeps it under.
@@ -73,8 +83,14 @@ export async function measureOptimizer(
   await miss(-1);
   await alone();
   // Interleaved in rounds, so the machine's other work weighs on both alike.
+  // Beside them, one hit of the variant at a time: what a round trip through the edge costs without the resize.
+  const hit = async () => {
+    const res = await request(`${edge.url}/img/photo.jpg?width=400`, { headers: { host: optimized } });
+    await res.body.arrayBuffer();
+  };
   let missTotal = 0;
   let aloneTotal = 0;
+  let hitTotal = 0;
   for (let i = 0; i < resizes; i++) {
     let started = performance.now();
     await miss(i);
@@ -82,8 +98,20 @@ export async function measureOptimizer(
     started = performance.now();
     await alone();
     aloneTotal += performance.now() - started;
+    started = performance.now();
+    await hit();
+    hitTotal += performance.now() - started;
   }
-  return { variantBytes, plainBytes, variant, plain: plainHit, missMs: missTotal / resizes, aloneMs: aloneTotal / resizes, resizes };
+  return {
+    variantBytes,
+    plainBytes,
+    variant: variant!,
+    plain: plainHit!,
+    missMs: missTotal / resizes,
+    aloneMs: aloneTotal / resizes,
+    hitMs: hitTotal / resizes,
+    resizes,
+  };
 }
 
 /** Asks twice (the second a hit), checks a 400-px JPEG comes back: its length. */
@@ -109,7 +137,7 @@ export function renderOptimizer(o: OptimizerBench): string[] {
     row(o.variant, o.variantBytes),
     row(o.plain, o.plainBytes),
     '',
-    `Edge optimizer: a miss resizing a ${PHOTO_WIDTH}x${PHOTO_HEIGHT} JPEG to 400 px, ${o.missMs.toFixed(1)} ms (through the edge, answered) against ${o.aloneMs.toFixed(1)} ms (sharp alone), ${o.resizes} each, interleaved`,
+    `Edge optimizer: a miss resizing a ${PHOTO_WIDTH}x${PHOTO_HEIGHT} JPEG to 400 px, ${o.missMs.toFixed(1)} ms (through the edge, answered) against ${o.aloneMs.toFixed(1)} ms (sharp alone), ${o.resizes} each, interleaved; a hit of the variant one at a time beside them: ${o.hitMs.toFixed(1)} ms`,
   ];
 }
 
