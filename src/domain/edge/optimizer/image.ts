@@ -19,7 +19,9 @@ const DECODING: SharpOptions = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'er
 
 /** The plan applied to `input`; `watermark` is the zone's watermark image when the plan has one. Rejects on an image libvips cannot read. */
 export async function transformImage(input: Buffer, plan: ImagePlan, watermark: Buffer | undefined): Promise<Made> {
-  const meta = await sharp(input, DECODING).metadata();
+  // One instance reads the header, then runs the pipeline (the metadata is read without decoding).
+  const opened = sharp(input, DECODING);
+  const meta = await opened.metadata();
   const source = DECODED[meta.format];
   const width = meta.autoOrient?.width ?? meta.width;
   const height = meta.autoOrient?.height ?? meta.height;
@@ -28,7 +30,7 @@ export async function transformImage(input: Buffer, plan: ImagePlan, watermark: 
   }
   const { params } = plan;
   const marked = watermark && plan.watermark && (width > plan.watermark.minSize || height > plan.watermark.minSize);
-  const image = marked ? await watermarked(input, width, height, watermark, plan) : sharp(input, DECODING).autoOrient();
+  const image = marked ? await watermarked(input, width, height, watermark, plan) : opened.autoOrient();
 
   let changed = marked === true;
   const region = regionOf(width, height, plan);
