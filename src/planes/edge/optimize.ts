@@ -13,7 +13,7 @@
  * What is not optimized passes on as it came: an original the edge does not keep (a pass, an
  * answer too big for the cache or not to be kept), one not of its type, a broken one (its bytes
  * as they are, kept as the variant so it is read once), one marked `Cache-Control: no-transform`,
- * a request with credentials.
+ * one the origin varies by request headers (`Vary` beyond the key), a request with credentials.
  */
 import { createHash } from 'node:crypto';
 import type { CachedAnswer, EdgeCache } from '../../domain/edge/cache/edge-cache.js';
@@ -125,6 +125,8 @@ export class EdgeOptimizing {
         break;
       }
     }
+    // An original the origin varies by request headers the variant's key leaves out is this request's own: answered as it is, never shared.
+    if (entry.variantOf !== undefined) return { kind: 'fetched', fetched: { kind: 'shared', entry, stored }, stale: undefined };
     if (entry.status !== 200 || noTransform(entry)) return { kind: 'copy', entry, stored, origin };
     const contentType = typeof entry.headers['content-type'] === 'string' ? entry.headers['content-type'] : undefined;
     const optimized = await this.deps.optimizer.optimize(admitted.routed.zone, plan, entry.body, contentType);

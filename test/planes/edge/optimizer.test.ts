@@ -62,6 +62,8 @@ beforeAll(async () => {
     if (image) res.writeHead(200, { 'content-type': type, 'cache-control': 'max-age=300' }).end(image);
     else if (path === '/style.css') res.writeHead(200, { 'content-type': 'text/css', 'cache-control': 'max-age=300' }).end(STYLE);
     else if (path === '/app.js') res.writeHead(200, { 'content-type': 'application/javascript', 'cache-control': 'max-age=300' }).end(SCRIPT);
+    else if (path === '/varied.jpg')
+      res.writeHead(200, { 'content-type': 'image/jpeg', 'cache-control': 'max-age=300', vary: 'Cookie' }).end(images.get('/photo.jpg'));
     else if (path === '/broken.jpg') res.writeHead(200, { 'content-type': 'image/jpeg', 'cache-control': 'max-age=300' }).end('not a JPEG at all');
     else res.writeHead(404, { 'content-type': 'text/plain' }).end('none');
   });
@@ -202,11 +204,13 @@ describe('originals', () => {
     expect(edge.core.pipeline.optimizations.broken).toBe(1);
   });
 
-  it('leaves images alone with the optimizer off, and the manipulation parameters with the engine off', async () => {
+  it('leaves images alone with the optimizer off, the manipulation parameters with the engine off, and an answer varied by a cookie', async () => {
     const off = await createPullZone(t, 'optimize-off', origin.url);
     expect((await get('/photo.jpg?width=100', {}, off.host)).body.equals(images.get('/photo.jpg')!)).toBe(true);
     const engineOff = await createPullZone(t, 'optimize-engine-off', origin.url, { OptimizerEnabled: true, OptimizerEnableManipulationEngine: false });
     expect(await decoded((await get('/photo.jpg?width=100', {}, engineOff.host)).body)).toMatchObject({ width: 400 });
+    // An origin varying by a request header the key leaves out: each client's own answer, as it came.
+    for (const cookie of ['a=1', 'a=2']) expect(await decoded((await get('/varied.jpg?width=100', { cookie })).body)).toMatchObject({ width: 400 });
   });
 });
 
