@@ -32,6 +32,9 @@ const storelessPlaneTests = [
   'test/planes/dns/secondaries.test.ts',
   // The edge's handler with a stand-in pipeline, and the planes' last-resort listener.
   'test/planes/edge/handler-failures.test.ts',
+  // The optimizer's memory while it decodes a 24-megapixel image: libvips' work, the same whatever
+  // the store (the optimizer on each store is optimizer.test.ts's).
+  'test/planes/edge/optimizer-limits.test.ts',
   // The S3 plane in a server process on its own SQLite file.
   'test/planes/s3/listener.test.ts',
   // Signature Version 4 against AWS's published examples: pure code.

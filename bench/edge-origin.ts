@@ -4,10 +4,13 @@
  * an ETag), and counts the requests per path (`GET /_count?path=/obj/x` → the count), so the miss
  * storm can tell how many reached it. `/slow/...` answers the same after 200 ms: a wide window for
  * concurrent misses. `GET /css/<anything>` answers a 10 KiB stylesheet (`text/css`, uncompressed
- * whatever the request accepts): what the edge and Varnish compress. Run as a child:
+ * whatever the request accepts): what the edge and Varnish compress. `GET /img/photo.jpg` answers a
+ * 2000x1500 JPEG (photo()), `/img/photo-400.jpg` the same resized to 400 px: what the optimizer
+ * resizes, and a plain copy of its variant. Run as a child:
  * `node --import tsx bench/edge-origin.ts`.
  */
 import { createServer } from 'node:http';
+import sharp from 'sharp';
 import { fileURLToPath } from 'node:url';
 import { startChild, type Child } from './server.js';
 
@@ -23,15 +26,30 @@ export function stylesheet(bytes: number): Buffer {
   return Buffer.from(text.slice(0, bytes));
 }
 
+export const PHOTO_WIDTH = 2000;
+export const PHOTO_HEIGHT = 1500;
+
+/** A 2000x1500 photograph-like JPEG (noise over grey: random, but of the same size and cost every call). */
+export function photo(): Promise<Buffer> {
+  return sharp({ create: { width: PHOTO_WIDTH, height: PHOTO_HEIGHT, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 30 } } })
+    .jpeg({ quality: 85 })
+    .toBuffer();
+}
+
 export function startEdgeOrigin(): Promise<Child> {
   return startChild('edge-origin', ['--import', 'tsx', fileURLToPath(import.meta.url)], /edge-origin: listening on (http:\/\/127\.0\.0\.1:\d+)/, process.env);
 }
 
-function serve(): void {
+async function serve(): Promise<void> {
   const body = Buffer.alloc(OBJECT_BYTES, 'edgeplane bench object ');
   const headers = { 'content-type': 'application/octet-stream', 'content-length': body.length, 'cache-control': 'max-age=3600', etag: '"bench-10k"' };
   const css = stylesheet(OBJECT_BYTES);
   const cssHeaders = { 'content-type': 'text/css; charset=utf-8', 'content-length': css.length, 'cache-control': 'max-age=3600', etag: '"bench-css"' };
+  const original = await photo();
+  const images: Record<string, Buffer> = {
+    '/img/photo.jpg': original,
+    '/img/photo-400.jpg': await sharp(original).resize({ width: 400 }).jpeg({ quality: 85 }).toBuffer(),
+  };
   const counts = new Map<string, number>();
   const server = createServer((request, reply) => {
     const url = request.url ?? '/';
@@ -40,6 +58,11 @@ function serve(): void {
       return;
     }
     counts.set(url, (counts.get(url) ?? 0) + 1);
+    const image = images[url.split('?')[0]!];
+    if (image) {
+      reply.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': image.length, 'cache-control': 'max-age=3600' }).end(image);
+      return;
+    }
     if (url.startsWith('/css/')) {
       reply.writeHead(200, cssHeaders).end(css);
       return;
@@ -59,4 +82,4 @@ function serve(): void {
   process.once('SIGTERM', () => server.close(() => process.exit(0)));
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) serve();
+if (process.argv[1] === fileURLToPath(import.meta.url)) void serve();

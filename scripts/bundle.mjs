@@ -16,14 +16,16 @@
  * PostgreSQL driver (loaded only when DATABASE_URL names PostgreSQL), pino's pretty printer (it
  * runs in a worker thread, loaded by path; src/boot/bundle-entry.ts tells the bundled pino where
  * that thread's own file is), the docs page's static files (served from the package's own
- * folder), and pdfkit (it loads its fonts from files beside its own).
+ * folder), pdfkit (it loads its fonts from files beside its own), sharp (its libvips binding is
+ * a native file of a platform package it finds at run time) and esbuild (the optimizer's
+ * minifier: its JavaScript API starts its own binary).
  */
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 
-const EXTERNAL = ['better-sqlite3', 'pg', 'pg-native', 'pino-pretty', '@fastify/swagger-ui', 'pdfkit'];
+const EXTERNAL = ['better-sqlite3', 'pg', 'pg-native', 'pino-pretty', '@fastify/swagger-ui', 'pdfkit', 'sharp', 'esbuild'];
 
 /**
  * Libraries a start does not need, each a CommonJS file of its own beside the bundles, required

@@ -64,16 +64,18 @@ export type CdnStatisticsT = Static<typeof CdnStatistics>;
 
 export const OptimizerStatistics = Type.Object(
   {
-    RequestsOptimizedChart: Chart('Requests optimized per point (edgeplane has no optimizer: 0).'),
-    AverageCompressionChart: Chart('Average compression per point (0).'),
-    TrafficSavedChart: Chart('Bytes saved per point (0).'),
-    AverageProcessingTimeChart: Chart('Average processing time per point (0).'),
-    TotalRequestsOptimized: Double({ description: 'Requests optimized (0).' }),
-    TotalTrafficSaved: Double({ description: 'Bytes saved (0).' }),
-    AverageProcessingTime: Double({ description: 'Average processing time (0).' }),
-    AverageCompressionRatio: Double({ description: 'Average compression ratio (0).' }),
+    RequestsOptimizedChart: Chart(
+      'Variants the optimizer made per point (an image transformed, a stylesheet or script minified; counted once when made, not per hit).',
+    ),
+    AverageCompressionChart: Chart("Per point, how much smaller the variants made were than their originals, in percent of the originals' bytes."),
+    TrafficSavedChart: Chart('Per point, the bytes the variants made were smaller than their originals.'),
+    AverageProcessingTimeChart: Chart('Per point, the average time a variant took to make, in milliseconds.'),
+    TotalRequestsOptimized: Double({ description: 'Variants the optimizer made in the period.' }),
+    TotalTrafficSaved: Double({ description: 'Bytes the variants made in the period were smaller than their originals.' }),
+    AverageProcessingTime: Double({ description: 'Average time a variant took to make, in milliseconds.' }),
+    AverageCompressionRatio: Double({ description: "How much smaller the period's variants were than their originals, in percent of the originals' bytes." }),
   },
-  { additionalProperties: false, description: "The image optimizer's work for a pull zone: edgeplane has no optimizer, so every figure is 0." },
+  { additionalProperties: false, description: "What the zone's optimizer did: the variants it made from originals, their bytes and the time they took." },
 );
 export type OptimizerStatisticsT = Static<typeof OptimizerStatistics>;
 

@@ -3,9 +3,12 @@
  * health answer's `planes`, a port in use named by its variable, and a graceful stop on SIGTERM.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import http from 'node:http';
+import { type AddressInfo, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
+import { request as undiciRequest } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readConfig } from '../../src/config.js';
 import { startServer } from '../helpers/server-process.js';
@@ -48,6 +51,32 @@ describe('planes: listeners', () => {
       for (const [, plane, port] of urls) {
         const { responses } = await exchange(Number(port), 'GET / HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n');
         expect(responses[0], plane).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+      }
+      // The bundle leaves sharp out (a native binding): the edge's optimizer still resizes with it.
+      const edgePort = Number(urls.find((m) => m[1] === 'edge')![2]);
+      const photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#336699' } })
+        .jpeg()
+        .toBuffer();
+      const origin = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/jpeg', 'cache-control': 'max-age=60' }).end(photo));
+      await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+      try {
+        const originUrl = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
+        const created = await fetch(`${server.base}/pullzone`, {
+          method: 'POST',
+          headers: { AccessKey: KEY, 'content-type': 'application/json' },
+          body: JSON.stringify({ Name: 'bundled-optimizer', OriginUrl: originUrl }),
+        });
+        const zone = (await created.json()) as { Id: number };
+        await fetch(`${server.base}/pullzone/${zone.Id}`, {
+          method: 'POST',
+          headers: { AccessKey: KEY, 'content-type': 'application/json' },
+          body: JSON.stringify({ OptimizerEnabled: true }),
+        });
+        const answer = await undiciRequest(`http://127.0.0.1:${edgePort}/a.jpg?width=16`, { headers: { host: 'bundled-optimizer.edgeplane.test' } });
+        const image = Buffer.from(await answer.body.arrayBuffer());
+        expect([answer.statusCode, (await sharp(image).metadata()).width]).toEqual([200, 16]);
+      } finally {
+        origin.close();
       }
     } finally {
       expect(await server.stop()).toBe(0);

@@ -57,6 +57,8 @@ export interface RuleEffects {
   ignoreQueryString?: boolean;
   /** BypassPermaCache and DisableOptimizer, ForceCompression…: recorded, and applied where edgeplane has the feature. */
   bypassPermaCache?: boolean;
+  /** DisableOptimizer: the zone's optimizer leaves this request alone (planes/edge/optimize.ts). */
+  disableOptimizer?: boolean;
   /** SetStatusCode on the answer from the origin. */
   statusCode?: number;
   /**
@@ -81,7 +83,7 @@ export interface RuleEffects {
   bypassRequestSigning?: boolean;
   /** ForceCompression: compress the answer for clients that accept it, whatever its content type. */
   forceCompression?: boolean;
-  /** Actions of matching rules that edgeplane records but has no feature for (DisableOptimizer, RunEdgeScript, DisableShield…). */
+  /** Actions of matching rules that edgeplane records but has no feature for (RunEdgeScript, DisableShield…). */
   unappliedActions?: string[];
 }
 

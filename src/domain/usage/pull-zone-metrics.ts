@@ -29,3 +29,8 @@ export const WEBSOCKET_CONNECTIONS = 'websocket.connections';
 export const statusClass = (status: number) => `status.${Math.floor(status / 100)}xx`;
 /** Requests above the zone's DDoS threshold, by what was done: `ddos.logged`, `ddos.verified`, `ddos.challenged`, `ddos.blocked`. */
 export const ddosRequests = (outcome: 'logged' | 'verified' | 'challenged' | 'blocked') => `ddos.${outcome}`;
+/** The optimizer's work: variants made, the originals' and the variants' bytes, and the time it took (summed, for averages). */
+export const OPTIMIZER_REQUESTS = 'optimizer.requests';
+export const OPTIMIZER_ORIGINAL_BYTES = 'optimizer.original.bytes';
+export const OPTIMIZER_BYTES = 'optimizer.bytes';
+export const OPTIMIZER_MS = 'optimizer.ms';

@@ -15,6 +15,9 @@ import type { OriginAddresses } from '../../domain/edge/origin/addresses.js';
 import type { OriginShield } from '../../domain/edge/shield/origin-shield.js';
 import type { HttpChallenges } from '../../domain/edge/types.js';
 import type { Services } from '../../domain/services.js';
+import { availableParallelism } from 'node:os';
+import { Optimizer, type OptimizerLimits } from '../../domain/edge/optimizer/optimizer.js';
+import { Watermarks } from '../../domain/edge/optimizer/watermarks.js';
 import { EdgeCompression } from './compress.js';
 import { EdgePipeline } from './pipeline.js';
 import { EdgeWebSockets } from './websockets.js';
@@ -36,7 +39,12 @@ export interface EdgeCoreOptions {
   statusWidgetScript?: string | undefined;
   /** The bounds of the answers the preloading screen holds (preloader/held-answers.ts); tests shorten the hold. */
   preloading?: Partial<HeldLimits> | undefined;
+  /** The optimizer's bounds (domain/edge/optimizer/optimizer.ts); default DEFAULT_OPTIMIZER_LIMITS. */
+  optimizer?: Partial<OptimizerLimits> | undefined;
 }
+
+/** One transformation per core at once; up to 64 more wait, each at most 10 s (then the original is answered). */
+export const DEFAULT_OPTIMIZER_LIMITS: OptimizerLimits = { concurrency: Math.max(1, availableParallelism()), maxQueued: 64, maxWaitMs: 10_000 };
 
 export interface EdgeCore {
   pipeline: EdgePipeline;
@@ -112,7 +120,8 @@ export function createEdgeCore(services: Services, options: EdgeCoreOptions): Ed
     onServed: services.edgeUsage.served,
     logError: options.logError,
   };
-  core.pipeline = new EdgePipeline({ ...deps, now: options.now });
+  const optimizer = new Optimizer(new Watermarks(services.originAddresses), { ...DEFAULT_OPTIMIZER_LIMITS, ...options.optimizer });
+  core.pipeline = new EdgePipeline({ ...deps, now: options.now, optimizer: { optimizer, onOptimized: services.edgeUsage.optimized } });
   // The same policy as the pipeline's: a client's connections and requests count once, whatever they ask.
   core.webSockets = new EdgeWebSockets({ ...deps, now: options.now ?? Date.now });
   return core;

@@ -8,6 +8,8 @@
  *   route    route.ts    the hostname's zone (or the edge's own 404, 301, challenge)    → Routed
  *                        (and whether another edge sent it through the origin shield)
  *   admit    admit.ts    zone state, ForceSSL, limits, access, edge rules, URL token    → Admitted
+ *            optimize.ts (a zone's optimizer: an image's, stylesheet's or script's variant, made
+ *                        once from the original, looked up and fetched as below)
  *   lookup   lookup.ts   cache key; hit, updating, miss (with a stale copy), or pass    → Lookup
  *   fetch    fetch.ts    the origin (or the origin shield), coalescing concurrent misses,
  *                        keeping the copy                                              → Fetched
@@ -31,12 +33,14 @@ import { SHIELD_HEADER } from '../../domain/edge/shield/hop-signature.js';
 import type { OriginShield } from '../../domain/edge/shield/origin-shield.js';
 import type { EdgePolicy, EdgeRequest, HttpChallenges, ServedEvent } from '../../domain/edge/types.js';
 import type { FileService } from '../../domain/files/service.js';
+import type { Optimizer } from '../../domain/edge/optimizer/optimizer.js';
 import { admit } from './admit.js';
 import type { EdgeCompression } from './compress.js';
 import { type DeliverDeps, deliverCopy, deliverFetched, deliverSynth } from './deliver.js';
 import type { Delivery } from './delivery.js';
 import { OriginFetches } from './fetch.js';
 import { lookUp } from './lookup.js';
+import { EdgeOptimizing, type OptimizedEvent } from './optimize.js';
 import { Preloading } from './preload.js';
 import { route, type Routing } from './route.js';
 import type { Admitted, Lookup, Routed } from './types.js';
@@ -67,17 +71,22 @@ export interface PipelineDeps {
   statusWidgetScript?: string | undefined;
   /** The bounds of the answers held for the preloading screen's follow-ups (preload.ts). */
   preloading?: Partial<HeldLimits> | undefined;
+  /** The zones' optimizer (optimize.ts), and where what it did is reported. */
+  optimizer?: { optimizer: Optimizer; onOptimized: (event: OptimizedEvent) => void } | undefined;
 }
 
 export class EdgePipeline {
   private readonly ids = new RequestIds();
   private readonly deps: PipelineDeps & DeliverDeps;
   private readonly fetches: OriginFetches;
+  private readonly optimizing: EdgeOptimizing | undefined;
   readonly preloading: Preloading;
 
   constructor(deps: PipelineDeps) {
     this.deps = { ...deps, now: deps.now ?? Date.now };
     this.fetches = new OriginFetches(this.deps);
+    const optimizer = deps.optimizer;
+    this.optimizing = optimizer && new EdgeOptimizing({ ...this.deps, ...optimizer }, this.fetches);
     this.preloading = new Preloading({ ...DEFAULT_HELD_LIMITS, ...deps.preloading });
   }
 
@@ -89,6 +98,11 @@ export class EdgePipeline {
   /** Copies compressed and answers compressed as they streamed (tests and the bench look). */
   get compressions(): Readonly<EdgeCompression['counts']> {
     return this.deps.compression.counts;
+  }
+
+  /** What the optimizer did: variants made, originals kept, broken originals, transformations refused a turn (tests and the bench look). */
+  get optimizations(): Readonly<Optimizer['counts']> {
+    return this.deps.optimizer?.optimizer.counts ?? NO_OPTIMIZER;
   }
 
   serve(request: EdgeRequest, clientBody: Readable | undefined): Delivery | Promise<Delivery> {
@@ -115,6 +129,8 @@ export class EdgePipeline {
     if (admitting.kind === 'synth') return deliverSynth(this.deps, admitting.admitted, admitting.synth);
     const { admitted } = admitting;
     try {
+      const optimized = this.optimizing?.serve(admitted);
+      if (optimized !== undefined) return settled(admitted, optimized);
       const found = lookUp(this.deps.cache, admitted, this.deps.now);
       switch (found.kind) {
         case 'hit':
@@ -147,6 +163,8 @@ export class EdgePipeline {
     return deliverFetched(this.deps, admitted, await this.fetches.miss(admitted, miss), miss.stale);
   }
 }
+
+const NO_OPTIMIZER: Optimizer['counts'] = Object.freeze({ made: 0, kept: 0, broken: 0, busy: 0 });
 
 /** A copy's delivery, which waits when its representation is being made: released should that fail, as below. */
 const settled = (admitted: Admitted, delivery: Delivery | Promise<Delivery>) =>

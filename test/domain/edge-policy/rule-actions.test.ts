@@ -143,9 +143,10 @@ describe('ForceDownload (7)', () => {
   });
 });
 
-describe('IgnoreQueryString (11), BypassPermaCache (15), ForceCompression (13), request coalescing (33, 34), BypassRequestSigning (30), StripCookiesClientToOrigin (37)', () => {
+describe('IgnoreQueryString (11), DisableOptimizer (12), BypassPermaCache (15), ForceCompression (13), request coalescing (33, 34), BypassRequestSigning (30), StripCookiesClientToOrigin (37)', () => {
   it('each sets its effect for the matching requests only', () => {
     expect(effectsOf(action(11)).ignoreQueryString).toBe(true);
+    expect(effectsOf(action(12)).disableOptimizer).toBe(true);
     expect(effectsOf(action(15)).bypassPermaCache).toBe(true);
     expect(effectsOf(action(13)).forceCompression).toBe(true);
     expect(effectsOf(action(33)).requestCoalescing).toBe(true);
@@ -196,7 +197,6 @@ describe('OverrideBrowserCacheResponseHeader (25) and RemoveBrowserCacheResponse
 describe('actions for features edgeplane does not have', () => {
   it('are recorded, and change nothing else', () => {
     const names: [EdgeRuleExtraActionT['ActionType'], string][] = [
-      [12, 'DisableOptimizer'],
       [21, 'RunEdgeScript'],
       [22, 'OriginMagicContainers'],
       [23, 'DisableWAF'],

@@ -19,11 +19,14 @@ type Headers = Record<string, string | string[]>;
 const OF_THE_BYTES = ['content-length', 'content-md5', 'content-digest', 'repr-digest', 'digest', 'accept-ranges'];
 
 /** The origin's Vary with Accept-Encoding added (unless it names it already, or varies by everything). */
-export function varyWithAcceptEncoding(vary: string | string[] | undefined): string {
+export const varyWithAcceptEncoding = (vary: string | string[] | undefined): string => varyWith(vary, 'Accept-Encoding');
+
+/** The origin's Vary with `name` added (unless it names it already, or varies by everything). */
+export function varyWith(vary: string | string[] | undefined, name: string): string {
   const text = Array.isArray(vary) ? vary.join(', ') : vary;
-  if (text === undefined || text.trim() === '') return 'Accept-Encoding';
+  if (text === undefined || text.trim() === '') return name;
   const names = text.split(',').map((n) => n.trim().toLowerCase());
-  return names.includes('accept-encoding') || names.includes('*') ? text : `${text}, Accept-Encoding`;
+  return names.includes(name.toLowerCase()) || names.includes('*') ? text : `${text}, ${name}`;
 }
 
 /** The ETag of the representation encoded with `coding`; undefined when the identity has none (or one that is no entity tag). */

@@ -73,6 +73,16 @@ export class EdgeUsage {
     }
   }
 
+  /** A variant the optimizer made (planes/edge/optimize.ts): counted once, when made, whatever number of hits it serves after. */
+  readonly optimized = (event: { zoneId: number; originalBytes: number; bytes: number; ms: number }, at = new Date()): void => {
+    const zone = this.counters.of(event.zoneId);
+    const hour = hourOf(at);
+    zone.of(metric.OPTIMIZER_REQUESTS).add(1, hour);
+    zone.of(metric.OPTIMIZER_ORIGINAL_BYTES).add(event.originalBytes, hour);
+    zone.of(metric.OPTIMIZER_BYTES).add(event.bytes, hour);
+    zone.of(metric.OPTIMIZER_MS).add(Math.round(event.ms), hour);
+  };
+
   /** A request above its zone's DDoS threshold (ddos/guard.ts), counted by what was done with it. */
   readonly ddos = (zoneId: number, outcome: DdosOutcome, at = new Date()): void => {
     this.counters.of(zoneId).of(metric.ddosRequests(outcome)).add(1, hourOf(at));

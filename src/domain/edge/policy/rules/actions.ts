@@ -5,7 +5,7 @@
  * earlier one. ActionParameter1/2 hold the inputs (a header's name and value, a number, a URL).
  *
  * Actions for features edgeplane does not have are recorded in `effects.unappliedActions`:
- * DisableOptimizer (no optimizer), RunEdgeScript (no script runtime), OriginMagicContainers
+ * RunEdgeScript (no script runtime), OriginMagicContainers
  * (container origins come from the zone's own link), DisableWAF and the DisableShield… family
  * (no WAF or shield), RetryOrigin (origin retries follow the zone's OriginRetries settings).
  *
@@ -39,7 +39,6 @@ export interface ActionOptions {
 
 const REDIRECT_STATUSES = new Set([301, 302, 307, 308]);
 const UNAPPLIED: Record<number, string> = {
-  12: 'DisableOptimizer',
   21: 'RunEdgeScript',
   22: 'OriginMagicContainers',
   23: 'DisableWAF',
@@ -56,6 +55,7 @@ const SWITCHES = {
   8: ['tokenAuthentication', false],
   9: ['tokenAuthentication', true],
   11: ['ignoreQueryString', true],
+  12: ['disableOptimizer', true],
   13: ['forceCompression', true],
   15: ['bypassPermaCache', true],
   30: ['bypassRequestSigning', true],
@@ -214,6 +214,7 @@ export function compileAction(action: EdgeRuleExtraActionT, options: ActionOptio
     case 8:
     case 9:
     case 11:
+    case 12:
     case 13:
     case 15:
     case 30:
@@ -222,7 +223,6 @@ export function compileAction(action: EdgeRuleExtraActionT, options: ActionOptio
       const [field, value] = SWITCHES[action.ActionType];
       return requestOnly(firstWins(field, value));
     }
-    case 12:
     case 21:
     case 22:
     case 23:

@@ -1,0 +1,77 @@
+/**
+ * The optimizer's pieces without a server: the query read into parameters (what is the
+ * optimizer's, what reaches the origin), a plan's descriptor the same whatever the parameters'
+ * order, and transformations beyond the concurrency bound answered with the original.
+ */
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { Optimizer } from '../../../src/domain/edge/optimizer/optimizer.js';
+import { parseImageParams, splitQuery } from '../../../src/domain/edge/optimizer/parameters.js';
+import { planOf } from '../../../src/domain/edge/optimizer/plan.js';
+import { Watermarks } from '../../../src/domain/edge/optimizer/watermarks.js';
+import type { EdgeRequest, EdgeZone } from '../../../src/domain/edge/types.js';
+import { newPullZone } from '../../../src/domain/pull-zones/defaults.js';
+
+const zone: EdgeZone = {
+  ...newPullZone({ id: 1, userId: 'u', name: 'z', originUrl: 'https://origin.example', type: 0, systemHostname: { id: 1, value: 'z.edgeplane.test' } }),
+  OptimizerEnabled: true,
+};
+const request = (headers: Record<string, string> = {}) => ({ method: 'GET', path: '/a.jpg', query: '', host: 'h', headers }) as unknown as EdgeRequest;
+
+describe('parameters', () => {
+  it("takes the optimizer's parameters out of the query and leaves the rest for the origin, as it came", () => {
+    const { optimizer, rest } = splitQuery('v=2&width=100&Height=50&x=%20y&class=thumb');
+    expect([...optimizer]).toEqual([
+      ['width', '100'],
+      ['height', '50'],
+      ['class', 'thumb'],
+    ]);
+    expect(rest).toBe('v=2&x=%20y');
+  });
+
+  it('reads each value into its range', () => {
+    const values = new Map([
+      ['width', '100'],
+      ['quality', '0'],
+      ['crop', '10,20,3,4'],
+      ['aspect_ratio', '16:9'],
+      ['flip', 'true'],
+      ['brightness', '0'],
+      ['format', 'JPG'],
+    ]);
+    expect(parseImageParams(values)).toEqual({
+      ok: true,
+      value: { width: 100, quality: 1, crop: { width: 10, height: 20, x: 3, y: 4 }, aspectRatio: [16, 9], flip: true, output: 'jpeg' },
+    });
+    expect(parseImageParams(new Map([['height', '9000']]))).toMatchObject({ ok: false, reason: expect.stringContaining('height=9000') });
+  });
+});
+
+describe('plans', () => {
+  it('say the same variant apart by its parameters, not their order; the device and the Accept count', () => {
+    const of = (query: string, headers: Record<string, string> = {}) => {
+      const plan = planOf(zone, request(headers), '/a.jpg', query);
+      return plan?.kind === 'image' ? plan.descriptor : plan?.kind;
+    };
+    expect(of('width=10&height=20')).toBe(of('height=20&width=10'));
+    expect(of('width=10')).not.toBe(of('width=10', { accept: 'image/webp' }));
+    expect(of('')).not.toBe(of('', { 'user-agent': 'Android Mobile' }));
+    expect(planOf(zone, request(), '/a.gif', 'width=10')).toBeUndefined();
+    expect(planOf({ ...zone, OptimizerEnabled: false }, request(), '/a.jpg', 'width=10')).toBeUndefined();
+  });
+});
+
+describe('the concurrency bound', () => {
+  it('answers the original when the queue is full, and runs again once a turn is free', async () => {
+    const optimizer = new Optimizer(new Watermarks(undefined), { concurrency: 1, maxQueued: 0, maxWaitMs: 0 });
+    const image = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#123456' } })
+      .jpeg()
+      .toBuffer();
+    const plan = planOf(zone, request(), '/a.jpg', 'width=32');
+    if (plan?.kind !== 'image') throw new Error('no image plan');
+    const [first, second] = await Promise.all([optimizer.optimize(zone, plan, image, 'image/jpeg'), optimizer.optimize(zone, plan, image, 'image/jpeg')]);
+    expect([first.kind, second]).toEqual(['made', { kind: 'original', why: 'busy', ms: 0 }]);
+    expect((await optimizer.optimize(zone, plan, image, 'image/jpeg')).kind).toBe('made');
+    expect(optimizer.counts).toMatchObject({ made: 2, busy: 1 });
+  });
+});
