@@ -29,6 +29,8 @@ const storelessPlaneTests = [
   'test/planes/dns/dig.test.ts',
   // The edge's handler with a stand-in pipeline, and the planes' last-resort listener.
   'test/planes/edge/handler-failures.test.ts',
+  // Log forwarding to syslog collectors: sockets and queues in memory, the same whatever the store.
+  'test/planes/edge/log-forwarding.test.ts',
   // The S3 plane in a server process on its own SQLite file.
   'test/planes/s3/listener.test.ts',
   // Signature Version 4 against AWS's published examples: pure code.
