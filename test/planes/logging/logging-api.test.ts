@@ -2,7 +2,7 @@
  * The logging plane: a zone's owner reads the lines of the requests the edge served, by day, with
  * an account API key (`GET /{MM}-{DD}-{YY}/{pullZoneId}.log`, and the JSON version); nobody else
  * does. Logs kept in storage (`LoggingSaveToStorage`): the day's file in the storage zone, read
- * back through the file API.
+ * back through the file API. On PostgreSQL, a second instance's edge writes into the same log.
  */
 import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dayName } from '../../../src/domain/edge/logs/log-files.js';
 import { listenLogging } from '../../../src/planes/logging/listen.js';
 import type { RunningPlane } from '../../../src/planes/plane.js';
-import { createTestApp, type TestContext } from '../../helpers/app.js';
+import { buildApiOver, createTestApp, type TestContext } from '../../helpers/app.js';
+import { testStoreKind } from '../../helpers/store.js';
 import { createPullZone, type EdgePlane, startEdgePlane, startOrigin, type TestOrigin } from '../../helpers/edge-plane.js';
 import { createStorageZone, files, startStoragePlane, type StoragePlane } from '../../helpers/storage-plane.js';
 import { within } from '../../helpers/within.js';
@@ -136,5 +137,24 @@ describe('the logging API', () => {
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines.map((line) => line['RequestId'])).toEqual(ids);
     expect(lines[0]).toMatchObject({ CacheStatus: 'MISS', Status: 200, PullZoneId: zone.Id, RemoteIp: '127.0.0.0', Url: `http://${zone.host}/x.txt` });
+  });
+
+  // Here rather than in test/postgres/: the setup above is most of its time.
+  it.runIf(testStoreKind() === 'postgres')('reads the lines every instance wrote, through either instance', async () => {
+    const storeB = await t.openStore();
+    const b = await buildApiOver({ config: t.config, store: storeB, masterKey: t.masterKey, clock: t.clock.read });
+    const edgeB = await startEdgePlane(t, { services: b.services });
+    try {
+      const zone = await createPullZone(t, 'two-instances', origin.url);
+      const ids = [...(await serve(zone.host, ['/1'])), (await edgeB.get(zone.host, '/2')).headers['cdn-requestid']!, ...(await serve(zone.host, ['/3']))];
+      // Instance B writes its lines within a second (its access log's flush); this one's are flushed when read.
+      await b.services.edgeAccessLog.flush();
+      const lines = (await logs(`/${today()}/${zone.Id}.log?order=asc`)).text.trimEnd().split('\n');
+      expect(lines.map((line) => line.split('|')[10]).sort()).toEqual([...ids].sort());
+    } finally {
+      await edgeB.close();
+      await b.close();
+      await storeB.close();
+    }
   });
 });
