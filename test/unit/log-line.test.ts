@@ -27,7 +27,9 @@ describe('the access log line', () => {
     const plain = formatLine(lineOf(event({}, '203.0.113.77', { 'user-agent': 'ua', referer: 'https://r.test/' })));
     expect(plain).toBe(`HIT|206|${AT}|4|7|203.0.113.0|https://r.test/|https://site.test/a%7Cb.css?v=1|LOCAL|ua|r1|-`);
     const extended = formatLine(
-      lineOf(event({ EnableExtendedLogging: true, LoggingIPAnonymizationEnabled: false }, '2001:db8::1', { range: 'bytes=0-3', authorization: 'Bearer s3cret' })),
+      lineOf(
+        event({ EnableExtendedLogging: true, LoggingIPAnonymizationEnabled: false }, '2001:db8::1', { range: 'bytes=0-3', authorization: 'Bearer s3cret' }),
+      ),
     );
     expect(extended).toBe(`HIT|206|${AT}|4|7|2001:db8::1|-|https://site.test/a%7Cb.css?v=1|LOCAL|-|r1|-|4|bytes=0-3|Bearer`);
     expect(formatLine(lineOf(event({ EnableExtendedLogging: true }, '::1', { authorization: 's3cret' })))).toMatch(/\|Redacted$/);

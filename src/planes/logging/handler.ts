@@ -43,7 +43,8 @@ export function loggingHandler(deps: LoggingDeps): (req: IncomingMessage, res: S
       if (!zone) throw new LoggingRefusal(403, 'forbidden', 'This API key does not give access to that pull zone.');
       if (!zone.doc.EnableLogging) throw new LoggingRefusal(404, 'logging_disabled', 'Logging is off for this pull zone (EnableLogging).');
       const allowed = buckets.take(String(query.pullZoneId));
-      if (!allowed.allowed) throw new LoggingRefusal(429, 'rate_limited', 'Too many requests for this pull zone: 30 per 10 seconds.', allowed.retryAfterSeconds);
+      if (!allowed.allowed)
+        throw new LoggingRefusal(429, 'rate_limited', 'Too many requests for this pull zone: 30 per 10 seconds.', allowed.retryAfterSeconds);
       const asked = query.version === 2 ? { ...query.read, limit: query.read.limit + 1 } : query.read;
       const lines = await deps.accessLog.readBetween(query.pullZoneId, query.from, query.to, asked);
       await answer(req, res, method, query.version === 1 ? plainBody(lines) : jsonBody(lines, query), query.version === 1 ? 'text/plain' : 'application/json');

@@ -42,7 +42,8 @@ export function parseLogQuery(method: string, url: string, now: number): LogQuer
   const params = new URLSearchParams(question < 0 ? '' : url.slice(question + 1));
   const v1 = V1_PATH.exec(path);
   const v2 = v1 ? null : V2_PATH.exec(path);
-  if (!v1 && !v2) throw new LoggingRefusal(404, 'not_found', 'Not found: the logs are at /{MM}-{DD}-{YY}/{pullZoneId}.log and /v2/pullzones/{pullZoneId}/logs.');
+  if (!v1 && !v2)
+    throw new LoggingRefusal(404, 'not_found', 'Not found: the logs are at /{MM}-{DD}-{YY}/{pullZoneId}.log and /v2/pullzones/{pullZoneId}/logs.');
   if (method !== 'GET' && method !== 'HEAD') throw new LoggingRefusal(405, 'method_not_allowed', 'Only GET reads the logs.');
   const order = params.get('order') ?? 'desc';
   if (order !== 'asc' && order !== 'desc') throw invalid('order must be asc or desc.');

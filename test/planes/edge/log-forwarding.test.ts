@@ -91,7 +91,9 @@ describe('log forwarding', () => {
       first.headers['cdn-requestid'],
       '-',
     ]);
-    expect(b!.line).toMatch(new RegExp(`^HIT\\|200\\|\\d+\\|${second.body.length}\\|${zone.Id}\\|127\\.0\\.0\\.0\\|-\\|.*\\|${second.headers['cdn-requestid']}\\|-$`));
+    expect(b!.line).toMatch(
+      new RegExp(`^HIT\\|200\\|\\d+\\|${second.body.length}\\|${zone.Id}\\|127\\.0\\.0\\.0\\|-\\|.*\\|${second.headers['cdn-requestid']}\\|-$`),
+    );
     await receiver.stop();
   });
 

@@ -239,4 +239,3 @@ function unpacked(entry: string): string[] {
   const text = gunzipSync(Buffer.from(entry.slice(CHUNK_PREFIX.length), 'base64')).toString();
   return text.split('\n');
 }
-

@@ -128,7 +128,10 @@ export class Collector {
   }
 
   private pump(): void {
-    if (this.state === 'idle') return this.connect();
+    if (this.state === 'idle') {
+      this.connect();
+      return;
+    }
     if (this.state !== 'up' || this.blocked) return;
     if (this.udp) this.sendDatagrams(this.udp);
     else if (this.stream) this.writeStream(this.stream);
@@ -137,10 +140,16 @@ export class Collector {
   private connect(): void {
     this.state = 'connecting';
     const { host, port, transport } = this.target;
-    if (transport === 'udp') return this.connectUdp();
+    if (transport === 'udp') {
+      this.connectUdp();
+      return;
+    }
     const literal = isIP(host) !== 0;
     const refusal = literal ? this.options.refusal(host, port) : undefined;
-    if (refusal !== undefined) return this.failed(new Error(`log collector ${host}:${port}: ${refusal}`));
+    if (refusal !== undefined) {
+      this.failed(new Error(`log collector ${host}:${port}: ${refusal}`));
+      return;
+    }
     const lookup = this.options.lookupFor(port);
     const socket =
       transport === 'tls'
@@ -178,8 +187,9 @@ export class Collector {
     };
     if (isIP(host) !== 0) {
       const refusal = this.options.refusal(host, port);
-      if (refusal !== undefined) return this.failed(new Error(`log collector ${host}:${port}: ${refusal}`));
-      return resolved(host, isIP(host));
+      if (refusal === undefined) resolved(host, isIP(host));
+      else this.failed(new Error(`log collector ${host}:${port}: ${refusal}`));
+      return;
     }
     this.options.lookupFor(port)(host, {}, (error, address, family) => {
       if (error) return this.failed(error);

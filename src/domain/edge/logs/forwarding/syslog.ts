@@ -14,7 +14,10 @@ const APP_NAME = 'edgeplane';
 const MSG_ID = 'access';
 
 /** The HOSTNAME field: printable ASCII without spaces, at most 255 characters (RFC 5424 §6.2.4). */
-export const SYSLOG_HOSTNAME = hostname().replace(/[^\x21-\x7e]/g, '').slice(0, 255) || '-';
+export const SYSLOG_HOSTNAME =
+  hostname()
+    .replace(/[^\x21-\x7e]/g, '')
+    .slice(0, 255) || '-';
 
 /** `<134>1 2026-01-01T00:00:00.000Z host edgeplane - access [edgeplane@32473 token="…"] <line>`. */
 export function syslogMessage(line: string, token: string | null, at: Date, host = SYSLOG_HOSTNAME): string {
