@@ -60,17 +60,20 @@ function parse(message: string) {
   return { priority: Number(m[1]), time: m[2]!, app: m[4]!, msgId: m[6]!, data: m[7]!, line: m[8]! };
 }
 
+/** A pull zone forwarding its lines to the collector on `port`. */
+const forwardingZone = (name: string, protocol: 0 | 1 | 2, port: number, settings: Record<string, unknown> = {}) =>
+  createPullZone(t, name, origin.url, {
+    LogForwardingEnabled: true,
+    LogForwardingProtocol: protocol,
+    LogForwardingHostname: '127.0.0.1',
+    LogForwardingPort: port,
+    ...settings,
+  });
+
 describe('log forwarding', () => {
   it('sends plain lines over UDP with the token, the address anonymised to its last octet', async () => {
     const receiver = await startSyslogReceiver('udp');
-    const zone = await createPullZone(t, 'fwd-udp', origin.url, {
-      LogForwardingEnabled: true,
-      LogForwardingProtocol: 0,
-      LogForwardingHostname: '127.0.0.1',
-      LogForwardingPort: receiver.port,
-      LogForwardingToken: 'tok"en]1',
-      LogForwardingFormat: 0,
-    });
+    const zone = await forwardingZone('fwd-udp', 0, receiver.port, { LogForwardingToken: 'tok"en]1', LogForwardingFormat: 0 });
     const first = await edge.get(zone.host, '/a.txt?x=1', { 'user-agent': 'agent/1', referer: 'https://ref.example/' });
     const second = await edge.get(zone.host, '/a.txt?x=1');
     await within(2000, async () => receiver.messages.length === 2);
@@ -99,14 +102,7 @@ describe('log forwarding', () => {
 
   it('sends JSON lines over TCP, octet-counted, the address dropped', async () => {
     const receiver = await startSyslogReceiver('tcp');
-    const zone = await createPullZone(t, 'fwd-tcp', origin.url, {
-      LogForwardingEnabled: true,
-      LogForwardingProtocol: 1,
-      LogForwardingHostname: '127.0.0.1',
-      LogForwardingPort: receiver.port,
-      LogForwardingFormat: 1,
-      LogAnonymizationType: 1,
-    });
+    const zone = await forwardingZone('fwd-tcp', 1, receiver.port, { LogForwardingFormat: 1, LogAnonymizationType: 1 });
     const res = await edge.get(zone.host, '/b.txt');
     await within(2000, async () => receiver.messages.length === 1);
     const message = parse(receiver.messages[0]!);
@@ -130,13 +126,7 @@ describe('log forwarding', () => {
 
   it('verifies a TLS collector against EDGEPLANE_LOG_FORWARDING_CA, and loses nothing while it is down', async () => {
     const receiver = await startSyslogReceiver('tls', leaf);
-    const zone = await createPullZone(t, 'fwd-tls', origin.url, {
-      LogForwardingEnabled: true,
-      LogForwardingProtocol: 2,
-      LogForwardingHostname: COLLECTOR,
-      LogForwardingPort: receiver.port,
-      LogForwardingToken: 'secret-token',
-    });
+    const zone = await forwardingZone('fwd-tls', 2, receiver.port, { LogForwardingHostname: COLLECTOR, LogForwardingToken: 'secret-token' });
     const ids = [(await edge.get(zone.host, '/c.txt')).headers['cdn-requestid']];
     await within(2000, async () => receiver.messages.length === 1);
     await receiver.stop();
