@@ -3,12 +3,13 @@
  * node:http origin sending the same bytes (the ceiling) and against Varnish caching the same
  * origin, same run, 32 connections each; the gzip hit of a 10 KiB stylesheet against Varnish
  * compressing at fetch (edge-compression.ts); the same hit over HTTP/2 against a bare node:http2
- * server (edge-http2.ts); then a miss storm: 1,000 concurrent requests for one uncached key of a
+ * server (edge-http2.ts); the hit with log forwarding against logging off (edge-logging.ts); then a miss storm: 1,000 concurrent requests for one uncached key of a
  * zone with EnableRequestCoalescing, and how many reached the origin.
  */
 import { request } from 'undici';
 import { measureCompressedHits } from './edge-compression.js';
 import { measureHttp2Hits } from './edge-http2.js';
+import { measureLoggedHits } from './edge-logging.js';
 import { startEdgeOrigin } from './edge-origin.js';
 import type { EdgeReport } from './edge-report.js';
 import { startVarnish, type Varnish } from './edge-varnish.js';
@@ -58,10 +59,22 @@ export async function measureEdge(
     const edgeTls = server.planes['edge-tls'];
     if (!edgeTls) throw new Error('the edge TLS plane is not listening (no "edgeplane: edge-tls listening on" line)');
     const http2 = await measureHttp2Hits(edgeTls, host, server.pid, caseTiming, log);
+    const logged = await measureLoggedHits({ url: edge, pid: server.pid }, client, origin.url, tag, caseTiming, log);
 
     log(`edge: miss storm, ${STORM} concurrent requests for one key (EnableRequestCoalescing)`);
     const storm = await missStorm(client, edge, origin.url, `${tag}-storm`);
-    return { objectBytes: 10 * 1024, connections: w.CONNECTIONS, seconds: caseTiming.seconds, bare, edge: ours, varnish: theirs, compressed, storm, http2 };
+    return {
+      objectBytes: 10 * 1024,
+      connections: w.CONNECTIONS,
+      seconds: caseTiming.seconds,
+      bare,
+      edge: ours,
+      varnish: theirs,
+      compressed,
+      storm,
+      http2,
+      logged,
+    };
   } finally {
     await varnish?.stop();
     await origin.stop();

@@ -1,6 +1,7 @@
 /** The edge workload's figures, its table and its targets (cache hits vs the bare origin and Varnish; the miss storm). */
 import { type Http2Report, http2Failures, http2Targets, renderHttp2 } from './edge-http2.js';
 import { type CompressedHits, compressedTargets, renderCompressed } from './edge-compression.js';
+import { type LoggedHits, loggedTargets, renderLogged } from './edge-logging.js';
 import type { LoadResult } from './workloads.js';
 
 export interface EdgeReport {
@@ -14,6 +15,8 @@ export interface EdgeReport {
   storm: { requests: number; ok: number; originRequests: number; ms: number };
   /** Cache hits over HTTP/2 against a bare node:http2 server (edge-http2.ts). */
   http2: Http2Report;
+  /** Cache hits with log forwarding against logging off (edge-logging.ts). */
+  logged: LoggedHits;
 }
 
 const SHARE_TARGET = 0.5;
@@ -44,6 +47,8 @@ export function renderEdge(edge: EdgeReport): string {
     '',
     renderHttp2(edge.http2),
     '',
+    ...renderLogged(edge.logged),
+    '',
     ...edgeTargets(edge).map((t) => `${t.met ? 'met    ' : 'MISSED '} ${t.target}: ${t.measured}`),
   ].join('\n');
 }
@@ -68,13 +73,14 @@ export function edgeTargets(edge: EdgeReport): { target: string; measured: strin
     },
     ...http2Targets(edge.http2),
     ...compressedTargets(edge.compressed),
+    ...loggedTargets(edge.logged),
   ];
 }
 
 export function edgeFailures(edge: EdgeReport | undefined): string[] {
   if (!edge) return [];
   const failures: string[] = [];
-  for (const r of [edge.bare, edge.edge, edge.varnish, edge.compressed.edge, edge.compressed.varnish])
+  for (const r of [edge.bare, edge.edge, edge.varnish, edge.compressed.edge, edge.compressed.varnish, edge.logged.off, edge.logged.forwarded])
     if (r.errors + r.non2xx + r.warmupFailures > 0) failures.push(`${r.label}: ${r.errors + r.non2xx + r.warmupFailures} failed requests`);
   if (edge.storm.ok !== edge.storm.requests) failures.push(`edge miss storm: ${edge.storm.requests - edge.storm.ok} requests failed`);
   failures.push(...http2Failures(edge.http2));

@@ -1,10 +1,12 @@
 /**
  * The access log of pull zones whose logging is on (`EnableLogging`): each request the edge served,
- * in the platform's raw log line format, the newest ACCESS_LOG_SIZE per zone. Lines are gathered in
- * memory and written once a second, each zone's as one chunk (one row), so logging costs a request
- * no store write and a busy zone one row a second; a crash loses at most the last second. Kept in
- * the store, so every instance's lines are in one log, readable by the operator route and by
- * `edgeplane pullzones logs` from another process.
+ * in the platform's raw log line format (logs/line.ts), the newest ACCESS_LOG_SIZE per zone within
+ * ACCESS_LOG_DAYS. Lines are gathered in memory and written once a second, each zone's as one chunk
+ * (one row), so logging costs a request no store write and a busy zone one row a second; a crash
+ * loses at most the last second. Kept in the store, so every instance's lines are in one log,
+ * readable by the logging plane, the operator route and `edgeplane pullzones logs` from another
+ * process. The same line goes to the zone's log collector (forwarding) and its storage zone, as
+ * the zone asks (LineSink: queued in memory, never awaited by the request).
  *
  * A chunk is kept gzipped (CHUNK_PREFIX, then base64), compressed on libuv's threads: a busy zone's
  * second of lines (7,000 lines, 1.7 MB) written as it was held the event loop 30–80 ms a second on
