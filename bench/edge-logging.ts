@@ -1,8 +1,8 @@
 /**
  * The edge workload's logging part: the 10 KiB cache hit of a zone whose logging is off, against
- * the same hit of a zone that logs (the access log) and forwards every line as syslog over UDP to
- * a local collector (syslog-sink.ts, a process of its own), same run, 32 connections each. The
- * collector's count says the lines went out.
+ * the same hit of a zone with its access log, and of one that also forwards every line as syslog
+ * over UDP to a local collector (syslog-sink.ts, a process of its own), same run, 32 connections
+ * each. The collector's count says the lines went out.
  */
 import { request } from 'undici';
 import { cpuPerHit } from './edge-compression.js';
@@ -12,6 +12,8 @@ import * as w from './workloads.js';
 
 export interface LoggedHits {
   off: w.LoadResult;
+  /** The access log alone (EnableLogging, no forwarding): what forwarding adds is the difference to `forwarded`. */
+  logged: w.LoadResult;
   forwarded: w.LoadResult;
   /** Datagrams the collector received during the forwarded run. */
   received: number;
@@ -32,6 +34,7 @@ export async function measureLoggedHits(
   try {
     const { udpPort } = await sinkState(sink);
     const off = await zone(client, edge.url, `${tag}-logs-off`, origin, { EnableLogging: false });
+    const logged = await zone(client, edge.url, `${tag}-logs-on`, origin, { EnableLogging: true });
     const forwarded = await zone(client, edge.url, `${tag}-logs-fwd`, origin, {
       EnableLogging: true,
       LogForwardingEnabled: true,
@@ -47,12 +50,14 @@ export async function measureLoggedHits(
     });
     log(`edge: cache hits of a zone with logging off, ${timing.seconds} s`);
     const offHits = await w.runLoad(edge.url, load('edge-logs-off', 'edge: HIT, logging off', off), timing, edge.pid);
+    log(`edge: cache hits of a zone with its access log, ${timing.seconds} s`);
+    const loggedHits = await w.runLoad(edge.url, load('edge-logs-on', 'edge: HIT, access log', logged), timing, edge.pid);
     const before = (await sinkState(sink)).received;
     log(`edge: cache hits of a zone forwarding its lines over UDP, ${timing.seconds} s`);
     const forwardedHits = await w.runLoad(edge.url, load('edge-logs-forwarded', 'edge: HIT, logged + forwarded (UDP)', forwarded), timing, edge.pid);
-    // The last lines leave within the forwarder's pace (200 ms).
+    // The last lines leave within the forwarder's pace (50 ms).
     await new Promise((resolve) => setTimeout(resolve, 500));
-    return { off: offHits, forwarded: forwardedHits, received: (await sinkState(sink)).received - before };
+    return { off: offHits, logged: loggedHits, forwarded: forwardedHits, received: (await sinkState(sink)).received - before };
   } finally {
     await sink.stop();
   }
@@ -79,8 +84,9 @@ export function renderLogged(l: LoggedHits): string[] {
     '| | req/s | x off | p50 ms | p99 ms | failed | srv CPU | CPU µs per hit |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
     row(l.off),
+    row(l.logged),
     row(l.forwarded),
-    `The collector received ${int(l.received)} lines for ${int(l.forwarded.responses)} answers.`,
+    `The collector received ${int(l.received)} lines for ${int(l.forwarded.responses)} answers measured (and the warm-up's).`,
   ];
 }
 

@@ -80,7 +80,16 @@ export function edgeTargets(edge: EdgeReport): { target: string; measured: strin
 export function edgeFailures(edge: EdgeReport | undefined): string[] {
   if (!edge) return [];
   const failures: string[] = [];
-  for (const r of [edge.bare, edge.edge, edge.varnish, edge.compressed.edge, edge.compressed.varnish, edge.logged.off, edge.logged.forwarded])
+  for (const r of [
+    edge.bare,
+    edge.edge,
+    edge.varnish,
+    edge.compressed.edge,
+    edge.compressed.varnish,
+    edge.logged.off,
+    edge.logged.logged,
+    edge.logged.forwarded,
+  ])
     if (r.errors + r.non2xx + r.warmupFailures > 0) failures.push(`${r.label}: ${r.errors + r.non2xx + r.warmupFailures} failed requests`);
   if (edge.storm.ok !== edge.storm.requests) failures.push(`edge miss storm: ${edge.storm.requests - edge.storm.ok} requests failed`);
   failures.push(...http2Failures(edge.http2));

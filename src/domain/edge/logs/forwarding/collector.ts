@@ -40,6 +40,8 @@ export interface CollectorOptions {
 const LINES_PER_WRITE = 500;
 /** A connection that has not opened by then is given up and tried again. */
 const CONNECT_TIMEOUT_MS = 5000;
+/** Datagrams sent in one turn of the event loop. */
+const DATAGRAMS_PER_TURN = 128;
 /** The largest UDP payload; a longer message is cut (a line that long is a URL or user agent out of bounds). */
 const MAX_DATAGRAM = 65_507;
 
@@ -250,13 +252,15 @@ export class Collector {
 
   private sendDatagrams(socket: UdpSocket): void {
     const at = new Date();
-    const end = this.lines.length;
+    const end = Math.min(this.head + DATAGRAMS_PER_TURN, this.lines.length);
     for (let i = this.head; i < end; i++) {
       let message = Buffer.from(this.message(i, at));
       if (message.length > MAX_DATAGRAM) message = message.subarray(0, MAX_DATAGRAM);
       socket.send(message);
     }
     this.take(end);
+    // The rest after a turn of the event loop: a burst larger than a collector's receive buffer would be lost there.
+    if (this.queued > 0) setImmediate(() => this.pump());
   }
 
   private message(i: number, at: Date): string {
