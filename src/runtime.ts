@@ -96,7 +96,7 @@ export function buildRuntime(options: RuntimeOptions): Runtime {
         await services.bandwidthLimits.close();
         await services.edgeAccessLog.close();
         await services.logFiles.close();
-        services.logForwarding.close();
+        await services.logForwarding.close();
         await services.videoPlays.close();
         await services.usage.close();
         await services.audit.drain();

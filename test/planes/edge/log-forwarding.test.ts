@@ -34,6 +34,7 @@ let origin: TestOrigin;
 let edge: EdgePlane;
 let dir: string;
 let leaf: { cert: string; key: string };
+let caPem: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'edgeplane-forwarding-'));
@@ -41,7 +42,8 @@ beforeAll(async () => {
   const authority = new LocalCertificateAuthority('forwarding-test', root.certificatePem, await importSigningKey(root.privateKeyPem));
   const issued = await authority.issue([COLLECTOR], 0, new Date());
   leaf = { cert: issued.certificatePem, key: issued.privateKeyPem };
-  writeFileSync(join(dir, 'ca.pem'), root.certificatePem);
+  caPem = root.certificatePem;
+  writeFileSync(join(dir, 'ca.pem'), caPem);
   t = await createTestApp({ logForwardingCa: join(dir, 'ca.pem') }, { originLookup: lookup });
   origin = await startOrigin();
   edge = await startEdgePlane(t);
@@ -164,8 +166,32 @@ describe('log forwarding', () => {
     await within(3000, async () => back.messages.length === 3);
     expect(back.messages.map((m) => parse(m).line.split('|')[10])).toEqual(['r0', 'r1', 'r2']);
     expect(forwarding.collectorOf(zone)!.sent).toBe(3);
-    forwarding.close();
+    await forwarding.close();
     await back.stop();
+  });
+
+  it('refuses a TLS collector whose certificate no trusted authority signed', async () => {
+    const stranger = await createRootCertificate('another-authority', new Date());
+    const other = new LocalCertificateAuthority('another-authority', stranger.certificatePem, await importSigningKey(stranger.privateKeyPem));
+    const issued = await other.issue([COLLECTOR], 0, new Date());
+    const receiver = await startSyslogReceiver('tls', { cert: issued.certificatePem, key: issued.privateKeyPem });
+    const forwarding = new LogForwarding({ ...FORWARDING_PACE, ca: [caPem], lookupFor: () => lookup, refusal: () => undefined });
+    const errors: unknown[] = [];
+    forwarding.start((error) => errors.push(error));
+    const zone = {
+      Id: 2,
+      LogForwardingProtocol: 2,
+      LogForwardingHostname: COLLECTOR,
+      LogForwardingPort: receiver.port,
+      LogForwardingFormat: 0,
+    } as unknown as EdgeZone;
+    forwarding.add(zone, 1, 'MISS|200|1|1|2|-|-|-|-|-|r|-');
+    await within(2000, async () => errors.length === 1);
+    expect(String(errors[0])).toMatch(/certificate/i);
+    expect(receiver.messages).toEqual([]);
+    expect(forwarding.collectorOf(zone)!.queued).toBe(1);
+    await forwarding.close();
+    await receiver.stop();
   });
 });
 

@@ -75,6 +75,11 @@ export class Collector {
     this.retryMs = options.retry.minMs;
   }
 
+  /** Whether its lines can leave now or soon: connected or connecting, not failing. */
+  get reachable(): boolean {
+    return !this.failing && this.state !== 'closed';
+  }
+
   get queued(): number {
     return this.lines.length - this.head;
   }
@@ -106,7 +111,8 @@ export class Collector {
 
   /** Sends what is queued now (tests), connecting first if need be. */
   flushSoon(): void {
-    if (this.state === 'closed') return;
+    // Waiting: the retry's timer sends them.
+    if (this.state === 'closed' || this.state === 'waiting') return;
     clearTimeout(this.timer);
     this.schedule(0);
   }

@@ -11,6 +11,8 @@ import type { LineSink } from '../../usage/access-log.js';
 import { Collector, type CollectorOptions, type Transport } from './collector.js';
 
 const TRANSPORTS: Record<number, Transport | undefined> = { 0: 'udp', 1: 'tcp', 2: 'tls' };
+/** How long a close waits for queued lines to leave. */
+const CLOSE_GRACE_MS = 1000;
 /** A collector no line went to for this long is closed (made again by the next line). */
 const IDLE_MS = 5 * 60_000;
 
@@ -67,9 +69,13 @@ export class LogForwarding implements LineSink {
     for (const collector of this.collectors.values()) collector.flushSoon();
   }
 
-  close(): void {
+  /** Sends what is queued, waiting at most `graceMs` for collectors that take it, then closes them all (what is left is lost). */
+  async close(graceMs = CLOSE_GRACE_MS): Promise<void> {
     clearInterval(this.sweep);
     this.sweep = undefined;
+    this.flushSoon();
+    const deadline = Date.now() + graceMs;
+    while (Date.now() < deadline && [...this.collectors.values()].some((c) => c.queued > 0 && c.reachable)) await new Promise((r) => setTimeout(r, 20));
     for (const collector of this.collectors.values()) collector.close();
     this.collectors.clear();
     this.routes.clear();
