@@ -35,6 +35,8 @@ const storelessPlaneTests = [
   // The optimizer's memory while it decodes a 24-megapixel image: libvips' work, the same whatever
   // the store (the optimizer on each store is optimizer.test.ts's).
   'test/planes/edge/optimizer-limits.test.ts',
+  // Log forwarding to syslog collectors: sockets and queues in memory, the same whatever the store.
+  'test/planes/edge/log-forwarding.test.ts',
   // The S3 plane in a server process on its own SQLite file.
   'test/planes/s3/listener.test.ts',
   // Signature Version 4 against AWS's published examples: pure code.

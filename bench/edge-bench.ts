@@ -3,13 +3,14 @@
  * node:http origin sending the same bytes (the ceiling) and against Varnish caching the same
  * origin, same run, 32 connections each; the gzip hit of a 10 KiB stylesheet against Varnish
  * compressing at fetch (edge-compression.ts); the same hit over HTTP/2 against a bare node:http2
- * server (edge-http2.ts); the optimizer's variant hit and resizing miss (edge-optimizer.ts); then a miss storm: 1,000 concurrent requests for one uncached key of a
+ * server (edge-http2.ts); the optimizer's variant hit and resizing miss (edge-optimizer.ts); the hit with log forwarding against logging off (edge-logging.ts); then a miss storm: 1,000 concurrent requests for one uncached key of a
  * zone with EnableRequestCoalescing, and how many reached the origin.
  */
 import { request } from 'undici';
 import { measureCompressedHits } from './edge-compression.js';
 import { measureHttp2Hits } from './edge-http2.js';
 import { measureOptimizer } from './edge-optimizer.js';
+import { measureLoggedHits } from './edge-logging.js';
 import { startEdgeOrigin } from './edge-origin.js';
 import type { EdgeReport } from './edge-report.js';
 import { startVarnish, type Varnish } from './edge-varnish.js';
@@ -59,6 +60,7 @@ export async function measureEdge(
     const edgeTls = server.planes['edge-tls'];
     if (!edgeTls) throw new Error('the edge TLS plane is not listening (no "edgeplane: edge-tls listening on" line)');
     const http2 = await measureHttp2Hits(edgeTls, host, server.pid, caseTiming, log);
+    const logged = await measureLoggedHits({ url: edge, pid: server.pid }, client, origin.url, tag, caseTiming, log);
 
     const optimizer = await measureOptimizer(client, { url: edge, pid: server.pid }, origin.url, tag, caseTiming, timing.seconds < 10 ? 10 : 30, log);
 
@@ -75,6 +77,7 @@ export async function measureEdge(
       storm,
       http2,
       optimizer,
+      logged,
     };
   } finally {
     await varnish?.stop();

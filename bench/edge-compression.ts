@@ -81,4 +81,4 @@ export function compressedTargets(c: CompressedHits): { target: string; measured
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
 /** The server's CPU time per answer: what a hit costs, whatever share of the machine the server got. */
-const cpuPerHit = (r: w.LoadResult) => (r.server?.cpuPercent == null || r.rps === 0 ? '-' : ((r.server.cpuPercent / 100 / r.rps) * 1e6).toFixed(1));
+export const cpuPerHit = (r: w.LoadResult) => (r.server?.cpuPercent == null || r.rps === 0 ? '-' : ((r.server.cpuPercent / 100 / r.rps) * 1e6).toFixed(1));

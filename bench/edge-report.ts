@@ -2,6 +2,7 @@
 import { type Http2Report, http2Failures, http2Targets, renderHttp2 } from './edge-http2.js';
 import { type CompressedHits, compressedTargets, renderCompressed } from './edge-compression.js';
 import { type OptimizerBench, optimizerLoads, optimizerTargets, renderOptimizer } from './edge-optimizer.js';
+import { type LoggedHits, loggedTargets, renderLogged } from './edge-logging.js';
 import type { LoadResult } from './workloads.js';
 
 export interface EdgeReport {
@@ -17,6 +18,8 @@ export interface EdgeReport {
   http2: Http2Report;
   /** The optimizer's variant hit and resizing miss (edge-optimizer.ts). */
   optimizer: OptimizerBench;
+  /** Cache hits with log forwarding against logging off (edge-logging.ts). */
+  logged: LoggedHits;
 }
 
 const SHARE_TARGET = 0.5;
@@ -48,6 +51,7 @@ export function renderEdge(edge: EdgeReport): string {
     renderHttp2(edge.http2),
     '',
     ...renderOptimizer(edge.optimizer),
+    ...renderLogged(edge.logged),
     '',
     ...edgeTargets(edge).map((t) => `${t.met ? 'met    ' : 'MISSED '} ${t.target}: ${t.measured}`),
   ].join('\n');
@@ -74,13 +78,24 @@ export function edgeTargets(edge: EdgeReport): { target: string; measured: strin
     ...http2Targets(edge.http2),
     ...compressedTargets(edge.compressed),
     ...optimizerTargets(edge.optimizer),
+    ...loggedTargets(edge.logged),
   ];
 }
 
 export function edgeFailures(edge: EdgeReport | undefined): string[] {
   if (!edge) return [];
   const failures: string[] = [];
-  for (const r of [edge.bare, edge.edge, edge.varnish, edge.compressed.edge, edge.compressed.varnish, ...optimizerLoads(edge.optimizer)])
+  for (const r of [
+    edge.bare,
+    edge.edge,
+    edge.varnish,
+    edge.compressed.edge,
+    edge.compressed.varnish,
+    edge.logged.off,
+    edge.logged.logged,
+    edge.logged.forwarded,
+    ...optimizerLoads(edge.optimizer),
+  ])
     if (r.errors + r.non2xx + r.warmupFailures > 0) failures.push(`${r.label}: ${r.errors + r.non2xx + r.warmupFailures} failed requests`);
   if (edge.storm.ok !== edge.storm.requests) failures.push(`edge miss storm: ${edge.storm.requests - edge.storm.ok} requests failed`);
   failures.push(...http2Failures(edge.http2));

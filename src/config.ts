@@ -64,6 +64,23 @@ export const ConfigSchema = Type.Object({
         "The status page widget's script on edge error pages, `{code}` standing for a zone's `ErrorPageStatusCode` (`https://{code}.status.example/embed/script.js`). Unset: no error page shows a widget.",
     }),
   ),
+  loggingPort: Port(
+    8085,
+    "TCP port of the logging plane: the logging API, where a pull zone's owner reads its access log with an account API key (0 picks a free one; `off` turns it off).",
+  ),
+  logForwardingCa: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        "A PEM file of certificate authorities that log collectors reached over TLS (`LogForwardingProtocol` 2) may be signed by, besides the system's. Unset: the system's only.",
+    }),
+  ),
+  logStorageFlushMs: Type.Integer({
+    minimum: 100,
+    default: 3600000,
+    description:
+      'How often the access log of zones with `LoggingSaveToStorage` is written into their storage zone, in milliseconds: each write is a file (a part of the day), so the default makes a part an hour per instance.',
+  }),
   dnsPort: Port(8053, 'UDP and TCP port of the DNS plane: the authoritative name server of every DNS zone (0 picks a free one; `off` turns it off).'),
   databaseUrl: Type.String({
     default: 'sqlite:./data/edgeplane.db',
@@ -281,6 +298,9 @@ export const ENV_VARS: Record<keyof Config, string> = {
   originShieldUrl: 'EDGEPLANE_ORIGIN_SHIELD_URL',
   edgeDdosThreshold: 'EDGEPLANE_EDGE_DDOS_THRESHOLD',
   statusWidgetScript: 'EDGEPLANE_STATUS_WIDGET_SCRIPT',
+  loggingPort: 'EDGEPLANE_LOGGING_PORT',
+  logForwardingCa: 'EDGEPLANE_LOG_FORWARDING_CA',
+  logStorageFlushMs: 'EDGEPLANE_LOG_STORAGE_FLUSH_MS',
   dnsPort: 'EDGEPLANE_DNS_PORT',
   databaseUrl: 'DATABASE_URL',
   dbPoolMax: 'EDGEPLANE_DB_POOL_MAX',

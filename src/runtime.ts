@@ -82,6 +82,8 @@ export function buildRuntime(options: RuntimeOptions): Runtime {
       services.lifecycleSweeper.start((error) => log.error({ err: error }, 'the S3 lifecycle sweep failed'));
       services.usage.start();
       services.edgeAccessLog.start();
+      services.logForwarding.start((error) => log.error({ err: error }, 'a log collector cannot be reached'));
+      services.logFiles.start((error) => log.error({ err: error }, 'log lines could not be written to storage'));
       services.videoPlays.start();
       services.bandwidthLimits.start();
     },
@@ -93,6 +95,8 @@ export function buildRuntime(options: RuntimeOptions): Runtime {
         services.lifecycleSweeper.stop();
         await services.bandwidthLimits.close();
         await services.edgeAccessLog.close();
+        await services.logFiles.close();
+        await services.logForwarding.close();
         await services.videoPlays.close();
         await services.usage.close();
         await services.audit.drain();

@@ -15,6 +15,7 @@ import { startDnsPlane } from './planes/dns/plane.js';
 import { listenEdge, listenEdgeTls } from './planes/edge/listen.js';
 import { listenS3 } from './planes/s3/listen.js';
 import { listenStorage } from './planes/storage/listen.js';
+import { listenLogging } from './planes/logging/listen.js';
 import { buildVideoApp } from './planes/video/app.js';
 import { listenVideo } from './planes/video/listen.js';
 import { PlaneStates, type RunningPlane } from './planes/plane.js';
@@ -135,6 +136,7 @@ export async function startServer(config: Config, log: FastifyBaseLogger): Promi
           timeouts: { idleMs: config.transferIdleTimeoutMs },
         }),
       );
+    if (config.loggingPort !== 'off') listening(await listenLogging(services, config.host, config.loggingPort, logPlaneError('logging')));
     if (config.videoPort !== 'off') listening(await listenVideo(await buildVideoApp({ services, config, logger: log }), config.host, config.videoPort));
     if (api && config.port !== 'off') listening(await listenApi(api, config.host, config.port));
   } catch (error) {

@@ -8,6 +8,7 @@ import type { StoreTx } from '../store/types.js';
 import type { CertificateService } from './certificates/service.js';
 import type { ContainerAppService } from './containers/service.js';
 import type { DnsZoneService } from './dns/service.js';
+import type { EdgeAccessLog } from './edge/usage/access-log.js';
 import type { FileService } from './files/service.js';
 import type { VideoLibraryImages } from './video-libraries/images.js';
 import type { VideoService } from './videos/service.js';
@@ -17,13 +18,22 @@ import type { WebhookDeliveries } from './videos/webhook-deliveries.js';
 
 export type DeletionCascade = (tx: StoreTx, accountId: number, id: number) => Promise<void>;
 
-/** A pull zone: container endpoints linked to it, its certificates, DNS records pointing at it, its access log. */
-export function pullZoneCascade(s: { containerApps: ContainerAppService; certificates: CertificateService; dnsZones: DnsZoneService }): DeletionCascade {
+/**
+ * A pull zone: container endpoints linked to it, its certificates, DNS records pointing at it, its
+ * access log (and its lines this instance still queues for the store, a collector or storage).
+ */
+export function pullZoneCascade(s: {
+  containerApps: ContainerAppService;
+  certificates: CertificateService;
+  dnsZones: DnsZoneService;
+  accessLog: Pick<EdgeAccessLog, 'dropQueued'>;
+}): DeletionCascade {
   return async (tx, accountId, id) => {
     await s.containerApps.unlinkPullZone(tx, accountId, id);
     await s.certificates.forgetPullZone(tx, accountId, id);
     await s.dnsZones.unlinkPullZone(tx, accountId, id);
     await tx.accessLog.trim([id], 0);
+    s.accessLog.dropQueued(id);
   };
 }
 

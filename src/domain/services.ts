@@ -35,6 +35,9 @@ import { LifecycleSweeper } from './s3/lifecycle-sweep.js';
 import { MultipartUploads } from './s3/multipart.js';
 import { UsageRecorder } from './usage/recorder.js';
 import { EdgeAccessLog } from './edge/usage/access-log.js';
+import { LogFiles } from './edge/logs/log-files.js';
+import { LogForwarding } from './edge/logs/forwarding/forwarder.js';
+import { forwardingOptions } from './edge/logs/forwarding/options.js';
 import { BandwidthLimits } from './edge/usage/bandwidth-limits.js';
 import { EdgeUsage } from './edge/usage/edge-usage.js';
 import { CdnStatistics } from './edge/usage/statistics.js';
@@ -159,8 +162,11 @@ export function buildServices(ctx: ServiceContext) {
   const multipartUploads = new MultipartUploads(ctx.store, files, ctx.clock);
   const charges = new ChargeCalculator(ctx.store, usage, files);
   const billing = new BillingService(ctx.store, charges, ctx.clock, ctx.config.cdnDomain);
-  const edgeAccessLog = new EdgeAccessLog(ctx.store);
-  pullZones.onDelete.push(pullZoneCascade({ containerApps, certificates, dnsZones }));
+  // The access log's lines also go to the zones' collectors and storage zones (src/domain/edge/logs/).
+  const logForwarding = new LogForwarding(forwardingOptions(ctx.config, originAddresses));
+  const logFiles = new LogFiles({ store: ctx.store, files, storageZones: storageZones.zones }, ctx.config.logStorageFlushMs);
+  const edgeAccessLog = new EdgeAccessLog(ctx.store, ctx.clock, { forwarding: logForwarding, files: logFiles });
+  pullZones.onDelete.push(pullZoneCascade({ containerApps, certificates, dnsZones, accessLog: edgeAccessLog }));
   storageZones.onDelete.push(storageZoneCascade({ files }));
   dnsZones.writer.onDelete.push(dnsZoneCascade({ certificates }));
   const videos = new VideoService(
@@ -259,6 +265,10 @@ export function buildServices(ctx: ServiceContext) {
     usage,
     edgeUsage: new EdgeUsage(usage, edgeAccessLog, bandwidthLimits, videoPlays),
     edgeAccessLog,
+    /** Log forwarding to the zones' syslog collectors (LogForwardingEnabled). */
+    logForwarding,
+    /** Logs kept in storage zones (LoggingSaveToStorage). */
+    logFiles,
     /** The key the edge's DDoS challenges are made and checked with (the same on every instance). */
     edgeChallengeKey: ctx.secrets.derive('edgeplane edge challenges'),
     bandwidthLimits,

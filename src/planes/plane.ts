@@ -7,7 +7,7 @@
 import type { EventEmitter } from 'node:events';
 
 /** Every plane edgeplane can run, as the health answer lists them (the API starts last: serve.ts). Only built planes are listed. */
-export const PLANES = ['api', 'storage', 'edge', 'edge-tls', 'dns', 's3', 'video'] as const;
+export const PLANES = ['api', 'storage', 'edge', 'edge-tls', 'dns', 's3', 'video', 'logging'] as const;
 export type PlaneName = (typeof PLANES)[number];
 
 export type PlaneState = 'ok' | 'off';

@@ -38,6 +38,7 @@ export const FREE_PORTS = {
   EDGEPLANE_EDGE_TLS_PORT: '0',
   EDGEPLANE_S3_PORT: '0',
   EDGEPLANE_VIDEO_PORT: '0',
+  EDGEPLANE_LOGGING_PORT: '0',
 } as const;
 
 /** A server process's environment: every plane on a free port, request logs on, then `env`. */

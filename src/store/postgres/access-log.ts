@@ -37,4 +37,9 @@ export class PgAccessLog implements AccessLog {
     }
     return removed;
   }
+
+  async expire(before: number): Promise<number> {
+    const { rowCount } = await this.db.query('DELETE FROM access_log WHERE at < $1', [before]);
+    return rowCount ?? 0;
+  }
 }

@@ -10,6 +10,7 @@ export class SqliteAccessLog implements AccessLog {
   private readonly beforeStmt;
   private readonly trimStmt;
   private readonly clearStmt;
+  private readonly expireStmt;
 
   constructor(db: Database.Database) {
     this.insertStmt = db.prepare<[number, number, number, number, string]>(
@@ -21,6 +22,7 @@ export class SqliteAccessLog implements AccessLog {
     );
     this.trimStmt = db.prepare<[{ zone: number; keep: number }]>(trimStatement((n) => (n === 1 ? '@zone' : '@keep')));
     this.clearStmt = db.prepare<[number]>('DELETE FROM access_log WHERE pull_zone_id = ?');
+    this.expireStmt = db.prepare<[number]>('DELETE FROM access_log WHERE at < ?');
   }
 
   async append(entries: Omit<AccessLogEntry, 'id'>[]): Promise<void> {
@@ -37,5 +39,9 @@ export class SqliteAccessLog implements AccessLog {
     let removed = 0;
     for (const id of pullZoneIds) removed += (keep === 0 ? this.clearStmt.run(id) : this.trimStmt.run({ zone: id, keep })).changes;
     return removed;
+  }
+
+  async expire(before: number): Promise<number> {
+    return this.expireStmt.run(before).changes;
   }
 }

@@ -22,4 +22,6 @@ export interface AccessLog {
   newest(pullZoneId: number, options: { beforeId?: number | undefined; limit: number }): Promise<AccessLogEntry[]>;
   /** Keeps, of each zone listed, the newest chunks that hold its newest `keep` lines (0 removes them all); answers how many chunks went. */
   trim(pullZoneIds: number[], keep: number): Promise<number>;
+  /** Removes every zone's chunks whose newest line is older than `before` (epoch ms); answers how many went. */
+  expire(before: number): Promise<number>;
 }

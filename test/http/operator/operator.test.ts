@@ -44,7 +44,7 @@ describe('operator credential', () => {
       status: 'ok',
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
       store: testStoreKind(),
-      planes: { api: 'ok', storage: 'off', edge: 'off', 'edge-tls': 'off', dns: 'off', s3: 'off', video: 'off' },
+      planes: { api: 'ok', storage: 'off', edge: 'off', 'edge-tls': 'off', dns: 'off', s3: 'off', video: 'off', logging: 'off' },
     });
   });
 });

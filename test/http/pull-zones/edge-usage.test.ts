@@ -299,7 +299,8 @@ describe('access log', () => {
         {
           accountId: t.accountId,
           pullZoneId: zone.Id,
-          at: 1,
+          // Within the three days kept.
+          at: t.clock.read().getTime(),
           lines: 1,
           entry: JSON.stringify({ ...lineOfOld, pullZoneId: zone.Id }),
         },
@@ -317,6 +318,17 @@ describe('access log', () => {
     expect(lines).toHaveLength(201);
     expect(lines[0]).toMatch(/\|new199\|-$/);
     expect(lines[200]).toBe(`MISS|404|1000|12|${zone.Id}|198.51.100.1|-|https://old.example/a%7Cb|LOCAL|-|old|-`);
+  });
+
+  it('keeps three days of lines', async () => {
+    const zone = await pullZone(t, 'site', { EnableLogging: true });
+    const day = 86_400_000;
+    const chunk = (at: number) => ({ accountId: t.accountId, pullZoneId: zone.Id, at, lines: 1, entry: JSON.stringify({ ...lineOfOld, pullZoneId: zone.Id }) });
+    const now = t.clock.read().getTime();
+    await t.store.transaction((tx) => tx.accessLog.append([chunk(now - 3 * day - 1), chunk(now - 3 * day + 1000)]));
+    await serve(zone);
+    await t.app.services.edgeAccessLog.flush();
+    expect((await t.store.accessLog.newest(zone.Id, { limit: 10 })).map((c) => c.at)).toEqual([now, now - 3 * day + 1000]);
   });
 
   it("a deleted zone's log goes with it", async () => {

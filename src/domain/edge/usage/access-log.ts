@@ -1,10 +1,12 @@
 /**
  * The access log of pull zones whose logging is on (`EnableLogging`): each request the edge served,
- * in the platform's raw log line format, the newest ACCESS_LOG_SIZE per zone. Lines are gathered in
- * memory and written once a second, each zone's as one chunk (one row), so logging costs a request
- * no store write and a busy zone one row a second; a crash loses at most the last second. Kept in
- * the store, so every instance's lines are in one log, readable by the operator route and by
- * `edgeplane pullzones logs` from another process.
+ * in the platform's raw log line format (logs/line.ts), the newest ACCESS_LOG_SIZE per zone within
+ * ACCESS_LOG_DAYS. Lines are gathered in memory and written once a second, each zone's as one chunk
+ * (one row), so logging costs a request no store write and a busy zone one row a second; a crash
+ * loses at most the last second. Kept in the store, so every instance's lines are in one log,
+ * readable by the logging plane, the operator route and `edgeplane pullzones logs` from another
+ * process. The same line goes to the zone's log collector (forwarding) and its storage zone, as
+ * the zone asks (LineSink: queued in memory, never awaited by the request).
  *
  * A chunk is kept gzipped (CHUNK_PREFIX, then base64), compressed on libuv's threads: a busy zone's
  * second of lines (7,000 lines, 1.7 MB) written as it was held the event loop 30–80 ms a second on
@@ -14,64 +16,33 @@
 import { promisify } from 'node:util';
 import { gunzipSync, gzip } from 'node:zlib';
 import type { Store } from '../../../store/types.js';
-import { anonymized } from '../../usage/anonymize.js';
-import type { ServedEvent } from '../types.js';
+import { type Clock, systemClock } from '../../principal.js';
+import { type AccessLogLine, formatLine, lineOf, timestampOf } from '../logs/line.js';
+import type { EdgeZone, ServedEvent } from '../types.js';
 
 /** Lines kept per zone; older ones are removed at the next flush. */
 export const ACCESS_LOG_SIZE = 10_000;
+/** Lines older than this are removed (the platform keeps its logs three days). */
+export const ACCESS_LOG_DAYS = 3;
+const DAY_MS = 86_400_000;
 const FLUSH_MS = 1000;
+/** How often lines past ACCESS_LOG_DAYS are removed. */
+const EXPIRE_EVERY_MS = 3_600_000;
 /** Lines waiting for a flush beyond which new ones are dropped (counted): a store that is down must not eat the memory. */
 const MAX_PENDING = 100_000;
-/** The edge's location in the lines: edgeplane serves from one place. */
-export const EDGE_LOCATION = 'LOCAL';
 /** What a gzipped chunk's entry starts with (a chunk of plain lines starts with a line). */
 const CHUNK_PREFIX = 'gz:';
 
 const gzipAsync = promisify(gzip);
 
-/** The fields of one line, in the platform's order. */
-export interface AccessLogLine {
-  cacheStatus: 'HIT' | 'MISS';
-  status: number;
-  /** Epoch milliseconds. */
-  timestamp: number;
-  bytesSent: number;
-  pullZoneId: number;
-  remoteIp: string;
-  referer: string;
-  url: string;
-  edgeLocation: string;
-  userAgent: string;
-  requestId: string;
-  countryCode: string;
-}
-
-/** `HIT|200|1507167062421|412|390|163.172.53.0|-|https://…|LOCAL|Mozilla/5.0…|322b68…|-`: fields cannot hold a `|`. */
-export function formatLine(line: AccessLogLine): string {
-  return `${line.cacheStatus}|${line.status}|${line.timestamp}|${line.bytesSent}|${line.pullZoneId}|${text(line.remoteIp)}|${text(line.referer)}|${text(line.url)}|${text(line.edgeLocation)}|${text(line.userAgent)}|${text(line.requestId)}|${text(line.countryCode)}`;
-}
-
-/** A text field of a line: `-` when empty, a `|` in it written `%7C` (the numbers and the cache status cannot hold one). */
-const text = (field: string) => (field === '' ? '-' : field.includes('|') ? field.replaceAll('|', '%7C') : field);
-
-export function lineOf(event: ServedEvent): AccessLogLine {
-  const { request, zone } = event;
-  const query = request.query === '' ? '' : `?${request.query}`;
-  return {
-    cacheStatus: event.cacheStatus === 'HIT' || event.cacheStatus === 'STALE' || event.cacheStatus === 'UPDATING' ? 'HIT' : 'MISS',
-    status: event.status,
-    timestamp: event.at.getTime(),
-    bytesSent: event.bytesSent,
-    pullZoneId: event.zoneId,
-    remoteIp: anonymized(request.clientIp, { enabled: zone.LoggingIPAnonymizationEnabled, type: zone.LogAnonymizationType }),
-    referer: request.headers['referer'] ?? '',
-    url: `${request.scheme}://${request.host}${request.path}${query}`,
-    edgeLocation: EDGE_LOCATION,
-    userAgent: request.headers['user-agent'] ?? '',
-    requestId: event.requestId,
-    // No location database: the country is unknown.
-    countryCode: '',
-  };
+/**
+ * Where a line goes besides the store, as it is made: the zone's collector (forwarding) and its
+ * logs in a storage zone. `add` only queues in memory; the request never waits for either.
+ */
+export interface LineSink {
+  add(zone: EdgeZone, accountId: number, plain: string): void;
+  /** A deleted zone's lines still queued go with it. */
+  forget(pullZoneId: number): void;
 }
 
 export interface AccessLogRead {
@@ -101,7 +72,15 @@ export class EdgeAccessLog {
   /** Lines dropped because the store could not take them fast enough. */
   dropped = 0;
 
-  constructor(private readonly store: Store) {}
+  private lastExpiry = 0;
+
+  constructor(
+    private readonly store: Store,
+    /** What lines past ACCESS_LOG_DAYS are measured against. */
+    private readonly clock: Clock = systemClock,
+    /** Forwarding and storage: `forwarding` takes the lines of zones with LogForwardingEnabled, `files` those with LoggingSaveToStorage. */
+    private readonly sinks: { forwarding?: LineSink | undefined; files?: LineSink | undefined } = {},
+  ) {}
 
   start(): void {
     this.timer ??= setInterval(() => void this.flush().catch(() => {}), FLUSH_MS);
@@ -109,12 +88,16 @@ export class EdgeAccessLog {
   }
 
   add(event: ServedEvent): void {
-    if (!event.zone.EnableLogging) return;
+    const zone = event.zone;
+    if (!zone.EnableLogging && !zone.LogForwardingEnabled) return;
+    const line = formatLine(lineOf(event));
+    if (zone.LogForwardingEnabled) this.sinks.forwarding?.add(zone, event.accountId, line);
+    if (!zone.EnableLogging) return;
+    if (zone.LoggingSaveToStorage) this.sinks.files?.add(zone, event.accountId, line);
     if (this.pendingLines >= MAX_PENDING) {
       this.dropped++;
       return;
     }
-    const line = formatLine(lineOf(event));
     const chunk = this.pending.get(event.zoneId);
     if (chunk) {
       chunk.lines.push(line);
@@ -134,10 +117,14 @@ export class EdgeAccessLog {
         const entries = await Promise.all(
           [...batch].map(async ([pullZoneId, c]) => ({ accountId: c.accountId, pullZoneId, at: c.at, lines: c.lines.length, entry: await packed(c.lines) })),
         );
+        const now = this.clock().getTime();
+        const expire = now - this.lastExpiry >= EXPIRE_EVERY_MS;
         await this.store.transaction(async (tx) => {
           await tx.accessLog.append(entries);
           await tx.accessLog.trim([...batch.keys()], ACCESS_LOG_SIZE);
+          if (expire) await tx.accessLog.expire(now - ACCESS_LOG_DAYS * DAY_MS);
         });
+        if (expire) this.lastExpiry = now;
       } catch (error) {
         this.requeue(batch);
         throw error;
@@ -189,12 +176,51 @@ export class EdgeAccessLog {
     return ordered.slice(read.start, read.start + read.limit);
   }
 
-  /** A deleted zone's log goes with it. */
+  /**
+   * A zone's lines timed in [from, to) (epoch ms) in time order, as the logging API serves them:
+   * every instance's chunks, this one's flushed first. At most the zone's newest ACCESS_LOG_SIZE.
+   */
+  async readBetween(pullZoneId: number, from: number, to: number, read: AccessLogRead): Promise<string[]> {
+    await this.flush().catch(() => {});
+    // Newest chunk first; each chunk's lines oldest first.
+    const chunksLines: { at: number; line: string }[][] = [];
+    let beforeId: number | undefined;
+    for (;;) {
+      const chunks = await this.store.accessLog.newest(pullZoneId, { beforeId, limit: CHUNKS_PER_READ });
+      for (const chunk of chunks) {
+        if (chunk.at < from) continue;
+        const inDay: { at: number; line: string }[] = [];
+        for (const line of unpacked(chunk.entry)) {
+          const at = timestampOf(line);
+          if (at >= from && at < to) inDay.push({ at, line });
+        }
+        chunksLines.push(inDay);
+      }
+      // Chunks are written in time order, give or take the instances' flushes a second apart.
+      const last = chunks[chunks.length - 1];
+      if (chunks.length < CHUNKS_PER_READ || last === undefined || last.at < from - FLUSH_MS * 10) break;
+      beforeId = last.id;
+    }
+    // In the order written, then by time (stable: the lines of one millisecond keep that order).
+    const lines = chunksLines.reverse().flat();
+    lines.sort((x, y) => x.at - y.at);
+    if (read.order === 'desc') lines.reverse();
+    return lines.slice(read.start, read.start + read.limit).map((entry) => entry.line);
+  }
+
+  /** A deleted zone's log goes with it (dropQueued, and its chunks in the store). */
   async forget(pullZoneId: number): Promise<void> {
+    this.dropQueued(pullZoneId);
+    await this.store.accessLog.trim([pullZoneId], 0);
+  }
+
+  /** A deleted zone's lines still in this instance's memory go: those waiting for the store, a collector or a storage zone. */
+  dropQueued(pullZoneId: number): void {
+    this.sinks.forwarding?.forget(pullZoneId);
+    this.sinks.files?.forget(pullZoneId);
     const chunk = this.pending.get(pullZoneId);
     if (chunk) this.pendingLines -= chunk.lines.length;
     this.pending.delete(pullZoneId);
-    await this.store.accessLog.trim([pullZoneId], 0);
   }
 
   async close(): Promise<void> {

@@ -21,7 +21,7 @@ import type { PullZoneService } from '../../pull-zones/service.js';
 import { chartOf, metricChart, type Period, periodOf, pointName, points, total } from '../../usage/charts.js';
 import * as metric from '../../usage/pull-zone-metrics.js';
 import type { UsageRecorder } from '../../usage/recorder.js';
-import { EDGE_LOCATION } from './access-log.js';
+import { EDGE_LOCATION } from '../logs/line.js';
 import { DAY_MS } from '../../durations.js';
 
 const STATUS_3XX = metric.statusClass(300);

@@ -1,0 +1,291 @@
+/**
+ * One log collector (a protocol, host and port) and the lines queued for it. The edge only pushes
+ * into the queue; a timer sends what is queued every BATCH_MS. Over TCP and TLS a line leaves the
+ * queue once the socket took it: a collector that is down or slow keeps its lines queued, up to
+ * `maxQueued` (then new lines are dropped and counted), and they are sent when it is back (the
+ * connection is tried again, backing off to `retry.maxMs`). Over UDP lines are sent as datagrams
+ * and not known to arrive (RFC 5426): they wait only while the name is resolved.
+ */
+import { createSocket, type Socket as UdpSocket } from 'node:dgram';
+import { connect as tcpConnect, isIP, type LookupFunction, type Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
+import type { EdgeZone } from '../../types.js';
+import { inFormat } from '../line.js';
+import { octetCounted, syslogMessage } from './syslog.js';
+
+export type Transport = 'udp' | 'tcp' | 'tls';
+
+export interface CollectorTarget {
+  transport: Transport;
+  host: string;
+  port: number;
+}
+
+export interface CollectorOptions {
+  /** Lines queued at most; more are dropped (counted in `dropped`). */
+  maxQueued: number;
+  /** How often queued lines are sent. */
+  batchMs: number;
+  /** First and longest wait before a connection is tried again. */
+  retry: { minMs: number; maxMs: number };
+  /** The CAs a TLS collector's certificate is verified against. */
+  ca: readonly string[];
+  /** Resolves the collector's name, refusing addresses edgeplane may not reach (origin-addresses.ts). */
+  lookupFor(port: number): LookupFunction;
+  /** Why an address may not be reached (undefined when it may). */
+  refusal(address: string, port: number): string | undefined;
+}
+
+/** Lines written to a stream per write; the rest waits for the socket to drain. */
+const LINES_PER_WRITE = 500;
+/** A connection that has not opened by then is given up and tried again. */
+const CONNECT_TIMEOUT_MS = 5000;
+/** Datagrams sent in one turn of the event loop. */
+const DATAGRAMS_PER_TURN = 128;
+/** The largest UDP payload; a longer message is cut (a line that long is a URL or user agent out of bounds). */
+const MAX_DATAGRAM = 65_507;
+
+type State = 'idle' | 'connecting' | 'up' | 'waiting' | 'closed';
+
+export class Collector {
+  /** The queue: each line with the zone it came from (its token and format), from `head` on. */
+  private zones: EdgeZone[] = [];
+  private lines: string[] = [];
+  private head = 0;
+  private state: State = 'idle';
+  private stream: Socket | undefined;
+  private udp: UdpSocket | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private retryMs: number;
+  private failing = false;
+  private blocked = false;
+  /** Lines dropped because the queue was full. */
+  dropped = 0;
+  /** Lines handed to the socket. */
+  sent = 0;
+  /** When a line was last queued (the forwarder closes collectors idle for long). */
+  lastUsed = Date.now();
+
+  constructor(
+    readonly target: CollectorTarget,
+    private readonly options: CollectorOptions,
+    /** A failure to reach the collector, said once until it is reached again. */
+    private readonly onError: (error: unknown) => void,
+  ) {
+    this.retryMs = options.retry.minMs;
+  }
+
+  /** Whether its lines can leave now or soon: connected or connecting, not failing. */
+  get reachable(): boolean {
+    return !this.failing && this.state !== 'closed';
+  }
+
+  get queued(): number {
+    return this.lines.length - this.head;
+  }
+
+  add(zone: EdgeZone, line: string): void {
+    if (this.lines.length - this.head >= this.options.maxQueued) {
+      this.dropped++;
+      return;
+    }
+    this.zones.push(zone);
+    this.lines.push(line);
+    this.lastUsed = Date.now();
+    if (this.timer === undefined && this.state !== 'closed' && this.state !== 'waiting') this.schedule(this.options.batchMs);
+  }
+
+  /** A deleted zone's queued lines go. */
+  forget(pullZoneId: number): void {
+    const zones: EdgeZone[] = [];
+    const lines: string[] = [];
+    for (let i = this.head; i < this.lines.length; i++) {
+      if (this.zones[i]!.Id === pullZoneId) continue;
+      zones.push(this.zones[i]!);
+      lines.push(this.lines[i]!);
+    }
+    this.zones = zones;
+    this.lines = lines;
+    this.head = 0;
+  }
+
+  /** Sends what is queued now (tests), connecting first if need be. */
+  flushSoon(): void {
+    // Waiting: the retry's timer sends them.
+    if (this.state === 'closed' || this.state === 'waiting') return;
+    clearTimeout(this.timer);
+    this.schedule(0);
+  }
+
+  close(): void {
+    this.state = 'closed';
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.stream?.destroy();
+    this.udp?.close();
+    this.stream = undefined;
+    this.udp = undefined;
+  }
+
+  private schedule(ms: number): void {
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.pump();
+    }, ms);
+    this.timer.unref();
+  }
+
+  private pump(): void {
+    if (this.state === 'idle') {
+      this.connect();
+      return;
+    }
+    if (this.state !== 'up' || this.blocked) return;
+    if (this.udp) this.sendDatagrams(this.udp);
+    else if (this.stream) this.writeStream(this.stream);
+  }
+
+  private connect(): void {
+    this.state = 'connecting';
+    const { host, port, transport } = this.target;
+    if (transport === 'udp') {
+      this.connectUdp();
+      return;
+    }
+    const literal = isIP(host) !== 0;
+    const refusal = literal ? this.options.refusal(host, port) : undefined;
+    if (refusal !== undefined) {
+      this.failed(new Error(`log collector ${host}:${port}: ${refusal}`));
+      return;
+    }
+    const lookup = this.options.lookupFor(port);
+    const socket =
+      transport === 'tls'
+        ? tlsConnect({ host, port, lookup, ca: [...this.options.ca], ...(literal ? {} : { servername: host }) })
+        : tcpConnect({ host, port, lookup });
+    this.stream = socket;
+    socket.setNoDelay(true);
+    socket.setTimeout(CONNECT_TIMEOUT_MS, () => socket.destroy(new Error(`log collector ${host}:${port}: no connection within ${CONNECT_TIMEOUT_MS} ms`)));
+    socket.once(transport === 'tls' ? 'secureConnect' : 'connect', () => {
+      socket.setTimeout(0);
+      this.opened();
+    });
+    socket.on('drain', () => {
+      this.blocked = false;
+      this.pump();
+    });
+    // The collector sends nothing; its end is the connection's.
+    socket.on('data', () => undefined);
+    socket.once('end', () => socket.destroy());
+    socket.once('error', (error) => this.failed(error));
+    socket.once('close', () => {
+      if (this.stream === socket) this.lost();
+    });
+  }
+
+  private connectUdp(): void {
+    const { host, port } = this.target;
+    const resolved = (address: string, family: number) => {
+      if (this.state !== 'connecting') return;
+      const socket = createSocket(family === 6 ? 'udp6' : 'udp4');
+      this.udp = socket;
+      // A closed port answers with ICMP, reported on a later send: the datagram is gone either way.
+      socket.on('error', () => undefined);
+      socket.connect(port, address, () => this.opened());
+    };
+    if (isIP(host) !== 0) {
+      const refusal = this.options.refusal(host, port);
+      if (refusal === undefined) resolved(host, isIP(host));
+      else this.failed(new Error(`log collector ${host}:${port}: ${refusal}`));
+      return;
+    }
+    this.options.lookupFor(port)(host, {}, (error, address, family) => {
+      if (error) return this.failed(error);
+      const first = Array.isArray(address) ? address[0] : { address, family: family ?? 4 };
+      if (first === undefined) return this.failed(new Error(`log collector ${host}: no address`));
+      resolved(first.address, first.family);
+    });
+  }
+
+  private opened(): void {
+    if (this.state !== 'connecting') return;
+    this.state = 'up';
+    this.failing = false;
+    this.retryMs = this.options.retry.minMs;
+    this.pump();
+  }
+
+  /** The connection could not open or broke: its lines stay queued; try again later. */
+  private failed(error: unknown): void {
+    if (this.state === 'closed') return;
+    if (!this.failing) this.onError(error);
+    this.failing = true;
+    this.lost();
+  }
+
+  private lost(): void {
+    if (this.state === 'closed' || this.state === 'waiting') return;
+    this.stream?.destroy();
+    this.stream = undefined;
+    this.udp?.close();
+    this.udp = undefined;
+    this.blocked = false;
+    this.state = 'waiting';
+    clearTimeout(this.timer);
+    const wait = this.retryMs;
+    this.retryMs = Math.min(this.retryMs * 2, this.options.retry.maxMs);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.state = 'idle';
+      if (this.queued > 0) this.connect();
+    }, wait);
+    this.timer.unref();
+  }
+
+  private writeStream(socket: Socket): void {
+    const at = new Date();
+    while (this.queued > 0) {
+      const end = Math.min(this.head + LINES_PER_WRITE, this.lines.length);
+      let frames = '';
+      for (let i = this.head; i < end; i++) frames += octetCounted(this.message(i, at));
+      this.take(end);
+      if (!socket.write(frames)) {
+        this.blocked = true;
+        return;
+      }
+    }
+  }
+
+  private sendDatagrams(socket: UdpSocket): void {
+    const at = new Date();
+    const end = Math.min(this.head + DATAGRAMS_PER_TURN, this.lines.length);
+    for (let i = this.head; i < end; i++) {
+      let message = Buffer.from(this.message(i, at));
+      if (message.length > MAX_DATAGRAM) message = message.subarray(0, MAX_DATAGRAM);
+      socket.send(message);
+    }
+    this.take(end);
+    // The rest after a turn of the event loop: a burst larger than a collector's receive buffer would be lost there.
+    if (this.queued > 0) setImmediate(() => this.pump());
+  }
+
+  private message(i: number, at: Date): string {
+    const zone = this.zones[i]!;
+    return syslogMessage(inFormat(this.lines[i]!, zone.LogForwardingFormat), zone.LogForwardingToken, at);
+  }
+
+  /** The lines before `end` were handed to the socket. */
+  private take(end: number): void {
+    this.sent += end - this.head;
+    this.head = end;
+    if (this.head === this.lines.length) {
+      this.zones = [];
+      this.lines = [];
+      this.head = 0;
+    } else if (this.head > 4096 && this.head * 2 > this.lines.length) {
+      this.zones = this.zones.slice(this.head);
+      this.lines = this.lines.slice(this.head);
+      this.head = 0;
+    }
+  }
+}
