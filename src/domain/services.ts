@@ -206,6 +206,7 @@ export function buildServices(ctx: ServiceContext) {
   });
   const videoReports = new VideoReports(files, videos, ctx.clock);
   const bandwidthLimits = new BandwidthLimits(ctx.store, pullZones.zones, usage, billing, ctx.clock);
+  const edgeUsage = new EdgeUsage(usage, edgeAccessLog, bandwidthLimits, videoPlays);
   return {
     apiKeys,
     accounts,
@@ -249,7 +250,7 @@ export function buildServices(ctx: ServiceContext) {
     dnsQueryLog: new QueryLog(),
     fileSweeper,
     usage,
-    edgeUsage: new EdgeUsage(usage, edgeAccessLog, bandwidthLimits, videoPlays),
+    edgeUsage,
     edgeAccessLog,
     /** The key the edge's DDoS challenges are made and checked with (the same on every instance). */
     edgeChallengeKey: ctx.secrets.derive('edgeplane edge challenges'),
@@ -266,6 +267,7 @@ export function buildServices(ctx: ServiceContext) {
       url: ctx.config.originShieldUrl,
       key: ctx.secrets.derive('edgeplane origin shield'),
       isOwnAddress: (address) => originAddresses.isOwnAddress(address),
+      counted: edgeUsage.shieldQueue,
     }),
     pullZones,
     storageZones,

@@ -136,7 +136,7 @@ describe('pull zone statistics', () => {
     expect(res.body).toMatchObject({ TotalRequestsRetried: 3, TotalRequestsSaved: 1 });
   });
 
-  it("optimizer and origin shield queue answer zeros (edgeplane has no optimizer and does not chart the shield's queue), for zones of the account only", async () => {
+  it('optimizer answers zeros (edgeplane has no optimizer), the origin shield queue zeros for a zone without a concurrency limit, for zones of the account only', async () => {
     const zone = await pullZone(t, 'site');
     const optimizer = await t.get(`/pullzone/${zone.Id}/optimizer/statistics`);
     expect(optimizer.status).toBe(200);
