@@ -219,6 +219,7 @@ export function buildServices(ctx: ServiceContext) {
   });
   const videoReports = new VideoReports(files, videos, ctx.clock);
   const bandwidthLimits = new BandwidthLimits(ctx.store, pullZones.zones, usage, billing, ctx.clock);
+  const edgeUsage = new EdgeUsage(usage, edgeAccessLog, bandwidthLimits, videoPlays);
   return {
     apiKeys,
     accounts,
@@ -263,7 +264,7 @@ export function buildServices(ctx: ServiceContext) {
     dnsQueryLog: new QueryLog(),
     fileSweeper,
     usage,
-    edgeUsage: new EdgeUsage(usage, edgeAccessLog, bandwidthLimits, videoPlays),
+    edgeUsage,
     edgeAccessLog,
     /** Log forwarding to the zones' syslog collectors (LogForwardingEnabled). */
     logForwarding,
@@ -284,6 +285,7 @@ export function buildServices(ctx: ServiceContext) {
       url: ctx.config.originShieldUrl,
       key: ctx.secrets.derive('edgeplane origin shield'),
       isOwnAddress: (address) => originAddresses.isOwnAddress(address),
+      counted: edgeUsage.shieldQueue,
     }),
     pullZones,
     storageZones,

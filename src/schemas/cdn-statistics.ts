@@ -81,13 +81,15 @@ export type OptimizerStatisticsT = Static<typeof OptimizerStatistics>;
 
 export const OriginShieldQueueStatistics = Type.Object(
   {
-    ConcurrentRequestsChart: Chart('Requests in flight at the origin shield per point (not charted over time: 0).'),
-    QueuedRequestsChart: Chart('Requests queued at the origin shield per point (0).'),
+    ConcurrentRequestsChart: Chart("Origin requests the zone's origin shield concurrency limit let through per point, at once or after waiting."),
+    QueuedRequestsChart: Chart(
+      "Requests that waited in the queue of the zone's origin shield concurrency limit per point (whether they then went or were refused).",
+    ),
   },
   {
     additionalProperties: false,
     description:
-      "The origin shield queue of a pull zone over time: edgeplane applies the zone's concurrency limit and queue but does not chart them, so every figure is 0.",
+      "The origin shield queue of a pull zone over time, counted by the instance that applies the zone's concurrency limit (OriginShieldEnableConcurrencyLimit): 0 without one.",
   },
 );
 export type OriginShieldQueueStatisticsT = Static<typeof OriginShieldQueueStatistics>;

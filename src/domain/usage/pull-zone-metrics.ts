@@ -20,6 +20,9 @@ export const ORIGIN_BYTES = 'origin.bytes';
 export const ORIGIN_MS = 'origin.ms';
 /** Bytes this instance sent, as the origin shield, to the other edge instances that asked it. */
 export const SHIELD_BANDWIDTH = 'shield.bandwidth';
+/** Under the zone's shield concurrency limit: origin requests let through (at once or after waiting), and requests that waited in its queue. */
+export const SHIELD_CONCURRENT = 'shield.concurrent';
+export const SHIELD_QUEUED = 'shield.queued';
 /** Origin attempts beyond the first (SafeHop's "retried"), and requests a retry saved (answered after a failed attempt). */
 export const ORIGIN_RETRIED = 'origin.retried';
 export const ORIGIN_SAVED = 'origin.saved';

@@ -21,8 +21,9 @@ function settled(turn: Turn | Promise<Turn>, log: string[], name: string): Promi
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('ConcurrencyLimit', () => {
-  it('lets maxConcurrent through at once and queues the next', async () => {
-    const limit = new ConcurrencyLimit();
+  it('lets maxConcurrent through at once and queues the next, telling each (the queue statistics)', async () => {
+    const events: string[] = [];
+    const limit = new ConcurrencyLimit(undefined, (event) => events.push(event));
     const first = went(limit.take(bounds(2, 5)));
     went(limit.take(bounds(2, 5)));
     const third = limit.take(bounds(2, 5));
@@ -31,6 +32,7 @@ describe('ConcurrencyLimit', () => {
     first.release();
     expect((await third).kind).toBe('go');
     expect([limit.running, limit.waiting]).toEqual([2, 0]);
+    expect(events).toEqual(['ran', 'ran', 'queued', 'ran']);
   });
 
   it('hands freed places to the waiting requests first come, first served', async () => {

@@ -136,7 +136,7 @@ describe('pull zone statistics', () => {
     expect(res.body).toMatchObject({ TotalRequestsRetried: 3, TotalRequestsSaved: 1 });
   });
 
-  it('optimizer statistics from the variants made; the origin shield queue answers zeros (not charted); for zones of the account only', async () => {
+  it('optimizer statistics from the variants made; the origin shield queue zeros for a zone without a concurrency limit; for zones of the account only', async () => {
     const zone = await pullZone(t, 'site');
     for (const ms of [6, 10]) t.app.services.edgeUsage.optimized({ zoneId: zone.Id, originalBytes: 1000, bytes: 250, ms }, t.clock.read());
     await t.app.services.usage.flush();

@@ -5,6 +5,7 @@
  * (ErrorPageEnableCustomCode), and which origin errors the edge replaces: its own 502 and 504,
  * never an origin's own 5xx answer.
  */
+import { type AddressInfo, createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../helpers/app.js';
 import { createPullZone, type EdgePlane, startEdgePlane, startOrigin, type TestOrigin, updatePullZone } from '../../helpers/edge-plane.js';
@@ -14,8 +15,12 @@ const WIDGET = 'https://{code}.status.example/embed/script.js';
 let t: TestContext;
 let edge: EdgePlane;
 let origin: TestOrigin;
-/** An address nothing listens on: the origin cannot be reached. */
+/**
+ * An origin that cannot be reached: it drops every connection unanswered. (A port closed after use
+ * was taken again by another process's listener while the suite ran, twice.)
+ */
 let closedUrl: string;
+let dropping: Server;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -25,11 +30,12 @@ beforeAll(async () => {
     res.writeHead(503, { 'content-type': 'application/json' });
     res.end('{"error":"maintenance"}');
   });
-  const closed = await startOrigin();
-  closedUrl = closed.url;
-  await closed.close();
+  dropping = createServer((socket) => socket.destroy());
+  await new Promise<void>((resolve) => dropping.listen(0, '127.0.0.1', resolve));
+  closedUrl = `http://127.0.0.1:${(dropping.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
+  await new Promise((resolve) => dropping?.close(resolve));
   await edge?.close();
   await origin?.close();
   await t?.close();

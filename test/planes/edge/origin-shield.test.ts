@@ -240,6 +240,15 @@ describe("the shield's concurrency limit", () => {
     expect(mostInFlight).toBe(1);
     expect(asked('/q/3')).toHaveLength(0);
     expect(queue()).toEqual({ running: 0, waiting: 0 });
+    // The queue statistics: two went to the origin, one of them after waiting (the refused third never queued).
+    await a.app.services.usage.flush();
+    // The edge counts on the real clock, not the app's.
+    const day = 86_400_000;
+    const period = `dateFrom=${new Date(Date.now() - day).toISOString()}&dateTo=${new Date(Date.now() + day).toISOString()}`;
+    const stats = await a.get(`/pullzone/${zone.Id}/originshield/queuestatistics?${period}`);
+    expect(stats.status).toBe(200);
+    const sum = (chart: Record<string, number>) => Object.values(chart).reduce((x, y) => x + y, 0);
+    expect([sum(stats.body.ConcurrentRequestsChart), sum(stats.body.QueuedRequestsChart)]).toEqual([2, 1]);
   });
 
   it('answers 503 to a request that waited OriginShieldQueueMaxWaitTime seconds, through the other instance too', async () => {

@@ -15,6 +15,9 @@ export interface ConcurrencyBounds {
   maxWaitMs: number;
 }
 
+/** What a limit tells as requests pass it: one went to the origin (at once or after waiting), one had to wait in the queue. */
+export type QueueEvent = 'ran' | 'queued';
+
 /** A request's turn: go (then `release` once its origin request is done), or refused and why. */
 export type Turn = { kind: 'go'; release(): void } | { kind: 'refused'; why: 'queue-full' | 'waited-too-long' };
 
@@ -29,8 +32,11 @@ export class ConcurrencyLimit {
   /** Waiting requests in arrival order (a Set keeps it, and lets a request that gave up leave at once). */
   private readonly queue = new Set<Waiter>();
 
-  /** Called when nothing is in flight or waiting any more (the owner may forget this limit). */
-  constructor(private readonly onIdle: () => void = () => undefined) {}
+  /** `onIdle`: nothing is in flight or waiting any more (the owner may forget this limit); `counted`: each QueueEvent. */
+  constructor(
+    private readonly onIdle: () => void = () => undefined,
+    private readonly counted: (event: QueueEvent) => void = () => undefined,
+  ) {}
 
   get running(): number {
     return this.inFlight;
@@ -56,11 +62,13 @@ export class ConcurrencyLimit {
         }, bounds.maxWaitMs),
       };
       this.queue.add(waiter);
+      this.counted('queued');
     });
   }
 
   private go(): Turn {
     this.inFlight++;
+    this.counted('ran');
     let released = false;
     return {
       kind: 'go',
@@ -96,12 +104,18 @@ const REFUSED_WAITED: Turn = Object.freeze({ kind: 'refused', why: 'waited-too-l
 export class ZoneConcurrencyLimits {
   private readonly limits = new Map<number, ConcurrencyLimit>();
 
+  /** `counted`: each zone's QueueEvents (the shield's queue statistics). */
+  constructor(private readonly counted: (zoneId: number, event: QueueEvent) => void = () => undefined) {}
+
   take(zoneId: number, bounds: ConcurrencyBounds): Turn | Promise<Turn> {
     let limit = this.limits.get(zoneId);
     if (limit === undefined) {
-      const created = new ConcurrencyLimit(() => {
-        if (this.limits.get(zoneId) === created) this.limits.delete(zoneId);
-      });
+      const created = new ConcurrencyLimit(
+        () => {
+          if (this.limits.get(zoneId) === created) this.limits.delete(zoneId);
+        },
+        (event) => this.counted(zoneId, event),
+      );
       this.limits.set(zoneId, created);
       limit = created;
     }

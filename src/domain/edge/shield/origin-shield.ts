@@ -15,7 +15,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { EdgeRequest, EdgeZone } from '../types.js';
-import { type ConcurrencyBounds, type Turn, ZoneConcurrencyLimits } from './concurrency-limit.js';
+import { type ConcurrencyBounds, type QueueEvent, type Turn, ZoneConcurrencyLimits } from './concurrency-limit.js';
 import { HopSignatures, SHIELD_HEADER } from './hop-signature.js';
 
 export interface OriginShieldOptions {
@@ -27,6 +27,8 @@ export interface OriginShieldOptions {
   isOwnAddress: (address: string) => boolean;
   /** Resolves the URL's host name (default: the system's resolver). */
   resolve?: ((host: string) => Promise<string[]>) | undefined;
+  /** Each request a zone's concurrency limit let go to the origin or made wait (the queue statistics). */
+  counted?: ((zoneId: number, event: QueueEvent) => void) | undefined;
 }
 
 const GO: Turn = Object.freeze({ kind: 'go', release() {} });
@@ -35,13 +37,14 @@ export class OriginShield {
   /** The shield's edge URL, or undefined when the deployment has none. */
   readonly url: URL | undefined;
   readonly signatures: HopSignatures;
-  private readonly limits = new ZoneConcurrencyLimits();
+  private readonly limits: ZoneConcurrencyLimits;
   /** `edge`: this instance sends shielded misses to the shield; `origin`: it asks origins itself (it is the shield, or does not know yet). */
   private role: 'edge' | 'origin' = 'origin';
 
   constructor(private readonly options: OriginShieldOptions) {
     this.url = options.url === undefined ? undefined : new URL(options.url);
     this.signatures = new HopSignatures(options.key);
+    this.limits = new ZoneConcurrencyLimits(options.counted);
   }
 
   /** The edge's HTTP listener listens on `port`: from now on, this instance is the shield or sends to it. */

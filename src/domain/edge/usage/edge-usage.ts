@@ -8,6 +8,7 @@
 import { CountersById, hourOf, type SubjectCounters, type UsageRecorder } from '../../usage/recorder.js';
 import * as metric from '../../usage/pull-zone-metrics.js';
 import type { DdosOutcome } from '../ddos/guard.js';
+import type { QueueEvent } from '../shield/concurrency-limit.js';
 import type { OriginReport, ServedEvent } from '../types.js';
 import type { EdgeAccessLog } from './access-log.js';
 import type { BandwidthLimits } from './bandwidth-limits.js';
@@ -81,6 +82,14 @@ export class EdgeUsage {
     zone.of(metric.OPTIMIZER_ORIGINAL_BYTES).add(event.originalBytes, hour);
     zone.of(metric.OPTIMIZER_BYTES).add(event.bytes, hour);
     zone.of(metric.OPTIMIZER_MS).add(Math.round(event.ms), hour);
+  };
+
+  /** A request the zone's origin shield concurrency limit let through or queued (shield/concurrency-limit.ts). */
+  readonly shieldQueue = (zoneId: number, event: QueueEvent, at = new Date()): void => {
+    this.counters
+      .of(zoneId)
+      .of(event === 'ran' ? metric.SHIELD_CONCURRENT : metric.SHIELD_QUEUED)
+      .add(1, hourOf(at));
   };
 
   /** A request above its zone's DDoS threshold (ddos/guard.ts), counted by what was done with it. */

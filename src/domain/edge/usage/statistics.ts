@@ -1,8 +1,7 @@
 /**
  * The CDN statistics operations, from what the edge counted as it served (edge-usage.ts): requests,
  * bytes, cache hits, origin traffic and response times, answer classes, origin retries, what the
- * origin shield sent other instances, what the optimizer made. What edgeplane does not chart (the
- * shield's queue over time) answers zeros, as documented.
+ * origin shield sent other instances, its concurrency limit's queue, what the optimizer made.
  */
 import type {
   CdnStatisticsQueryT,
@@ -124,7 +123,11 @@ export class CdnStatistics {
   async originShieldQueue(principal: Principal, pullZoneId: number, query: PullZoneStatisticsQueryT): Promise<OriginShieldQueueStatisticsT> {
     await this.pullZones.get(principal, pullZoneId, false);
     const period = this.periodOf(query);
-    return { ConcurrentRequestsChart: chartOf([], period), QueuedRequestsChart: chartOf([], period) };
+    const entries = await this.entriesOf([pullZoneId], [metric.SHIELD_CONCURRENT, metric.SHIELD_QUEUED], period);
+    return {
+      ConcurrentRequestsChart: metricChart(entries, period, metric.SHIELD_CONCURRENT),
+      QueuedRequestsChart: metricChart(entries, period, metric.SHIELD_QUEUED),
+    };
   }
 
   async safeHop(principal: Principal, pullZoneId: number, query: PullZoneStatisticsQueryT): Promise<SafeHopStatisticsT> {
