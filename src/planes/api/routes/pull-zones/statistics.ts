@@ -67,7 +67,7 @@ export default function pullZoneStatistics(app: Api) {
     app,
     'originshield/queuestatistics',
     'getOriginShieldQueueStatistics',
-    "The origin shield queue's statistics of a pull zone (not charted over time: zeros)",
+    "The origin shield queue's statistics of a pull zone: the requests its concurrency limit let through, and those it queued",
     OriginShieldQueueStatistics,
     (...args) => app.services.cdnStatistics.originShieldQueue(...args),
   );
