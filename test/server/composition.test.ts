@@ -37,6 +37,7 @@ const config = (ports: { port: number | 'off'; storagePort: number | 'off' }) =>
       dnsPort: 'off',
       s3Port: 'off',
       videoPort: 'off',
+      loggingPort: 'off',
       host: '127.0.0.1',
       ...ports,
     },
