@@ -6,6 +6,7 @@
 import dnsPacket from 'dns-packet';
 import { describe, expect, it } from 'vitest';
 import { readConfig } from '../../src/config.js';
+import { compressedBodies } from '../../src/planes/dns/transfer/compress.js';
 import { checkTsig, readTsig, TSIG_ERROR, TsigSigner } from '../../src/planes/dns/transfer/tsig.js';
 import { parseSecondaries, parseTsigKeys } from '../../src/schemas/dns-secondaries.js';
 
@@ -72,5 +73,53 @@ describe('the secondaries settings', () => {
       expect(String(error)).toMatch(new RegExp(`${variable}: .*${message.source}`));
       expect(String(error)).not.toContain(SECRET);
     }
+  });
+});
+
+describe('the messages of a transfer', () => {
+  const codec = dnsPacket as unknown as { answer: { encode(a: dnsPacket.Answer): Buffer } };
+  const apex = 'Example.test';
+  const answers: dnsPacket.Answer[] = [
+    {
+      name: apex,
+      type: 'SOA',
+      ttl: 3600,
+      data: { mname: 'ns1.example.test', rname: 'hostmaster.example.test', serial: 9, refresh: 1, retry: 2, expire: 3, minimum: 4 },
+    },
+    { name: apex, type: 'NS', ttl: 3600, data: 'ns1.example.test' },
+    { name: apex, type: 'MX', ttl: 300, data: { preference: 10, exchange: 'mail.example.net' } },
+  ];
+  for (let i = 0; i < 400; i++) {
+    answers.push({ name: `host${i}.example.test`, type: 'A', ttl: 300, data: `10.0.${i >> 8}.${i & 255}` });
+    answers.push({ name: `alias${i}.example.test`, type: 'CNAME', ttl: 300, data: `target${i % 7}.example.net` });
+    answers.push({ name: `text${i}.example.test`, type: 'TXT', ttl: 300, data: [`v=${i}`] });
+  }
+  const records = answers.map((a) => codec.answer.encode(a));
+  const plain = records.reduce((sum, r) => sum + r.length, 0);
+
+  it('compresses names and cuts the records into messages that decode to the same records', () => {
+    const head = dnsPacket.encode({ type: 'response', id: 1, questions: [{ name: apex, type: 'AXFR' }] });
+    const bodies = compressedBodies(records, head.length, 8 * 1024);
+    expect(bodies.length).toBeGreaterThan(1);
+    expect(bodies.reduce((sum, b) => sum + b.bytes.length, 0)).toBeLessThan(plain * 0.7);
+    const decoded = bodies.flatMap((body, i) => {
+      const start = i === 0 ? head : head.subarray(0, 12);
+      const message = Buffer.concat([start, body.bytes]);
+      if (i > 0) message.writeUInt16BE(0, 4);
+      message.writeUInt16BE(body.count, 6);
+      expect(message.length).toBeLessThanOrEqual(8 * 1024 + head.length);
+      return dnsPacket.decode(message).answers!;
+    });
+    expect(decoded.map((a) => codec.answer.encode(a))).toEqual(records);
+  });
+
+  // A pointer to a name past 16 KiB cannot be written: one would decode as another name.
+  it('points only within the first 16 KiB of a message', () => {
+    const [body] = compressedBodies(records, 12, 64 * 1024);
+    expect(body!.count).toBe(records.length);
+    expect(body!.bytes.length).toBeGreaterThan(0x4000);
+    const message = Buffer.concat([Buffer.from([0, 1, 0x84, 0, 0, 0, body!.count >> 8, body!.count & 255, 0, 0, 0, 0]), body!.bytes]);
+    const answersBack = dnsPacket.decode(message).answers!;
+    expect(answersBack.map((a) => codec.answer.encode(a))).toEqual(records);
   });
 });
