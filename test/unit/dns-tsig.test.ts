@@ -1,14 +1,19 @@
 /**
  * TSIG (RFC 8945) and the secondaries' settings, as pure code: a signed request checks, and each
  * way it can fail gets its own error; settings that cannot work are refused at start with a
- * message naming the entry, never the secret.
+ * message naming the entry, never the secret. A transfer's messages: names compressed, and written
+ * as the client makes room for them.
  */
 import dnsPacket from 'dns-packet';
 import { describe, expect, it } from 'vitest';
 import { readConfig } from '../../src/config.js';
+import { systemClock } from '../../src/domain/principal.js';
+import { ZoneTransfers } from '../../src/domain/dns/transfer/zone-transfers.js';
 import { compressedBodies } from '../../src/planes/dns/transfer/compress.js';
+import { TransferServer } from '../../src/planes/dns/transfer/serve-transfer.js';
 import { checkTsig, readTsig, TSIG_ERROR, TsigSigner } from '../../src/planes/dns/transfer/tsig.js';
 import { parseSecondaries, parseTsigKeys } from '../../src/schemas/dns-secondaries.js';
+import { authority, txt, zone } from '../domain/dns-serving/helpers.js';
 
 const SECRET = Buffer.alloc(32, 5).toString('base64');
 const [key] = parseTsigKeys(`hmac-sha256:Xfr.Key.:${SECRET}`);
@@ -121,5 +126,35 @@ describe('the messages of a transfer', () => {
     const message = Buffer.concat([Buffer.from([0, 1, 0x84, 0, 0, 0, body!.count >> 8, body!.count & 255, 0, 0, 0, 0]), body!.bytes]);
     const answersBack = dnsPacket.decode(message).answers!;
     expect(answersBack.map((a) => codec.answer.encode(a))).toEqual(records);
+  });
+});
+
+describe('a transfer to a client that does not read at once', () => {
+  const records = Array.from({ length: 2000 }, (_, i) => txt(`t${i}`, `${'x'.repeat(200)}${i}`));
+  const transfers = new ZoneTransfers(authority([zone('big.test', records)]), systemClock);
+  const server = new TransferServer({ secondaries: parseSecondaries('127.0.0.1'), keys: [key!], transfers });
+  const query = () =>
+    new TsigSigner(key!, 9).sign(dnsPacket.encode({ type: 'query', id: 9, questions: [{ name: 'big.test', type: 'AXFR' }] }), Math.floor(Date.now() / 1000));
+
+  it('waits for room between messages, goes on once there is, and stops when the connection closed', async () => {
+    for (const open of [true, false]) {
+      const sent: Buffer[] = [];
+      let release: (open: boolean) => void = () => {};
+      const drained = () => (sent.length === 1 ? new Promise<boolean>((resolve) => (release = resolve)) : undefined);
+      const message = query();
+      const handled = server.handle(message, dnsPacket.decode(message), '127.0.0.1', (bytes) => sent.push(bytes), drained);
+      expect(handled).toBeInstanceOf(Promise);
+      expect(sent).toHaveLength(1);
+      release(open);
+      await handled;
+      if (!open) {
+        expect(sent).toHaveLength(1);
+        continue;
+      }
+      expect(sent.length).toBeGreaterThan(2);
+      const answers = sent.flatMap((framed) => dnsPacket.decode(framed.subarray(2)).answers!.filter((a) => (a.type as string) !== 'TSIG'));
+      expect(answers).toHaveLength(2000 + 4);
+      expect([answers[0]!.type, answers.at(-1)!.type]).toEqual(['SOA', 'SOA']);
+    }
   });
 });

@@ -11,7 +11,7 @@ import type { ZoneTransfers } from '../../../domain/dns/transfer/zone-transfers.
 import type { Secondary, TsigKey } from '../../../schemas/dns-secondaries.js';
 import { headerReply, questionEnd, RCODE } from '../error-replies.js';
 import { FLAG, HEADER_BYTES } from '../header.js';
-import type { TransferHandler } from '../options.js';
+import type { Drained, TransferHandler } from '../options.js';
 import { frame, type Send } from '../respond.js';
 import { type Body, compressedBodies } from './compress.js';
 import { appendUnsignedTsig, checkTsig, RCODE_NOTAUTH, TSIG_ERROR, TsigSigner, timeOther } from './tsig.js';
@@ -57,7 +57,7 @@ export class TransferServer implements TransferHandler {
   }
 
   /** Answers an AXFR or IXFR asked over TCP: every message goes to `send`, framed. */
-  handle(message: Buffer, query: DecodedPacket, address: string, send: Send): 'answered' | 'malformed' {
+  handle(message: Buffer, query: DecodedPacket, address: string, send: Send, drained?: Drained): 'answered' | 'malformed' | Promise<void> {
     const now = this.now();
     const check = checkTsig(message, this.keys, now);
     if (check.kind === 'malformed') {
@@ -101,9 +101,27 @@ export class TransferServer implements TransferHandler {
       records.push(snapshot.soa);
       bodies = compressedBodies(records, header.length);
     } else bodies = this.wholeZone(snapshot, header.length);
-    for (const [i, body] of bodies.entries()) send(signedMessage(header, body, i === 0, signer, now));
-    return 'answered';
+    return writeAll(bodies, (body, i) => send(signedMessage(header, body, i === 0, signer, now)), drained);
   }
+}
+
+/**
+ * Writes every message, waiting whenever the client has not read what came before (a signed zone's
+ * transfer is megabytes): synchronous while there is room, a promise from the first wait on.
+ */
+function writeAll(bodies: readonly Body[], write: (body: Body, i: number) => void, drained: Drained | undefined, from = 0): 'answered' | Promise<void> {
+  for (let i = from; i < bodies.length; i++) {
+    write(bodies[i]!, i);
+    const wait = i + 1 < bodies.length ? drained?.() : undefined;
+    // A message that cannot be written later on ends the transfer short: the secondary asks again.
+    if (wait)
+      return wait
+        .then(async (open) => {
+          if (open) await writeAll(bodies, write, drained, i + 1);
+        })
+        .catch(() => undefined);
+  }
+  return 'answered';
 }
 
 /** The client's serial: the SOA an IXFR query carries in its authority section. */
