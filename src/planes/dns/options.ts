@@ -62,9 +62,19 @@ export interface DnsPlaneOptions {
 /** Zone transfers as the plane hands them over (transfer/serve-transfer.ts). */
 export interface TransferHandler {
   isSecondary(address: string): boolean;
-  /** An AXFR or IXFR over TCP: every message of the answer goes to `send`, framed. */
-  handle(message: Buffer, query: Packet, address: string, send: (bytes: Buffer) => void): 'answered' | 'malformed';
+  /**
+   * An AXFR or IXFR over TCP: every message of the answer goes to `send`, framed, waiting for
+   * `drained` (see Drained) when it says to; a promise while the answer is still being written.
+   */
+  handle(message: Buffer, query: Packet, address: string, send: (bytes: Buffer) => void, drained?: Drained): 'answered' | 'malformed' | Promise<void>;
 }
+
+/**
+ * A TCP connection's room for more answer bytes: undefined while there is room, else a promise
+ * that resolves true once the client has read enough (false when the connection closed, or was cut
+ * for reading nothing for its idle timeout).
+ */
+export type Drained = () => Promise<boolean> | undefined;
 
 /**
  * Counts one answer each time it is sent, given who asked it this time. The rest of what the query

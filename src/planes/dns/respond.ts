@@ -7,7 +7,7 @@ import type { DecodedPacket } from 'dns-packet';
 import type { Answered, Authority, QueryContext } from '../../domain/dns/serving/types.js';
 import { AnswerCache, type CacheableAuthority } from './answer-cache.js';
 import { headerReply, RCODE } from './error-replies.js';
-import type { AnswerTally, DnsPlaneSettings } from './options.js';
+import type { AnswerTally, DnsPlaneSettings, Drained } from './options.js';
 import { readQuery } from './read-query.js';
 import { type Framing, writeAnswer } from './write-answer.js';
 
@@ -48,8 +48,11 @@ export class Responder {
     return this.settings.transfers?.isSecondary(plainAddress(address)) ?? false;
   }
 
-  /** `send` gets bytes ready for the socket (TCP: length prefix included). UDP asks `fromCache` first. */
-  handle(message: Buffer, address: string, transport: 'udp' | 'tcp', send: Send): Handled {
+  /**
+   * `send` gets bytes ready for the socket (TCP: length prefix included). UDP asks `fromCache`
+   * first. TCP gives `drained`, which a zone transfer waits on between its messages.
+   */
+  handle(message: Buffer, address: string, transport: 'udp' | 'tcp', send: Send, drained?: Drained): Handled {
     const key = transport === 'udp' ? this.cache?.keyOf(message) : undefined;
     const incoming = readQuery(message, this.settings.maxUdpSize);
     if (incoming.kind === 'drop') return 'dropped';
@@ -60,7 +63,7 @@ export class Responder {
     const transfers = this.settings.transfers;
     const qtype = incoming.query.questions?.[0]?.type;
     if (transfers && transport === 'tcp' && (qtype === 'AXFR' || qtype === 'IXFR'))
-      return transfers.handle(message, incoming.query, plainAddress(address), send);
+      return transfers.handle(message, incoming.query, plainAddress(address), send, drained);
     const maxSize = transport === 'udp' ? incoming.maxSize : TCP_MAX_SIZE;
     const context: QueryContext = { address: plainAddress(address), transport, maxSize, dnssecOk: incoming.dnssecOk };
     const framing: Framing = { transport, maxSize, edns: incoming.edns, dnssecOk: incoming.dnssecOk, maxUdpSize: this.settings.maxUdpSize };

@@ -20,7 +20,7 @@
  * connections of one address or subnet); its connections over that are closed at accept.
  */
 import type { Socket } from 'node:net';
-import type { DnsPlaneSettings } from './options.js';
+import type { DnsPlaneSettings, Drained } from './options.js';
 import { sourceKey } from './rate-limit.js';
 import type { Responder } from './respond.js';
 import { HEADER_BYTES } from './header.js';
@@ -149,7 +149,7 @@ class Connection {
   }
 
   private handle(message: Buffer): void {
-    const handled = this.responder.handle(message, this.address, 'tcp', this.send);
+    const handled = this.responder.handle(message, this.address, 'tcp', this.send, this.drained);
     if (handled === 'answered') return;
     if (handled === 'malformed' || handled === 'dropped') {
       this.finish();
@@ -163,6 +163,29 @@ class Connection {
       else this.schedule(false);
     });
   }
+
+  /**
+   * Room for a long answer's next bytes (a zone transfer's messages): none while what is written
+   * waits over WRITE_BUFFER_BYTES, until the client reads; a client that reads nothing for
+   * `tcpIdleTimeoutMs` is cut.
+   */
+  private readonly drained: Drained = () => {
+    const socket = this.socket;
+    if (socket.destroyed) return Promise.resolve(false);
+    if (socket.writableLength < WRITE_BUFFER_BYTES) return undefined;
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        socket.off('drain', done);
+        socket.off('close', done);
+        resolve(!socket.destroyed);
+      };
+      const timer = setTimeout(() => socket.destroy(), this.settings.tcpIdleTimeoutMs);
+      timer.unref();
+      socket.on('drain', done);
+      socket.on('close', done);
+    });
+  };
 
   /**
    * Sets the deadline for what the connection now waits for; `took`: whole messages were just

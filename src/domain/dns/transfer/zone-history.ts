@@ -5,7 +5,7 @@
  * one from so long ago that the differences would outweigh the zone, gets the whole zone instead
  * (RFC 1995 §4 lets a server answer an IXFR that way).
  */
-import type { ZoneSnapshot } from './zone-snapshot.js';
+import type { Encoded, ZoneSnapshot } from './zone-snapshot.js';
 
 export interface ZoneDifference {
   from: number;
@@ -29,8 +29,7 @@ export class ZoneHistory {
   /** Moves to `next`, a later version of the same zone. */
   advance(next: ZoneSnapshot): void {
     const before = this.current;
-    const removed = before.records.filter((r) => !next.keys.has(r.key)).map((r) => r.wire);
-    const added = next.records.filter((r) => !before.keys.has(r.key)).map((r) => r.wire);
+    const { removed, added } = differences(before, next);
     this.differences.push({ from: before.serial, fromSoa: before.soa, to: next.serial, toSoa: next.soa, removed, added });
     this.changedRecords += removed.length + added.length;
     this.current = next;
@@ -46,4 +45,32 @@ export class ZoneHistory {
     const start = this.differences.findIndex((d) => d.from === serial);
     return start === -1 ? undefined : this.differences.slice(start);
   }
+}
+
+/**
+ * What `before` holds and `next` does not, and the other way round. Only the names whose records
+ * are not the same array are compared; a record that moved from one name's list to another's (an
+ * address that became a delegation's glue) is neither.
+ */
+function differences(before: ZoneSnapshot, next: ZoneSnapshot): { removed: Buffer[]; added: Buffer[] } {
+  let removed: Encoded[] = [];
+  let added: Encoded[] = [];
+  for (const [name, segment] of next.segments) differencesInto(before.segments.get(name) ?? [], segment, removed, added);
+  for (const [name, segment] of before.segments) if (!next.segments.has(name)) removed.push(...segment);
+  if (removed.length > 0 && added.length > 0) {
+    const removedKeys = new Set(removed.map((r) => r.key));
+    const addedKeys = new Set(added.map((r) => r.key));
+    removed = removed.filter((r) => !addedKeys.has(r.key));
+    added = added.filter((r) => !removedKeys.has(r.key));
+  }
+  return { removed: removed.map((r) => r.wire), added: added.map((r) => r.wire) };
+}
+
+/** One name's records before and after: those gone to `removed`, those new to `added` (nothing when they are the same). */
+function differencesInto(before: readonly Encoded[], after: readonly Encoded[], removed: Encoded[], added: Encoded[]): void {
+  if (before === after || (before.length === after.length && before.every((record, i) => record === after[i]))) return;
+  const beforeKeys = new Set(before.map((r) => r.key));
+  const afterKeys = new Set(after.map((r) => r.key));
+  for (const record of before) if (!afterKeys.has(record.key)) removed.push(record);
+  for (const record of after) if (!beforeKeys.has(record.key)) added.push(record);
 }

@@ -11,7 +11,10 @@
  * them. Delegations transfer their NS and glue, unsigned, as RFC 4035 §2.2 has it.
  *
  * Signatures are kept from one snapshot to the next for the RRsets that did not change, while
- * they are younger than RESIGN_AFTER: a change re-signs what it touched, not the zone.
+ * they are younger than RESIGN_AFTER: a change re-signs what it touched, not the zone. The names'
+ * canonical order is kept too (a change sorts in the names it added), and an unsigned name's
+ * records while it is not rendered again, so that the next version of a large zone after a write
+ * costs a walk over its names, not a sort and an encoding of its records.
  */
 import dnsPacket, { type Answer } from 'dns-packet';
 import { isWithin, parentName } from '../serving/names.js';
@@ -41,6 +44,10 @@ interface Kept {
   rrsets: WeakMap<object, Encoded[]>;
   nsecs: Map<string, Encoded>;
   signatures: Map<string, KeptSignature>;
+  /** Every name of the index in canonical order (those below a delegation included). */
+  order: NameNode[];
+  /** An unsigned name's records, by its `rrsets` (a new map each time the name is rendered again). */
+  names: WeakMap<object, Encoded[]>;
 }
 
 export interface ZoneSnapshot {
@@ -53,8 +60,11 @@ export interface ZoneSnapshot {
   soaRecord: RR;
   /** Every other record (the SOA's RRSIG included), in canonical order. */
   records: Encoded[];
-  /** The records' keys, for the differences between two snapshots (IXFR). */
-  keys: Set<string>;
+  /**
+   * The same records by owner name (the SOA's RRSIG with the apex's): two snapshots' differences
+   * (IXFR) are looked for only where a name's list is not the same array.
+   */
+  segments: Map<string, Encoded[]>;
   /** When its oldest signature was made (seconds); undefined for an unsigned zone. */
   signedAt?: number;
   kept: Kept;
@@ -64,7 +74,8 @@ export function buildSnapshot(index: ZoneIndex, now: number, previous?: ZoneSnap
   const apex = index.apex;
   const signer = index.signer;
   const before = previous?.kept;
-  const kept: Kept = { rrsets: before?.rrsets ?? new WeakMap(), nsecs: new Map(), signatures: new Map() };
+  const order = canonicalOrder(index, before?.order);
+  const kept: Kept = { rrsets: before?.rrsets ?? new WeakMap(), nsecs: new Map(), signatures: new Map(), order, names: before?.names ?? new WeakMap() };
   let signedAt: number | undefined;
   const sign = (owner: string, type: string, ttl: number, answers: readonly RR[], content: string): Encoded => {
     const key = `${owner}|${type}|${ttl}|${content}`;
@@ -81,34 +92,38 @@ export function buildSnapshot(index: ZoneIndex, now: number, previous?: ZoneSnap
     return list;
   };
 
-  const names = [...index.nodes.values()]
-    .filter((node) => !belowCut(index, node))
-    .map((node) => [reversedKey(node.name), node] as const)
-    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-    .map(([, node]) => node);
+  const names = index.hasCuts ? order.filter((node) => !belowCut(index, node)) : order;
   // Names that own data (or a delegation): the NSEC chain links them; empty non-terminals have none.
   const owners = names.filter((node) => node.name === apex || node.records.length > 0);
   const records: Encoded[] = [];
-  if (signer) records.push(sign(apex, 'SOA', index.soa.ttl ?? 0, [index.soa], index.soaKey));
+  const segments = new Map<string, Encoded[]>();
   for (let i = 0; i < owners.length; i++) {
     const node = owners[i]!;
     const delegation = node.cut && node.name !== apex ? node.cut : undefined;
-    const types: string[] = node.name === apex ? ['SOA'] : [];
-    for (const [type, rrset, answers, ttl, content] of rrsetsOf(index, node)) {
-      types.push(type);
-      records.push(...encodedOf(rrset, () => answers.map((answer) => ({ ...answer, name: node.name, ttl, class: 'IN' }) as RR)));
-      if (signer && !delegation) records.push(sign(node.name, type, ttl, answers, content));
+    let segment = signer || delegation ? undefined : kept.names.get(node.rrsets);
+    if (!segment) {
+      segment = [];
+      if (signer && node.name === apex) segment.push(sign(apex, 'SOA', index.soa.ttl ?? 0, [index.soa], index.soaKey));
+      const types: string[] = node.name === apex ? ['SOA'] : [];
+      for (const [type, rrset, answers, ttl, content] of rrsetsOf(index, node)) {
+        types.push(type);
+        segment.push(...encodedOf(rrset, () => answers.map((answer) => ({ ...answer, name: node.name, ttl, class: 'IN' }) as RR)));
+        if (signer && !delegation) segment.push(sign(node.name, type, ttl, answers, content));
+      }
+      if (delegation) segment.push(...encodedOf(delegation.glue, () => gluesOf(node)));
+      if (signer) {
+        const next = owners[(i + 1) % owners.length]!.name;
+        const rrtypes = [...new Set([...types, 'RRSIG', 'NSEC'])].sort((a, b) => typeCode(a) - typeCode(b));
+        const content = `${next}|${rrtypes.join()}`;
+        const nsec: RR = { name: node.name, type: 'NSEC', class: 'IN', ttl: NEGATIVE_TTL, data: { nextDomain: next, rrtypes } };
+        const nsecKey = `${node.name}|${content}`;
+        const nsecRecord = before?.nsecs.get(nsecKey) ?? encoded(nsec);
+        kept.nsecs.set(nsecKey, nsecRecord);
+        segment.push(nsecRecord, sign(node.name, 'NSEC', NEGATIVE_TTL, [nsec], content));
+      } else if (!delegation) kept.names.set(node.rrsets, segment);
     }
-    if (delegation) records.push(...encodedOf(delegation.glue, () => gluesOf(node)));
-    if (!signer) continue;
-    const next = owners[(i + 1) % owners.length]!.name;
-    const rrtypes = [...new Set([...types, 'RRSIG', 'NSEC'])].sort((a, b) => typeCode(a) - typeCode(b));
-    const content = `${next}|${rrtypes.join()}`;
-    const nsec: RR = { name: node.name, type: 'NSEC', class: 'IN', ttl: NEGATIVE_TTL, data: { nextDomain: next, rrtypes } };
-    const nsecKey = `${node.name}|${content}`;
-    const nsecRecord = before?.nsecs.get(nsecKey) ?? encoded(nsec);
-    kept.nsecs.set(nsecKey, nsecRecord);
-    records.push(nsecRecord, sign(node.name, 'NSEC', NEGATIVE_TTL, [nsec], content));
+    segments.set(node.name, segment);
+    for (const record of segment) records.push(record);
   }
   return {
     zoneId: index.zone.id,
@@ -118,7 +133,7 @@ export function buildSnapshot(index: ZoneIndex, now: number, previous?: ZoneSnap
     soa: encode(index.soa),
     soaRecord: index.soa,
     records,
-    keys: new Set(records.map((r) => r.key)),
+    segments,
     signedAt,
     kept,
   };
@@ -140,6 +155,37 @@ function rrsetsOf(index: ZoneIndex, node: NameNode): Array<[string, RRset, reado
     out.push([type, rrset, answers, all.ttl, type === 'CNAME' ? `first|${all.key}` : all.key]);
   }
   return out;
+}
+
+/**
+ * The index's names in canonical order: the previous order with the names no longer there left
+ * out and those added sorted in (a sort of them all when there is no previous order, or many added).
+ */
+function canonicalOrder(index: ZoneIndex, previous: readonly NameNode[] | undefined): NameNode[] {
+  const order = previous ? previous.filter((node) => index.nodes.get(node.name) === node) : [];
+  if (order.length === index.nodes.size) return order;
+  const present = new Set(order);
+  const added: NameNode[] = [];
+  for (const node of index.nodes.values()) if (!present.has(node)) added.push(node);
+  if (added.length > 64) return sortedCanonically([...index.nodes.values()]);
+  for (const node of added) {
+    let low = 0;
+    let high = order.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (compareCanonical(order[middle]!.name, node.name) < 0) low = middle + 1;
+      else high = middle;
+    }
+    order.splice(low, 0, node);
+  }
+  return order;
+}
+
+function sortedCanonically(nodes: readonly NameNode[]): NameNode[] {
+  return nodes
+    .map((node) => [reversedKey(node.name), node] as const)
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .map(([, node]) => node);
 }
 
 /** The addresses of a delegation's name servers that lie below it: glue, which the parent must carry. */

@@ -11,12 +11,11 @@ import type { ZoneTransfers } from '../../../domain/dns/transfer/zone-transfers.
 import type { Secondary, TsigKey } from '../../../schemas/dns-secondaries.js';
 import { headerReply, questionEnd, RCODE } from '../error-replies.js';
 import { FLAG, HEADER_BYTES } from '../header.js';
-import type { TransferHandler } from '../options.js';
+import type { Drained, TransferHandler } from '../options.js';
 import { frame, type Send } from '../respond.js';
+import { type Body, compressedBodies } from './compress.js';
 import { appendUnsignedTsig, checkTsig, RCODE_NOTAUTH, TSIG_ERROR, TsigSigner, timeOther } from './tsig.js';
 
-/** Bytes of records per message: room for the TSIG under the 64 KiB limit, and few enough HMACs. */
-const MESSAGE_BYTES = 32 * 1024;
 const AA = 0x0400;
 
 export interface TransferOptions {
@@ -31,7 +30,7 @@ export class TransferServer implements TransferHandler {
   private readonly allowed: Set<string>;
   private readonly keys: Map<string, TsigKey>;
   private readonly now: () => number;
-  private readonly axfrBodies = new WeakMap<ZoneSnapshot, Body[]>();
+  private readonly axfrBodies = new WeakMap<ZoneSnapshot, { headBytes: number; bodies: Body[] }>();
 
   constructor(private readonly options: TransferOptions) {
     this.allowed = new Set(options.secondaries.map((s) => s.address));
@@ -40,13 +39,16 @@ export class TransferServer implements TransferHandler {
   }
 
   /** The messages' records of the whole zone (AXFR), made once per version. */
-  private wholeZone(snapshot: ZoneSnapshot): Body[] {
-    let bodies = this.axfrBodies.get(snapshot);
-    if (!bodies) {
-      bodies = bodiesOf([snapshot.soa, ...snapshot.records.map((r) => r.wire), snapshot.soa]);
-      this.axfrBodies.set(snapshot, bodies);
+  private wholeZone(snapshot: ZoneSnapshot, headBytes: number): Body[] {
+    let made = this.axfrBodies.get(snapshot);
+    if (made?.headBytes !== headBytes) {
+      const records = [snapshot.soa];
+      for (const record of snapshot.records) records.push(record.wire);
+      records.push(snapshot.soa);
+      made = { headBytes, bodies: compressedBodies(records, headBytes) };
+      this.axfrBodies.set(snapshot, made);
     }
-    return bodies;
+    return made.bodies;
   }
 
   /** A secondary's address: its transfers and queries pass the plane's rate limit and per-client connection cap. */
@@ -55,7 +57,7 @@ export class TransferServer implements TransferHandler {
   }
 
   /** Answers an AXFR or IXFR asked over TCP: every message goes to `send`, framed. */
-  handle(message: Buffer, query: DecodedPacket, address: string, send: Send): 'answered' | 'malformed' {
+  handle(message: Buffer, query: DecodedPacket, address: string, send: Send, drained?: Drained): 'answered' | 'malformed' | Promise<void> {
     const now = this.now();
     const check = checkTsig(message, this.keys, now);
     if (check.kind === 'malformed') {
@@ -92,16 +94,34 @@ export class TransferServer implements TransferHandler {
       return 'answered';
     }
     let bodies: Body[];
-    if (changes?.kind === 'current') bodies = bodiesOf([snapshot.soa]);
+    if (changes?.kind === 'current') bodies = compressedBodies([snapshot.soa], header.length);
     else if (changes?.kind === 'differences') {
       const records = [snapshot.soa];
       for (const d of changes.differences) records.push(d.fromSoa, ...d.removed, d.toSoa, ...d.added);
       records.push(snapshot.soa);
-      bodies = bodiesOf(records);
-    } else bodies = this.wholeZone(snapshot);
-    for (const [i, body] of bodies.entries()) out(messageOf(header, body, i === 0));
-    return 'answered';
+      bodies = compressedBodies(records, header.length);
+    } else bodies = this.wholeZone(snapshot, header.length);
+    return writeAll(bodies, (body, i) => send(signedMessage(header, body, i === 0, signer, now)), drained);
   }
+}
+
+/**
+ * Writes every message, waiting whenever the client has not read what came before (a signed zone's
+ * transfer is megabytes): synchronous while there is room, a promise from the first wait on.
+ */
+function writeAll(bodies: readonly Body[], write: (body: Body, i: number) => void, drained: Drained | undefined, from = 0): 'answered' | Promise<void> {
+  for (let i = from; i < bodies.length; i++) {
+    write(bodies[i]!, i);
+    const wait = i + 1 < bodies.length ? drained?.() : undefined;
+    // A message that cannot be written later on ends the transfer short: the secondary asks again.
+    if (wait)
+      return wait
+        .then(async (open) => {
+          if (open) await writeAll(bodies, write, drained, i + 1);
+        })
+        .catch(() => undefined);
+  }
+  return 'answered';
 }
 
 /** The client's serial: the SOA an IXFR query carries in its authority section. */
@@ -128,36 +148,21 @@ function withRcode(header: Buffer, rcode: number): Buffer {
   return out;
 }
 
-/** The records of one message, and how many. */
-interface Body {
-  count: number;
-  bytes: Buffer;
-}
-
-/** The records cut into messages of about MESSAGE_BYTES each. */
-function bodiesOf(records: readonly Buffer[]): Body[] {
-  const bodies: Body[] = [];
-  let batch: Buffer[] = [];
-  let size = 0;
-  const flush = () => {
-    bodies.push({ count: batch.length, bytes: Buffer.concat(batch, size) });
-    batch = [];
-    size = 0;
-  };
-  for (const record of records) {
-    if (size + record.length > MESSAGE_BYTES && batch.length > 0) flush();
-    batch.push(record);
-    size += record.length;
-  }
-  flush();
-  return bodies;
-}
-
-/** A message of the answer: the header, the question in the first only (RFC 5936 §2.2), the records. */
-function messageOf(header: Buffer, body: Body, first: boolean): Buffer {
-  const head = first ? header : header.subarray(0, HEADER_BYTES);
-  const message = Buffer.concat([head, body.bytes], head.length + body.bytes.length);
-  if (!first) message.writeUInt16BE(0, 4);
-  message.writeUInt16BE(body.count, 6);
-  return message;
+/**
+ * A message of the answer, framed and signed, made with one copy of its records: the header, the
+ * question in the first only (RFC 5936 §2.2), the records, the TSIG.
+ */
+function signedMessage(header: Buffer, body: Body, first: boolean, signer: TsigSigner, now: number): Buffer {
+  const head = Buffer.from(first ? header : header.subarray(0, HEADER_BYTES));
+  if (!first) head.writeUInt16BE(0, 4);
+  head.writeUInt16BE(body.count, 6);
+  const tsig = signer.record([head, body.bytes], now);
+  const length = head.length + body.bytes.length + tsig.length;
+  const framed = Buffer.allocUnsafe(2 + length);
+  framed.writeUInt16BE(length, 0);
+  head.copy(framed, 2);
+  framed.writeUInt16BE(head.readUInt16BE(10) + 1, 12);
+  body.bytes.copy(framed, 2 + head.length);
+  tsig.copy(framed, 2 + head.length + body.bytes.length);
+  return framed;
 }

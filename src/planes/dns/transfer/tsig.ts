@@ -99,19 +99,27 @@ export class TsigSigner {
 
   /** `message` (no TSIG yet) with its TSIG appended. */
   sign(message: Buffer, now: number, error = 0, other: Buffer = Buffer.alloc(0)): Buffer {
+    return withRecord(message, this.record([message], now, error, other));
+  }
+
+  /**
+   * The TSIG record of the message whose bytes (no TSIG yet) are `message`'s parts one after the
+   * other; the message sent is those bytes, the record after them, ARCOUNT one more.
+   */
+  record(message: readonly Buffer[], now: number, error = 0, other: Buffer = Buffer.alloc(0)): Buffer {
     const parts: Buffer[] = [];
     if (this.previousMac !== undefined) parts.push(lengthOf(this.previousMac), this.previousMac);
-    parts.push(message, this.first ? variables(this.key, now, FUDGE, error, other) : timers(now, FUDGE));
+    parts.push(...message, this.first ? variables(this.key, now, FUDGE, error, other) : timers(now, FUDGE));
     const mac = hmac(this.key, parts);
     this.previousMac = mac;
     this.first = false;
-    return appendTsig(message, this.key.name, this.key.algorithm, now, mac, this.originalId, error, other);
+    return tsigRecord(this.key.name, this.key.algorithm, now, mac, this.originalId, error, other);
   }
 }
 
 /** An unsigned error TSIG (BADKEY, BADSIG: the answer cannot be signed, §5.3.2) appended to `message`. */
 export function appendUnsignedTsig(message: Buffer, record: TsigRecord, error: number, now: number): Buffer {
-  return appendTsig(message, record.keyName, record.algorithm, now, Buffer.alloc(0), record.originalId, error, Buffer.alloc(0));
+  return withRecord(message, tsigRecord(record.keyName, record.algorithm, now, Buffer.alloc(0), record.originalId, error, Buffer.alloc(0)));
 }
 
 /** BADTIME's other data: the server's time, so the client sees how far apart the clocks are (§5.2.3). */
@@ -119,7 +127,13 @@ export function timeOther(now: number): Buffer {
   return time48(now);
 }
 
-function appendTsig(message: Buffer, keyName: string, algorithm: string, now: number, mac: Buffer, originalId: number, error: number, other: Buffer): Buffer {
+function withRecord(message: Buffer, record: Buffer): Buffer {
+  const out = Buffer.concat([message, record]);
+  out.writeUInt16BE(message.readUInt16BE(10) + 1, 10);
+  return out;
+}
+
+function tsigRecord(keyName: string, algorithm: string, now: number, mac: Buffer, originalId: number, error: number, other: Buffer): Buffer {
   const owner = nameWire(keyName);
   const rdata = Buffer.concat([nameWire(algorithm), time48(now), u16(FUDGE), lengthOf(mac), mac, u16(originalId), u16(error), lengthOf(other), other]);
   const head = Buffer.alloc(10);
@@ -127,9 +141,7 @@ function appendTsig(message: Buffer, keyName: string, algorithm: string, now: nu
   head.writeUInt16BE(CLASS_ANY, 2);
   head.writeUInt32BE(0, 4);
   head.writeUInt16BE(rdata.length, 8);
-  const out = Buffer.concat([message, owner, head, rdata]);
-  out.writeUInt16BE(message.readUInt16BE(10) + 1, 10);
-  return out;
+  return Buffer.concat([owner, head, rdata]);
 }
 
 /** The request as it was before its TSIG was added: no TSIG record, one additional less, its original ID. */
