@@ -7,6 +7,7 @@
 import type { FileRecord } from '../../store/types.js';
 import { VideoStatus } from '../../schemas/video.js';
 import { errors } from '../errors.js';
+import { escapeHtml } from '../html.js';
 import type { FileService } from '../files/service.js';
 import { splitList } from './progress.js';
 import type { VideoService } from './service.js';
@@ -131,7 +132,7 @@ export class VideoReports {
       thumbnail_height: thumbnail ? h : null,
       width: w,
       height: h,
-      html: `<iframe src="${escapeAttribute(embedUrl)}" width="${w}" height="${h}" style="border:none" allow="accelerometer; autoplay; encrypted-media; picture-in-picture" allowfullscreen></iframe>`,
+      html: `<iframe src="${escapeHtml(embedUrl)}" width="${w}" height="${h}" style="border:none" allow="accelerometer; autoplay; encrypted-media; picture-in-picture" allowfullscreen></iframe>`,
       provider_name: 'edgeplane',
       provider_url: new URL(embedUrl).origin,
     };
@@ -162,8 +163,6 @@ function fitWithin(width: number, height: number, maxWidth?: number, maxHeight?:
   if (maxHeight && maxHeight > 0) scale = Math.min(scale, maxHeight / height);
   return [Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale))];
 }
-
-const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 function storageObject(access: LibraryAccess, f: FileRecord) {
   const cut = f.path.lastIndexOf('/');

@@ -52,7 +52,6 @@ export async function askOrigin(files: FileService, ask: OriginAsk): Promise<Ori
     return { ok: true, ...answer, report: { bytes, responseMs: performance.now() - started, attempts: 1, answered: true } };
   }
   const headers = originRequestHeaders(routed.zone, request, effects, { originHost: choice.url.host, requestId: ask.requestId, fillsCache: ask.fillsCache });
-  for (const name of effects.removeRequestHeaders ?? []) delete headers[name];
   const method = ask.fillsCache ? 'GET' : request.method;
   const withBody = !ask.fillsCache && !BODYLESS.has(method) && ask.clientBody !== undefined;
   if (!withBody) {

@@ -44,7 +44,6 @@ async function askShield(shield: OriginShield, url: URL, ask: OriginAsk): Promis
   const { routed, request, effects } = ask;
   const target = ask.query === '' ? ask.path : `${ask.path}?${ask.query}`;
   const headers = originRequestHeaders(routed.zone, request, effects, { originHost: url.host, requestId: ask.requestId, fillsCache: true });
-  for (const name of effects.removeRequestHeaders ?? []) delete headers[name];
   delete headers['content-length'];
   delete headers['transfer-encoding'];
   // The shield routes by the zone's hostname, and learns who the client was from what the proof covers.

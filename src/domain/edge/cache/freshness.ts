@@ -101,7 +101,8 @@ export interface OriginAnswerHead {
 /** `personal`: the answer is its requester's own, for no other client (see above). */
 export type StoreDecision = { store: true; seconds: number } | { store: false; reason: string; personal?: boolean };
 
-const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+/** A header's first value (node:http gives `set-cookie` and repeated unknown headers as arrays). */
+export const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 /** Whether, and for how long, the edge keeps this answer to a GET. */
 export function edgeLifetime(answer: OriginAnswerHead, rules: LifetimeRules, now: number): StoreDecision {

@@ -10,7 +10,7 @@
  * - `CDN-PullZoneId`, `CDN-RequestId` (the id the client sees in its answer), and, with
  *   `EnableMobileVary`, `CDN-MobileDevice` (`mobile` or `desktop`, the edge's reading of the
  *   User-Agent, which is also part of the cache key);
- * - the edge rules' SetRequestHeader headers last.
+ * - the edge rules' SetRequestHeader headers last; then what a rule strips (the Cookie header) removed.
  * A request that will fill the cache goes without the client's conditions and range, and asks for
  * `Accept-Encoding: identity`: the edge fetches the whole answer once, answers conditions and
  * ranges itself, and compresses for each client (compression/).
@@ -80,6 +80,7 @@ export function originRequestHeaders(zone: EdgeZone, request: EdgeRequest, effec
   if (context.fillsCache) out['accept-encoding'] = 'identity';
   if (zone.EnableMobileVary) out['cdn-mobiledevice'] = isMobileAgent(request.headers['user-agent']) ? 'mobile' : 'desktop';
   for (const [name, value] of Object.entries(effects.requestHeaders)) out[name.toLowerCase()] = value;
+  for (const name of effects.removeRequestHeaders ?? []) delete out[name];
   return out;
 }
 

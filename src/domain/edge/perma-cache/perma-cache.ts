@@ -24,6 +24,7 @@ import { STORED_HEADERS, SYSTEM_PREFIX } from '../../files/kept-headers.js';
 import type { FileService } from '../../files/service.js';
 import type { ZoneAccess } from '../../files/types.js';
 import type { StoredStorageZone } from '../../storage-zones/service.js';
+import { first } from '../cache/freshness.js';
 import type { KeyedRequest } from '../cache/key.js';
 import { type StorageAnswer, storedFileAnswer } from '../origin/storage-origin.js';
 import type { RoutedZone } from '../routing/routed-zone.js';
@@ -150,5 +151,3 @@ function keptMetadata(headers: FetchedAnswer['headers']): Record<string, string>
   }
   return Object.keys(metadata).length > 0 ? metadata : null;
 }
-
-const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
