@@ -3,13 +3,13 @@
  * read too), the pull zone must be that account's (else 403, whether or not it exists: a key
  * learns nothing of other accounts' zones), and its logging on (else 404). The lines come from
  * the access log in the store, so every instance's are there. 30 requests per 10 s per zone, as
- * the platform allows; `Accept-Encoding: gzip` is honoured.
+ * the platform allows; `Accept-Encoding` is honoured as at the edge (gzip or Brotli).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
 import type { ApiKeyService } from '../../domain/api-keys/service.js';
 import type { DocumentRepo } from '../../domain/documents.js';
+import { negotiateCoding } from '../../domain/edge/compression/accept-encoding.js';
+import { compressBody } from '../../domain/edge/compression/compressors.js';
 import { jsonLine, parseLine } from '../../domain/edge/logs/line.js';
 import type { EdgeAccessLog } from '../../domain/edge/usage/access-log.js';
 import type { Principal } from '../../domain/principal.js';
@@ -18,7 +18,6 @@ import { TokenBuckets } from '../../security/throttle.js';
 import type { Store } from '../../store/types.js';
 import { type LogQuery, LoggingRefusal, parseLogQuery } from './requests.js';
 
-const gzipAsync = promisify(gzip);
 /** No real key is this long: bounds the hashing a stranger can cause. */
 const MAX_KEY_LENGTH = 256;
 /** The platform's rate: 30 requests in 10 s per zone. */
@@ -57,7 +56,7 @@ export function loggingHandler(deps: LoggingDeps): (req: IncomingMessage, res: S
 
 async function authenticate(apiKeys: ApiKeyService, presented: string | string[] | undefined): Promise<Principal> {
   if (typeof presented !== 'string' || presented === '') throw new LoggingRefusal(401, 'unauthorized', 'The AccessKey header is required.');
-  const principal = presented.length > MAX_KEY_LENGTH ? undefined : (apiKeys.cached(presented) ?? (await apiKeys.authenticate(presented)));
+  const principal = presented.length > MAX_KEY_LENGTH ? undefined : await apiKeys.authenticate(presented);
   if (!principal) throw new LoggingRefusal(401, 'unauthorized', 'The AccessKey header does not name a valid API key.');
   return principal;
 }
@@ -75,14 +74,14 @@ function jsonBody(lines: string[], query: LogQuery): string {
 }
 
 async function answer(req: IncomingMessage, res: ServerResponse, method: string, body: string, type: string): Promise<void> {
-  const gzipped = body.length > 0 && /\bgzip\b/i.test(String(req.headers['accept-encoding'] ?? ''));
-  const bytes = gzipped ? await gzipAsync(body) : Buffer.from(body);
+  const coding = body.length > 0 ? negotiateCoding(req.headers['accept-encoding']) : undefined;
+  const bytes = coding ? await compressBody(Buffer.from(body), coding) : Buffer.from(body);
   res.writeHead(200, {
     'content-type': `${type}; charset=utf-8`,
     'content-length': bytes.length,
     vary: 'Accept-Encoding',
     'cache-control': 'no-store',
-    ...(gzipped && { 'content-encoding': 'gzip' }),
+    ...(coding && { 'content-encoding': coding }),
   });
   res.end(method === 'HEAD' ? undefined : bytes);
 }
