@@ -153,11 +153,7 @@ export class Collector {
       return;
     }
     const literal = isIP(host) !== 0;
-    const refusal = literal ? this.options.refusal(host, port) : undefined;
-    if (refusal !== undefined) {
-      this.failed(new Error(`log collector ${host}:${port}: ${refusal}`));
-      return;
-    }
+    if (literal && this.refused(host, port)) return;
     const lookup = this.options.lookupFor(port);
     const socket =
       transport === 'tls'
@@ -194,9 +190,7 @@ export class Collector {
       socket.connect(port, address, () => this.opened());
     };
     if (isIP(host) !== 0) {
-      const refusal = this.options.refusal(host, port);
-      if (refusal === undefined) resolved(host, isIP(host));
-      else this.failed(new Error(`log collector ${host}:${port}: ${refusal}`));
+      if (!this.refused(host, port)) resolved(host, isIP(host));
       return;
     }
     this.options.lookupFor(port)(host, {}, (error, address, family) => {
@@ -205,6 +199,13 @@ export class Collector {
       if (first === undefined) return this.failed(new Error(`log collector ${host}: no address`));
       resolved(first.address, first.family);
     });
+  }
+
+  /** Whether the address policy refuses a literal address (the connection then fails with its reason). */
+  private refused(address: string, port: number): boolean {
+    const refusal = this.options.refusal(address, port);
+    if (refusal !== undefined) this.failed(new Error(`log collector ${address}:${port}: ${refusal}`));
+    return refusal !== undefined;
   }
 
   private opened(): void {
