@@ -162,15 +162,10 @@ export class EdgeAccessLog {
     // Newest first; an ascending read needs every line kept to know which is the oldest.
     const wanted = read.order === 'desc' ? Math.min(read.start + read.limit, ACCESS_LOG_SIZE) : ACCESS_LOG_SIZE;
     const newestFirst: string[] = [];
-    let beforeId: number | undefined;
-    while (newestFirst.length < wanted) {
-      const chunks = await this.store.accessLog.newest(pullZoneId, { beforeId, limit: CHUNKS_PER_READ });
-      for (const chunk of chunks) {
-        const lines = unpacked(chunk.entry);
-        for (let i = lines.length - 1; i >= 0 && newestFirst.length < wanted; i--) newestFirst.push(lines[i]!);
-      }
-      if (chunks.length < CHUNKS_PER_READ) break;
-      beforeId = chunks[chunks.length - 1]!.id;
+    for await (const chunk of this.chunksNewestFirst(pullZoneId)) {
+      const lines = unpacked(chunk.entry);
+      for (let i = lines.length - 1; i >= 0 && newestFirst.length < wanted; i--) newestFirst.push(lines[i]!);
+      if (newestFirst.length >= wanted) break;
     }
     const ordered = read.order === 'desc' ? newestFirst : newestFirst.reverse();
     return ordered.slice(read.start, read.start + read.limit);
@@ -184,28 +179,33 @@ export class EdgeAccessLog {
     await this.flush().catch(() => {});
     // Newest chunk first; each chunk's lines oldest first.
     const chunksLines: { at: number; line: string }[][] = [];
-    let beforeId: number | undefined;
-    for (;;) {
-      const chunks = await this.store.accessLog.newest(pullZoneId, { beforeId, limit: CHUNKS_PER_READ });
-      for (const chunk of chunks) {
-        if (chunk.at < from) continue;
-        const inDay: { at: number; line: string }[] = [];
-        for (const line of unpacked(chunk.entry)) {
-          const at = timestampOf(line);
-          if (at >= from && at < to) inDay.push({ at, line });
-        }
-        chunksLines.push(inDay);
-      }
+    for await (const chunk of this.chunksNewestFirst(pullZoneId)) {
       // Chunks are written in time order, give or take the instances' flushes a second apart.
-      const last = chunks[chunks.length - 1];
-      if (chunks.length < CHUNKS_PER_READ || last === undefined || last.at < from - FLUSH_MS * 10) break;
-      beforeId = last.id;
+      if (chunk.at < from - FLUSH_MS * 10) break;
+      if (chunk.at < from) continue;
+      const inDay: { at: number; line: string }[] = [];
+      for (const line of unpacked(chunk.entry)) {
+        const at = timestampOf(line);
+        if (at >= from && at < to) inDay.push({ at, line });
+      }
+      chunksLines.push(inDay);
     }
     // In the order written, then by time (stable: the lines of one millisecond keep that order).
     const lines = chunksLines.reverse().flat();
     lines.sort((x, y) => x.at - y.at);
     if (read.order === 'desc') lines.reverse();
     return lines.slice(read.start, read.start + read.limit).map((entry) => entry.line);
+  }
+
+  /** The zone's chunks in the store, newest first, read a page at a time as they are asked for. */
+  private async *chunksNewestFirst(pullZoneId: number) {
+    let beforeId: number | undefined;
+    for (;;) {
+      const chunks = await this.store.accessLog.newest(pullZoneId, { beforeId, limit: CHUNKS_PER_READ });
+      yield* chunks;
+      if (chunks.length < CHUNKS_PER_READ) return;
+      beforeId = chunks[chunks.length - 1]!.id;
+    }
   }
 
   /** A deleted zone's log goes with it (dropQueued, and its chunks in the store). */
