@@ -73,16 +73,21 @@ export class JobRunner {
   /**
    * Takes and runs jobs until none is due. A slot that finds none while another slot still works
    * looks again shortly (RELOOK_MS): a job that became due meanwhile, or one a concurrent claim
-   * left (seen once on a loaded PostgreSQL: the second slot's first claim came back empty beside
-   * four due jobs), still runs beside the others rather than after them.
+   * left, still runs beside the others rather than after them. (On PostgreSQL a claim can come
+   * back empty beside due jobs: a row another claim took just before fails the recheck after its
+   * lock, and LIMIT does not look further.)
    */
   private async drainSlot(batch: number, working: { slots: number }): Promise<number> {
     let ran = 0;
     for (;;) {
+      let claimed = 0;
       const now = this.clock().getTime();
-      const jobs = await this.store.jobs.claimDue(now, batch, this.worker, now + (this.options.leaseMs ?? 60_000), this.options.lane);
+      // A slot counts as working from its claim on: a slot whose claim comes back empty while
+      // another's claim is still in flight looks again rather than leaving that slot's next jobs to it.
       working.slots++;
       try {
+        const jobs = await this.store.jobs.claimDue(now, batch, this.worker, now + (this.options.leaseMs ?? 60_000), this.options.lane);
+        claimed = jobs.length;
         for (const job of jobs) {
           await this.runOne(job);
           ran++;
@@ -90,7 +95,7 @@ export class JobRunner {
       } finally {
         working.slots--;
       }
-      if (jobs.length === batch) continue;
+      if (claimed === batch) continue;
       if (working.slots === 0) return ran;
       await new Promise((resolve) => setTimeout(resolve, RELOOK_MS));
     }

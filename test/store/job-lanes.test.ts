@@ -50,4 +50,33 @@ describe('job lanes', () => {
     expect(await media.runDue()).toBe(5);
     expect(most).toBe(2);
   }, 15_000);
+
+  it('keep a slot looking when its claim comes back empty while the other slot is still claiming', async () => {
+    // PostgreSQL may answer a claim empty beside due jobs (a row just taken fails the recheck after
+    // its lock, and LIMIT looks no further). Here the first claim is slow and the second empty at
+    // once: the second slot must look again, not leave the next job to the first slot's turn.
+    const jobs = t.store.jobs;
+    let claims = 0;
+    const racing = Object.create(t.store) as typeof t.store;
+    racing.jobs = Object.assign(Object.create(jobs) as typeof jobs, {
+      claimDue: async (...args: Parameters<typeof jobs.claimDue>) => {
+        const claim = ++claims;
+        if (claim === 2) return [];
+        if (claim === 1) await new Promise((resolve) => setTimeout(resolve, 100));
+        return jobs.claimDue(...args);
+      },
+    });
+    const media = new JobRunner(racing, t.clock.read, { lane: { only: ['encode'] }, concurrency: 2 });
+    let running = 0;
+    let most = 0;
+    media.register('encode', async () => {
+      running++;
+      most = Math.max(most, running);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      running--;
+    });
+    for (let i = 0; i < 2; i++) await media.enqueue('encode', { i });
+    expect(await media.runDue()).toBe(2);
+    expect(most).toBe(2);
+  });
 });
