@@ -125,19 +125,42 @@ function describe(ffmpeg: Tool, ffprobe: Tool, capabilities: EncoderCapabilities
   return `ffmpeg ${capabilities.version} (${ffmpeg.origin}, ${ffmpeg.path}; ffprobe ${ffprobe.path}): ${codecs}`;
 }
 
+/** What each pair of binaries was found to do, learnt once per process (a run of each costs 0.3–1 s). */
+const learnt = new Map<string, Promise<MediaTools>>();
+
 /**
- * Chooses the binaries and learns what the ffmpeg encodes (two short runs). Throws
+ * Chooses the binaries and learns what the ffmpeg encodes (three short runs, once per process for
+ * the same binaries: a failure is not kept, so a later call tries again). Throws
  * MediaToolsMissingError when a binary does not run, or when the ffmpeg has no libx264 (every
  * library's output includes x264).
  */
-export async function findMediaTools(choice: ToolsChoice, search: ToolsSearch = {}): Promise<MediaTools> {
-  const { ffmpeg, ffprobe } = chooseTools(choice, search);
+export function findMediaTools(choice: ToolsChoice, search: ToolsSearch = {}): Promise<MediaTools> {
+  let tools: ReturnType<typeof chooseTools>;
+  try {
+    tools = chooseTools(choice, search);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  const key = JSON.stringify(tools);
+  let found = learnt.get(key);
+  if (!found) {
+    found = learn(tools.ffmpeg, tools.ffprobe);
+    learnt.set(key, found);
+    found.catch(() => learnt.delete(key));
+  }
+  return found;
+}
+
+async function learn(ffmpeg: Tool, ffprobe: Tool): Promise<MediaTools> {
   const run = (tool: Tool, args: string[]) => runTool({ tool: tool.path, args, env: tool.env, step: 'capabilities' });
   let versionOutput: string;
   let encodersOutput: string;
   try {
-    [versionOutput, encodersOutput] = await Promise.all([run(ffmpeg, ['-hide_banner', '-version']), run(ffmpeg, ['-hide_banner', '-encoders'])]);
-    await run(ffprobe, ['-hide_banner', '-version']);
+    [versionOutput, encodersOutput] = await Promise.all([
+      run(ffmpeg, ['-hide_banner', '-version']),
+      run(ffmpeg, ['-hide_banner', '-encoders']),
+      run(ffprobe, ['-hide_banner', '-version']),
+    ]);
   } catch (cause) {
     if (cause instanceof MediaToolsMissingError) throw cause;
     throw new MediaToolsMissingError(`ffmpeg or ffprobe does not run (${ffmpeg.path}, ${ffprobe.path}): ${(cause as Error).message}`, { cause });

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DnsRecord } from '../../../src/schemas/dns.js';
 import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../../helpers/app.js';
 import { schemaAjv } from '../../helpers/schema-ajv.js';
@@ -9,16 +9,20 @@ const expectRecordShape = (body: unknown) => {
   if (!validRecord(body)) throw new Error(`not a DnsRecord: ${ajv.errorsText(validRecord.errors)}`);
 };
 
+// One app for the file (building one is most of a short test's time), a zone of its own per test.
 let t: TestContext;
 let zoneId: number;
 let url: string;
-beforeEach(async () => {
+let zones = 0;
+beforeAll(async () => {
   t = await createTestApp();
-  zoneId = (await t.post('/dnszone', { Domain: 'example.com' })).body.Id;
-  url = `/dnszone/${zoneId}/records`;
 });
-afterEach(async () => {
+afterAll(async () => {
   await t.close();
+});
+beforeEach(async () => {
+  zoneId = (await t.post('/dnszone', { Domain: `ex${String(++zones).padStart(5, '0')}.com` })).body.Id;
+  url = `/dnszone/${zoneId}/records`;
 });
 
 /** A pull zone of the account: through the API once it exists, else written straight to the store. */
