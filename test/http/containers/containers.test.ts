@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ContainerTemplate } from '../../../src/schemas/containers.js';
 import { createTestApp, expectErrorBody, type TestContext } from '../../helpers/app.js';
 import { anycastEndpoint, cdnEndpoint, createAppWithTemplate, digest, expectSchema, fields400, fullTemplate, minimalTemplate } from './fixtures.js';
@@ -6,12 +6,15 @@ import { anycastEndpoint, cdnEndpoint, createAppWithTemplate, digest, expectSche
 let t: TestContext;
 let appId: string;
 let template: Record<string, any>;
-beforeEach(async () => {
+// One app for the file (building one is most of a short test's time); each test works on resources of its own.
+beforeAll(async () => {
   t = await createTestApp();
-  ({ appId, template } = await createAppWithTemplate(t, fullTemplate()));
 });
-afterEach(async () => {
+afterAll(async () => {
   await t.close();
+});
+beforeEach(async () => {
+  ({ appId, template } = await createAppWithTemplate(t, fullTemplate()));
 });
 
 const url = (containerId = template.id, app = appId) => `/mc/apps/${app}/containers/${containerId}`;

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Application } from '../../../src/schemas/containers.js';
 import { createTestApp, expectErrorBody, type TestContext } from '../../helpers/app.js';
 import { createApp, expectSchema, minimalTemplate } from './fixtures.js';
@@ -7,10 +7,11 @@ import { createApp, expectSchema, minimalTemplate } from './fixtures.js';
 const DELAY = 5000;
 
 let t: TestContext;
-beforeEach(async () => {
+// One app for the file (building one is most of a short test's time); each test works on resources of its own.
+beforeAll(async () => {
   t = await createTestApp({ jobDelayMs: DELAY });
 });
-afterEach(async () => {
+afterAll(async () => {
   await t.close();
 });
 

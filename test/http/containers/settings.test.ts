@@ -1,13 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AutoScaling, ListVolumesResponse, RegionSettings } from '../../../src/schemas/containers.js';
 import { createTestApp, expectErrorBody, type TestContext } from '../../helpers/app.js';
 import { anycastEndpoint, cdnEndpoint, createApp, expectSchema, fields400, minimalTemplate } from './fixtures.js';
 
 let t: TestContext;
-beforeEach(async () => {
+// One app for the file (building one is most of a short test's time); each test works on resources of its own.
+beforeAll(async () => {
   t = await createTestApp({ jobDelayMs: 0 });
 });
-afterEach(async () => {
+afterAll(async () => {
   await t.close();
 });
 

@@ -1,16 +1,19 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ContainerTemplate, DEFAULT_STICKY_COOKIE, PROBE_DEFAULTS } from '../../../src/schemas/containers.js';
 import { createTestApp, expectErrorBody, type TestContext } from '../../helpers/app.js';
 import { anycastEndpoint, cdnEndpoint, createApp, digest, expectSchema, fields400, fullTemplate, ID, minimalTemplate, seedPullZone } from './fixtures.js';
 
 let t: TestContext;
 let appId: string;
-beforeEach(async () => {
+// One app for the file (building one is most of a short test's time); each test works on resources of its own.
+beforeAll(async () => {
   t = await createTestApp();
-  appId = await createApp(t);
 });
-afterEach(async () => {
+afterAll(async () => {
   await t.close();
+});
+beforeEach(async () => {
+  appId = await createApp(t);
 });
 
 const add = (body: unknown) => t.post(`/mc/apps/${appId}/containers`, body);

@@ -2,7 +2,7 @@
  * What can be done to one persistent volume: rename or grow it, detach it from every container,
  * and delete its instances once no pod uses them.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeleteAllVolumeInstancesResponse, DetachVolumeResponse, ListVolumesResponse, UpdateVolumeResponse } from '../../../src/schemas/containers.js';
 import { createTestApp, expectErrorBody, type TestContext } from '../../helpers/app.js';
 import { createApp, expectSchema, fields400, minimalTemplate } from './fixtures.js';
@@ -10,10 +10,11 @@ import { createApp, expectSchema, fields400, minimalTemplate } from './fixtures.
 const DELAY = 5000;
 
 let t: TestContext;
-beforeEach(async () => {
+// One app for the file (building one is most of a short test's time); each test works on resources of its own.
+beforeAll(async () => {
   t = await createTestApp({ jobDelayMs: DELAY });
 });
-afterEach(async () => {
+afterAll(async () => {
   await t.close();
 });
 

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VideoLibrary } from '../../../src/schemas/video-library.js';
 import { createTestApp, type TestContext } from '../../helpers/app.js';
 import { schemaAjv } from '../../helpers/schema-ajv.js';
@@ -95,10 +95,11 @@ const CREDENTIAL = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{52
 const ZONE_NAME = /^vz-(\d+)-[a-z0-9]{6}$/;
 
 let t: TestContext;
-beforeEach(async () => {
+// One app for the file (building one is most of a short test's time); each test works on resources of its own.
+beforeAll(async () => {
   t = await createTestApp();
 });
-afterEach(async () => {
+afterAll(async () => {
   await t.close();
 });
 

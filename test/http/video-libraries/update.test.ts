@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VideoLibrary } from '../../../src/schemas/video-library.js';
 import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../../helpers/app.js';
 import { schemaAjv } from '../../helpers/schema-ajv.js';
@@ -7,10 +7,11 @@ const ajv = schemaAjv();
 const validLibrary = ajv.compile(VideoLibrary);
 
 let t: TestContext;
-beforeEach(async () => {
+// One app for the file (building one is most of a short test's time); each test works on resources of its own.
+beforeAll(async () => {
   t = await createTestApp();
 });
-afterEach(async () => {
+afterAll(async () => {
   await t.close();
 });
 
