@@ -1,15 +1,19 @@
 /** Log forwarding of container applications: one syslog destination per application. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ListLogForwardingResponse, LogForwardingConfiguration } from '../../../src/schemas/log-forwarding.js';
 import { createTestApp, expectErrorBody, type TestContext } from '../../helpers/app.js';
 import { createApp, expectSchema, fields400, ID, minimalTemplate } from './fixtures.js';
 
 let t: TestContext;
-beforeEach(async () => {
+// One app for the file (building one is most of a short test's time), emptied before each test.
+beforeAll(async () => {
   t = await createTestApp();
 });
-afterEach(async () => {
+afterAll(async () => {
   await t.close();
+});
+beforeEach(async () => {
+  await t.reset();
 });
 
 const body = (app: string, over: Record<string, unknown> = {}) => ({

@@ -1,5 +1,5 @@
 /** The platform around an account's applications: its limits, the nodes its instances run on, and the regions. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ListNodesResponse, ListRegionsResponse, OptimalBaseRegionResponse, UserLimits } from '../../../src/schemas/container-platform.js';
 import { CONTAINER_REGIONS } from '../../../src/domain/reference-data/container-regions.js';
 import { createTestApp, expectErrorBody, type TestContext } from '../../helpers/app.js';
@@ -8,11 +8,15 @@ import { appBody, createApp, expectSchema, fields400, minimalTemplate } from './
 const DELAY = 5000;
 
 let t: TestContext;
-beforeEach(async () => {
+// One app for the file (building one is most of a short test's time), emptied before each test.
+beforeAll(async () => {
   t = await createTestApp({ jobDelayMs: DELAY });
 });
-afterEach(async () => {
+afterAll(async () => {
   await t.close();
+});
+beforeEach(async () => {
+  await t.reset();
 });
 
 const nodesOf = async (appId: string): Promise<string[]> =>

@@ -4,7 +4,7 @@
  * image configuration and suggestions — answered by real registries this file starts (Debian's
  * docker-registry: one open, one behind HTTP Basic, one behind a token service).
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   ContainerConfigSuggestions,
   ContainerImages,
@@ -56,11 +56,15 @@ afterAll(async () => {
 });
 
 let t: TestContext;
-beforeEach(async () => {
+// One app for the file (building one is most of a short test's time), emptied before each test.
+beforeAll(async () => {
   t = await createTestApp();
 });
-afterEach(async () => {
+afterAll(async () => {
   await t.close();
+});
+beforeEach(async () => {
+  await t.reset();
 });
 
 async function addRegistry(body: Record<string, unknown>, key?: string): Promise<number> {

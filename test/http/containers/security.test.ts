@@ -1,14 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Application, ContainerTemplate } from '../../../src/schemas/containers.js';
 import { createTestApp, expectErrorBody, type TestContext } from '../../helpers/app.js';
 import { appBody, cdnEndpoint, createAppWithTemplate, expectSchema, ID, minimalTemplate } from './fixtures.js';
 
 let t: TestContext;
-beforeEach(async () => {
+// One app for the file (building one is most of a short test's time), emptied before each test.
+beforeAll(async () => {
   t = await createTestApp();
 });
-afterEach(async () => {
+afterAll(async () => {
   await t.close();
+});
+beforeEach(async () => {
+  await t.reset();
 });
 
 interface Ids {

@@ -1,14 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../../helpers/app.js';
 
 let t: TestContext;
 let zoneId: number;
-beforeEach(async () => {
+// One app for the file (building one is most of a short test's time), emptied before each test.
+beforeAll(async () => {
   t = await createTestApp({ cdnDomain: 'cdn.example.test' });
-  zoneId = (await t.post('/dnszone', { Domain: 'example.com' })).body.Id;
 });
-afterEach(async () => {
+afterAll(async () => {
   await t.close();
+});
+beforeEach(async () => {
+  await t.reset();
+  zoneId = (await t.post('/dnszone', { Domain: 'example.com' })).body.Id;
 });
 
 const add = async (body: Record<string, unknown>, zone = zoneId) => {

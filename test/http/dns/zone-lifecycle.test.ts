@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DnsZone } from '../../../src/schemas/dns.js';
 import { Paged } from '../../../src/schemas/paging.js';
 import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../../helpers/app.js';
@@ -13,11 +13,15 @@ const expectShape = (valid: ValidateFunction<unknown>, body: unknown) => {
 };
 
 let t: TestContext;
-beforeEach(async () => {
+// One app for the file (building one is most of a short test's time), emptied before each test.
+beforeAll(async () => {
   t = await createTestApp();
 });
-afterEach(async () => {
+afterAll(async () => {
   await t.close();
+});
+beforeEach(async () => {
+  await t.reset();
 });
 
 const addZone = async (domain: string, key?: string) => {

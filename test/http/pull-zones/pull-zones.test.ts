@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PullZone } from '../../../src/schemas/pull-zone.js';
 import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../../helpers/app.js';
 import { schemaAjv } from '../../helpers/schema-ajv.js';
@@ -7,11 +7,15 @@ const ajv = schemaAjv();
 const validZone = ajv.compile(PullZone);
 
 let t: TestContext;
-beforeEach(async () => {
+// One app for the file (building one is most of a short test's time), emptied before each test.
+beforeAll(async () => {
   t = await createTestApp({ cdnDomain: 'cdn.example.test' });
 });
-afterEach(async () => {
+afterAll(async () => {
   await t.close();
+});
+beforeEach(async () => {
+  await t.reset();
 });
 
 const create = (body: Record<string, unknown>) => t.post('/pullzone', body);

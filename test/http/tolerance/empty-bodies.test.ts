@@ -3,17 +3,21 @@
  * is an absent body whatever its content type: an operation that takes no body (or an optional
  * one) runs, and one that needs a body answers 400 naming it.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, errorFields, expectErrorBody, type TestContext, type TestResponse } from '../../helpers/app.js';
 
 const EMPTY_BODY_TYPES = ['application/json', 'application/json; charset=utf-8', 'text/json', 'text/plain; charset=utf-8', 'application/x-www-form-urlencoded'];
 
 let t: TestContext;
-beforeEach(async () => {
+// One app for the file (building one is most of a short test's time), emptied before each test.
+beforeAll(async () => {
   t = await createTestApp();
 });
-afterEach(async () => {
+afterAll(async () => {
   await t.close();
+});
+beforeEach(async () => {
+  await t.reset();
 });
 
 /** A request with a content type and not one byte of body. */

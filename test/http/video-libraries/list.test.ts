@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Paged } from '../../../src/schemas/paging.js';
 import { VideoLibrary } from '../../../src/schemas/video-library.js';
 import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../../helpers/app.js';
@@ -8,11 +8,15 @@ const ajv = schemaAjv();
 const validPage = ajv.compile(Paged(VideoLibrary));
 
 let t: TestContext;
-beforeEach(async () => {
+// One app for the file (building one is most of a short test's time), emptied before each test.
+beforeAll(async () => {
   t = await createTestApp();
 });
-afterEach(async () => {
+afterAll(async () => {
   await t.close();
+});
+beforeEach(async () => {
+  await t.reset();
 });
 
 const create = async (Name: string, key?: string) => (await t.post('/videolibrary', { Name }, key)).body;
