@@ -1,14 +1,20 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ResourceKind } from '../../../src/store/types.js';
 import { createTestApp, errorFields, expectErrorBody, type TestContext } from '../../helpers/app.js';
 
 let t: TestContext;
-beforeEach(async () => {
+// One app for the file (building one is most of a short test's time), emptied before each test.
+beforeAll(async () => {
   t = await createTestApp();
 });
-afterEach(async () => {
-  vi.restoreAllMocks();
+afterAll(async () => {
   await t.close();
+});
+beforeEach(async () => {
+  await t.reset();
+});
+afterEach(() => {
+  vi.restoreAllMocks();
 });
 
 const count = async (kind: ResourceKind) => (await t.store.docs.list(kind, t.accountId, { offset: 0, limit: 100 })).total;
