@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { Optimizer } from '../../../src/domain/edge/optimizer/optimizer.js';
 import { parseImageParams, splitQuery } from '../../../src/domain/edge/optimizer/parameters.js';
-import { planOf } from '../../../src/domain/edge/optimizer/plan.js';
+import { OptimizationPlans, planOf } from '../../../src/domain/edge/optimizer/plan.js';
 import { Watermarks } from '../../../src/domain/edge/optimizer/watermarks.js';
 import type { EdgeRequest, EdgeZone } from '../../../src/domain/edge/types.js';
 import { newPullZone } from '../../../src/domain/pull-zones/defaults.js';
@@ -58,6 +58,27 @@ describe('plans', () => {
     expect(of('')).not.toBe(of('', { 'user-agent': 'Android Mobile' }));
     expect(planOf(zone, request(), '/a.gif', 'width=10')).toBeUndefined();
     expect(planOf({ ...zone, OptimizerEnabled: false }, request(), '/a.jpg', 'width=10')).toBeUndefined();
+  });
+
+  it('are remembered per zone, query, device and accepted format, and equal those made afresh', () => {
+    const plans = new OptimizationPlans();
+    const cases: [string, string, Record<string, string>][] = [
+      ['/a.jpg', 'width=10', {}],
+      ['/b.png', 'width=10', { accept: 'image/webp' }],
+      ['/a.jpg', 'width=10', { 'user-agent': 'Android Mobile' }],
+      ['/a.jpg', 'width=oops', {}],
+      ['/s.css', 'v=1', {}],
+      ['/a.gif', 'width=10', {}],
+    ];
+    for (const [path, query, headers] of cases) {
+      const first = plans.of(zone, request(headers), path, query);
+      expect(first).toEqual(planOf(zone, request(headers), path, query));
+      expect(plans.of(zone, request(headers), path, query)).toBe(first);
+    }
+    expect(plans.of(zone, request(), '/b.jpg', 'width=10')).toBe(plans.of(zone, request(), '/a.jpg', 'width=10'));
+    // A changed zone is a new document: its plans are its own.
+    const changed = { ...zone, OptimizerImageQuality: 40 };
+    expect(plans.of(changed, request(), '/a.jpg', 'width=10')).toMatchObject({ image: { quality: 40 } });
   });
 });
 
