@@ -23,8 +23,7 @@ const JS_PATH = /\.m?js$/i;
 /** What a file is to the optimizer, by its extension. */
 type FileKind = 'css' | 'js' | 'image';
 
-const kindOf = (path: string): FileKind | undefined =>
-  CSS_PATH.test(path) ? 'css' : JS_PATH.test(path) ? 'js' : IMAGE_PATH.test(path) ? 'image' : undefined;
+const kindOf = (path: string): FileKind | undefined => (CSS_PATH.test(path) ? 'css' : JS_PATH.test(path) ? 'js' : IMAGE_PATH.test(path) ? 'image' : undefined);
 
 export function planOf(zone: EdgeZone, request: EdgeRequest, path: string, query: string): OptimizationPlan | undefined {
   if (!zone.OptimizerEnabled) return undefined;
