@@ -55,15 +55,14 @@ export async function measureOptimizer(
   // Alternated, twice each, the better run of each kept: the machine's other work falls on one run, not on one side.
   let variant: w.LoadResult | undefined;
   let plainHit: w.LoadResult | undefined;
-  const better = (a: w.LoadResult | undefined, b: w.LoadResult) => (a === undefined || b.rps > a.rps ? b : a);
   for (let round = 0; round < 2; round++) {
     log(`edge: cache hits of a 400-px variant, ${timing.seconds} s`);
-    variant = better(
+    variant = w.betterRun(
       variant,
       await w.runLoad(edge.url, load('edge-variant-hit', 'edge: variant HIT (?width=400)', optimized, '/img/photo.jpg?width=400'), timing, edge.pid),
     );
     log(`edge: plain cache hits of the same image, ${timing.seconds} s`);
-    plainHit = better(
+    plainHit = w.betterRun(
       plainHit,
       await w.runLoad(edge.url, load('edge-image-hit', 'edge: plain HIT (400-px JPEG)', plain, '/img/photo-400.jpg'), timing, edge.pid),
     );

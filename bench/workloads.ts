@@ -166,6 +166,9 @@ export interface LoadResult {
   } | null;
 }
 
+/** Of two runs of one case, the one that served more (the machine's other work falls on one run, not on one side). */
+export const betterRun = (a: LoadResult | undefined, b: LoadResult): LoadResult => (a === undefined || b.rps > a.rps ? b : a);
+
 /** Safety bound on a run's request count; the duration ends every realistic run first. */
 const MAX_RPS = 100_000;
 

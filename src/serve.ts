@@ -10,7 +10,7 @@ import type { Config } from './config.js';
 import { openFilesBackend } from './files/location.js';
 import { buildApp } from './planes/api/app.js';
 import { listenApi } from './planes/api/listen.js';
-import { udpBatching } from './planes/dns/datagrams/batched.js';
+import { udpBatching } from './native/udp-batch.js';
 import { startDnsPlane } from './planes/dns/plane.js';
 import { listenEdge, listenEdgeTls } from './planes/edge/listen.js';
 import { listenS3 } from './planes/s3/listen.js';

@@ -8,6 +8,10 @@
  * made during that call with one sendmmsg. Linux only (recvmmsg/sendmmsg); elsewhere, or if this
  * fails to build, the plane uses node:dgram (src/planes/dns/datagrams/).
  *
+ * A sender (openSender/sendMany/closeSender) is the other half alone: an unbound socket that sends
+ * up to SEND_MAX datagrams packed in one buffer to its one address with one sendmmsg (the edge's
+ * log forwarding over UDP: a turn's lines in one system call, not one each).
+ *
  * Shared with JavaScript (buffers it allocates and keeps alive; their memory does not move):
  *   in_data   SLOTS x SLOT_BYTES  the datagrams of the current batch, one per slot
  *   in_meta   SLOTS x META_INTS   per slot: length (-1 if larger than a slot), family (4/6), port,
@@ -360,12 +364,145 @@ static napi_value close_socket(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+/* Datagrams one sendMany takes at most (below the kernel's UIO_MAXIOV of 1024). */
+#define SEND_MAX 256
+
+typedef struct {
+  int fd;
+  struct sockaddr_storage destination;
+  struct iovec iov[SEND_MAX];
+  struct mmsghdr msgs[SEND_MAX];
+} sender_socket;
+
+static void sender_finalize(napi_env env, void *data, void *hint) {
+  (void)env;
+  (void)hint;
+  sender_socket *s = data;
+  if (s->fd >= 0) close(s->fd);
+  free(s);
+}
+
+/* openSender(host, port, family) -> handle: an unbound, non-blocking UDP socket sending to host:port (an address, not a name). */
+static napi_value open_sender(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  char host[INET6_ADDRSTRLEN + 1];
+  size_t host_length = 0;
+  int32_t port = 0, family = 4;
+  if (argc != 3 || napi_get_value_string_utf8(env, argv[0], host, sizeof host, &host_length) != napi_ok ||
+      napi_get_value_int32(env, argv[1], &port) != napi_ok || napi_get_value_int32(env, argv[2], &family) != napi_ok || port < 1 || port > 65535) {
+    napi_throw_type_error(env, NULL, "openSender: an address, a port and a family expected");
+    return NULL;
+  }
+  sender_socket *s = calloc(1, sizeof *s);
+  if (s == NULL) return throw_errno(env, ENOMEM, "open");
+  if (family == 6) {
+    struct sockaddr_in6 *a = (struct sockaddr_in6 *)&s->destination;
+    a->sin6_family = AF_INET6;
+    a->sin6_port = htons((uint16_t)port);
+    if (inet_pton(AF_INET6, host, &a->sin6_addr) != 1) {
+      free(s);
+      return throw_errno(env, EINVAL, "connect");
+    }
+  } else {
+    struct sockaddr_in *a = (struct sockaddr_in *)&s->destination;
+    a->sin_family = AF_INET;
+    a->sin_port = htons((uint16_t)port);
+    if (inet_pton(AF_INET, host, &a->sin_addr) != 1) {
+      free(s);
+      return throw_errno(env, EINVAL, "connect");
+    }
+  }
+  s->fd = socket(s->destination.ss_family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (s->fd < 0) {
+    int err = errno;
+    free(s);
+    return throw_errno(env, err, "socket");
+  }
+  napi_value handle;
+  napi_create_object(env, &handle);
+  napi_wrap(env, handle, s, sender_finalize, NULL, NULL);
+  return handle;
+}
+
+/* The open sender `value` is, or NULL. */
+static sender_socket *sender_argument(napi_env env, napi_value value) {
+  void *s = NULL;
+  if (napi_unwrap(env, value, &s) != napi_ok || s == NULL || ((sender_socket *)s)->fd < 0) return NULL;
+  return s;
+}
+
+/*
+ * sendMany(handle, data, lengths, count) -> datagrams handled: the first `count` datagrams packed
+ * one after the other in `data` (their lengths in the Int32 buffer `lengths`), sent to the
+ * sender's address with one sendmmsg. A datagram the kernel refuses (too large, no route) is
+ * skipped, as UDP may lose it; a full send buffer stops the call: what is left is the next call's.
+ */
+static napi_value send_many(napi_env env, napi_callback_info info) {
+  size_t argc = 4;
+  napi_value argv[4], result;
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  sender_socket *s = argc == 4 ? sender_argument(env, argv[0]) : NULL;
+  uint8_t *data = NULL;
+  int32_t *lengths = NULL;
+  size_t data_length = 0, lengths_bytes = 0;
+  int32_t count = 0;
+  if (s == NULL || napi_get_buffer_info(env, argv[1], (void **)&data, &data_length) != napi_ok ||
+      napi_get_buffer_info(env, argv[2], (void **)&lengths, &lengths_bytes) != napi_ok || napi_get_value_int32(env, argv[3], &count) != napi_ok ||
+      count < 0 || (size_t)count > lengths_bytes / sizeof(int32_t)) {
+    napi_throw_type_error(env, NULL, "sendMany: a sender, data, lengths and a count expected");
+    return NULL;
+  }
+  if (count > SEND_MAX) count = SEND_MAX;
+  socklen_t namelen = name_length(&s->destination);
+  size_t offset = 0;
+  int ready = 0;
+  for (; ready < count; ready++) {
+    if (lengths[ready] < 0 || offset + (size_t)lengths[ready] > data_length) break;
+    s->iov[ready].iov_base = data + offset;
+    s->iov[ready].iov_len = (size_t)lengths[ready];
+    offset += (size_t)lengths[ready];
+    struct msghdr *h = &s->msgs[ready].msg_hdr;
+    memset(h, 0, sizeof *h);
+    h->msg_name = &s->destination;
+    h->msg_namelen = namelen;
+    h->msg_iov = &s->iov[ready];
+    h->msg_iovlen = 1;
+  }
+  int handled = 0;
+  while (handled < ready) {
+    int n = sendmmsg(s->fd, s->msgs + handled, ready - handled, 0);
+    if (n > 0) handled += n;
+    else if (n < 0 && errno == EINTR) continue;
+    else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS)) break;
+    else handled++;
+  }
+  napi_create_int32(env, handled, &result);
+  return result;
+}
+
+/* closeSender(handle): the socket closes now; the handle sends nothing more. */
+static napi_value close_sender(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  sender_socket *s = argc == 1 ? sender_argument(env, argv[0]) : NULL;
+  if (s == NULL) return NULL;
+  close(s->fd);
+  s->fd = -1;
+  return NULL;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_property_descriptor functions[] = {
       {"open", NULL, open_socket, NULL, NULL, NULL, napi_enumerable, NULL},
       {"sendTo", NULL, send_to, NULL, NULL, NULL, napi_enumerable, NULL},
       {"addressOf", NULL, address_of, NULL, NULL, NULL, napi_enumerable, NULL},
       {"close", NULL, close_socket, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"openSender", NULL, open_sender, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"sendMany", NULL, send_many, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"closeSender", NULL, close_sender, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   napi_define_properties(env, exports, sizeof functions / sizeof functions[0], functions);
   napi_value value;
@@ -375,6 +512,8 @@ static napi_value init(napi_env env, napi_value exports) {
   napi_set_named_property(env, exports, "SLOT_BYTES", value);
   napi_create_int32(env, META_INTS, &value);
   napi_set_named_property(env, exports, "META_INTS", value);
+  napi_create_int32(env, SEND_MAX, &value);
+  napi_set_named_property(env, exports, "SEND_MAX", value);
   return exports;
 }
 

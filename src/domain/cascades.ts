@@ -8,6 +8,7 @@ import type { StoreTx } from '../store/types.js';
 import type { CertificateService } from './certificates/service.js';
 import type { ContainerAppService } from './containers/service.js';
 import type { DnsZoneService } from './dns/service.js';
+import type { LogFiles } from './edge/logs/log-files.js';
 import type { EdgeAccessLog } from './edge/usage/access-log.js';
 import type { FileService } from './files/service.js';
 import type { VideoLibraryImages } from './video-libraries/images.js';
@@ -20,13 +21,15 @@ export type DeletionCascade = (tx: StoreTx, accountId: number, id: number) => Pr
 
 /**
  * A pull zone: container endpoints linked to it, its certificates, DNS records pointing at it, its
- * access log (and its lines this instance still queues for the store, a collector or storage).
+ * access log (and its lines this instance still queues for the store, a collector or storage), the
+ * log files written for it into storage zones.
  */
 export function pullZoneCascade(s: {
   containerApps: ContainerAppService;
   certificates: CertificateService;
   dnsZones: DnsZoneService;
   accessLog: Pick<EdgeAccessLog, 'dropQueued'>;
+  logFiles: Pick<LogFiles, 'removeIn'>;
 }): DeletionCascade {
   return async (tx, accountId, id) => {
     await s.containerApps.unlinkPullZone(tx, accountId, id);
@@ -34,6 +37,7 @@ export function pullZoneCascade(s: {
     await s.dnsZones.unlinkPullZone(tx, accountId, id);
     await tx.accessLog.trim([id], 0);
     s.accessLog.dropQueued(id);
+    await s.logFiles.removeIn(tx, accountId, id);
   };
 }
 

@@ -166,7 +166,7 @@ export function buildServices(ctx: ServiceContext) {
   const logForwarding = new LogForwarding(forwardingOptions(ctx.config, originAddresses));
   const logFiles = new LogFiles({ store: ctx.store, files, storageZones: storageZones.zones }, ctx.config.logStorageFlushMs);
   const edgeAccessLog = new EdgeAccessLog(ctx.store, ctx.clock, { forwarding: logForwarding, files: logFiles });
-  pullZones.onDelete.push(pullZoneCascade({ containerApps, certificates, dnsZones, accessLog: edgeAccessLog }));
+  pullZones.onDelete.push(pullZoneCascade({ containerApps, certificates, dnsZones, accessLog: edgeAccessLog, logFiles }));
   storageZones.onDelete.push(storageZoneCascade({ files }));
   dnsZones.writer.onDelete.push(dnsZoneCascade({ certificates }));
   const videos = new VideoService(

@@ -44,7 +44,8 @@ export async function startSyslogReceiver(transport: 'udp' | 'tcp' | 'tls', tls?
   };
   const listen = async () => {
     if (transport === 'udp') {
-      const socket = createSocket('udp4');
+      // Room for a burst sent while the test's own event loop is busy (Linux caps it at net.core.rmem_max).
+      const socket = createSocket({ type: 'udp4', recvBufferSize: 4 << 20 });
       socket.on('message', (message) => messages.push(message.toString()));
       await new Promise<void>((resolve) => socket.bind(port, '127.0.0.1', resolve));
       udp = socket;

@@ -1,8 +1,9 @@
 /**
  * What an account owes for a month, from what the planes recorded: bytes its pull zones served
- * (usage counters, by edge region where the edge said which), what its storage zones kept (each
- * day's closing figures) and what was downloaded from them, and the DNS queries its zones
- * answered. Prices come from reference-data/. Pure arithmetic over those reads: nothing is written.
+ * (usage counters, by edge region where the edge said which), the days their optimizer worked,
+ * what its storage zones kept (each day's closing figures) and what was downloaded from them, and
+ * the DNS queries its zones answered. Prices come from reference-data/. Pure arithmetic over those
+ * reads: nothing is written.
  */
 import type { PullZoneT } from '../../schemas/pull-zone.js';
 import type { StorageZoneT } from '../../schemas/storage-zone.js';
@@ -11,9 +12,10 @@ import type { FileService } from '../files/service.js';
 import { BYTES_PER_GB, PRICES } from '../reference-data/prices.js';
 import { DEFAULT_PRICE_GROUP, PRICE_GROUPS, type PriceGroup, priceGroupOf, REGIONS, TRAFFIC_PRICE_PER_GB } from '../reference-data/regions.js';
 import { EGRESS_METRICS } from '../storage-zones/statistics.js';
-import { BANDWIDTH, regionalBandwidth } from '../usage/pull-zone-metrics.js';
+import { BANDWIDTH, OPTIMIZER_REQUESTS, pullZoneSubject, regionalBandwidth } from '../usage/pull-zone-metrics.js';
 import type { UsageRecorder } from '../usage/recorder.js';
 import { daysIn, monthStart, nextMonth } from './months.js';
+import { DAY_MS, HOUR_MS } from '../durations.js';
 
 export interface ChargeLine {
   description: string;
@@ -33,6 +35,8 @@ export interface MonthCharges {
   bandwidthBytes: number;
   storage: number;
   dns: number;
+  /** The pull zones' optimizer (absent from statements closed before it was charged). */
+  optimizer?: number;
   dnsNormalQueries: number;
   dnsSmartQueries: number;
   /** The pull zones that served anything, oldest first. */
@@ -80,6 +84,7 @@ export class ChargeCalculator {
       bandwidthBytes: 0,
       storage: 0,
       dns: 0,
+      optimizer: 0,
       dnsNormalQueries: 0,
       dnsSmartQueries: 0,
       pullZones: [],
@@ -88,12 +93,14 @@ export class ChargeCalculator {
     };
     if (to < from) return charges;
     await this.pullZones(accountId, from, to, charges);
+    await this.optimizer(accountId, month, from, to, charges);
     await this.storageZones(accountId, month, from, to, charges);
     await this.dnsZones(accountId, from, to, charges);
     for (const group of PRICE_GROUPS) charges.traffic[group] = money(charges.traffic[group]);
     charges.storage = money(charges.storage);
     charges.dns = money(charges.dns);
-    charges.total = money(PRICE_GROUPS.reduce((sum, g) => sum + charges.traffic[g], 0) + charges.storage + charges.dns);
+    charges.optimizer = money(charges.optimizer ?? 0);
+    charges.total = money(PRICE_GROUPS.reduce((sum, g) => sum + charges.traffic[g], 0) + charges.storage + charges.dns + charges.optimizer);
     return charges;
   }
 
@@ -162,6 +169,30 @@ export class ChargeCalculator {
         description: `Pull zone ${zone.Name ?? ''} (${zone.Id}): traffic`,
         quantity: bytes / BYTES_PER_GB,
         unit: 'GB',
+        amount: money(amount),
+      });
+    }
+  }
+
+  /**
+   * The optimizer is priced per pull zone and month (the zone's `OptimizerPricing` when above 0,
+   * else the list price), charged for what it did: pro rata of the month's days from the first to
+   * the last on which the zone's optimizer made a variant (both counted; its variants are served
+   * from the cache in between). A zone whose optimizer made nothing in the month pays nothing.
+   */
+  private async optimizer(accountId: number, month: string, from: Date, to: Date, charges: MonthCharges): Promise<void> {
+    for (const { zone } of await this.used<PullZoneT>('pullZone', accountId, [OPTIMIZER_REQUESTS], from, to)) {
+      const hours = (await this.usage.series(pullZoneSubject(zone.Id), [OPTIMIZER_REQUESTS], from, to)).filter((e) => e.value > 0).map((e) => e.hour);
+      if (hours.length === 0) continue;
+      const dayOf = (hour: number) => Math.floor((hour * HOUR_MS) / DAY_MS);
+      const days = dayOf(Math.max(...hours)) - dayOf(Math.min(...hours)) + 1;
+      const price = zone.OptimizerPricing > 0 ? zone.OptimizerPricing : PRICES.optimizerPerMonth;
+      const amount = (price * days) / daysIn(month);
+      charges.optimizer = (charges.optimizer ?? 0) + amount;
+      charges.lines.push({
+        description: `Pull zone ${zone.Name ?? ''} (${zone.Id}): optimizer, ${days} of ${daysIn(month)} days`,
+        quantity: days / daysIn(month),
+        unit: 'month',
         amount: money(amount),
       });
     }

@@ -75,6 +75,7 @@ export function statementPdf(id: number, charges: MonthCharges, party: DocumentP
     doc.text(`Traffic, Africa: ${dollars(charges.traffic.AF)}`);
     doc.text(`Storage: ${dollars(charges.storage)}`);
     doc.text(`DNS: ${dollars(charges.dns)}`);
+    if (charges.optimizer) doc.text(`Optimizer: ${dollars(charges.optimizer)}`);
     doc.moveDown(0.5);
     doc.font('Helvetica-Bold').text(`Total: ${dollars(charges.total)}`);
   });

@@ -147,7 +147,7 @@ export class BillingService {
       MonthlyChargesSATraffic: current.traffic.SA,
       MonthlyChargesStorage: current.storage,
       MonthlyChargesDNS: current.dns,
-      MonthlyChargesOptimizer: 0,
+      MonthlyChargesOptimizer: current.optimizer ?? 0,
       MonthlyChargesTranscribe: 0,
       MonthlyChargesPremiumEncoding: 0,
       MonthlyChargesExtraPullZones: 0,

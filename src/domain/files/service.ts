@@ -27,6 +27,8 @@ export interface UploadOptions {
   contentType?: string | undefined;
   metadata?: Record<string, string> | null;
   signal?: AbortSignal | undefined;
+  /** Runs first in the upload's transaction: what it throws refuses the upload (nothing is stored). */
+  precondition?: ((tx: StoreTx) => Promise<void>) | undefined;
 }
 
 export interface FileContent {
@@ -70,6 +72,7 @@ export class FileService {
       }
       const now = this.clock().toISOString();
       return await this.store.transaction(async (tx) => {
+        await options.precondition?.(tx);
         await this.makeRoom(tx, zone, target.path, now);
         const previous = await this.replaceable(tx, zone.zoneId, target.path);
         const file: FileRecord = {
@@ -209,6 +212,20 @@ export class FileService {
         await this.forget(tx, zone, removed, now);
       }
     });
+  }
+
+  /**
+   * Removes these entries (files, or directories already emptied) inside the caller's transaction,
+   * their bytes swept as any removed file's; paths not there are skipped. Answers those removed.
+   */
+  async removeIn(tx: StoreTx, zone: Pick<ZoneAccess, 'zoneId' | 'accountId'>, paths: readonly string[]): Promise<FileRecord[]> {
+    const removed: FileRecord[] = [];
+    for (const path of paths) {
+      const entry = await tx.files.remove(zone.zoneId, path);
+      if (entry) removed.push(entry);
+    }
+    await this.forget(tx, zone, removed, this.clock());
+    return removed;
   }
 
   /**

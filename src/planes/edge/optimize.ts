@@ -21,7 +21,7 @@ import { cacheKeyOf } from '../../domain/edge/cache/key.js';
 import { sharedWith } from '../../domain/edge/cache/placement.js';
 import { varyWith } from '../../domain/edge/compression/representation-headers.js';
 import type { Optimized, Optimizer } from '../../domain/edge/optimizer/optimizer.js';
-import { planOf } from '../../domain/edge/optimizer/plan.js';
+import { OptimizationPlans } from '../../domain/edge/optimizer/plan.js';
 import type { OptimizationPlan } from '../../domain/edge/optimizer/types.js';
 import type { OriginReport } from '../../domain/edge/types.js';
 import { type DeliverDeps, deliverCopy, deliverFetched, deliverSynth } from './deliver.js';
@@ -57,6 +57,7 @@ export class EdgeOptimizing {
   private readonly making = new Map<string, Promise<Making>>();
   /** Originals being fetched for a variant, by their key: concurrent variants of one wait for the same fetch. */
   private readonly originals = new Map<string, Promise<Fetched>>();
+  private readonly plans = new OptimizationPlans();
 
   constructor(
     private readonly deps: OptimizeDeps,
@@ -68,7 +69,7 @@ export class EdgeOptimizing {
     const { request, routed, effects } = admitted;
     if (!routed.zone.OptimizerEnabled || admitted.shielded || (request.method !== 'GET' && request.method !== 'HEAD')) return undefined;
     if (this.deps.cache.maxBytes === 0 || effects.cacheSeconds === 0 || effects.disableOptimizer === true) return undefined;
-    const plan = planOf(routed.zone, request, admitted.path, admitted.query);
+    const plan = this.plans.of(routed.zone, request, admitted.path, admitted.query);
     if (plan === undefined) return undefined;
     if (plan.kind === 'refused') return deliverSynth(this.deps, admitted, { kind: 'page', status: 400, reason: plan.reason });
     const original: Admitted = plan.originQuery === admitted.query ? admitted : { ...admitted, query: plan.originQuery };

@@ -137,6 +137,26 @@ describe('GET /billing', () => {
     }
   });
 
+  it("charges a zone's optimizer from the first to the last day it made variants, at its own price or the list price", async () => {
+    const busy = await pullZone(t, 'busy', { OptimizerEnabled: true });
+    const priced = await pullZone(t, 'priced', { OptimizerEnabled: true });
+    await pullZone(t, 'idle', { OptimizerEnabled: true });
+    await setZonePricing(t, t.accountId, priced.Id, { OptimizerPricing: 31 });
+    const january = (day: number) => new Date(Date.UTC(2026, 0, day, 12));
+    // What the edge counts per variant made (edge-usage.ts): days 2 and 11 of 31, the days between served from the cache.
+    for (const day of [2, 11]) t.app.services.usage.add(`pullZone:${busy.Id}`, 'optimizer.requests', 3, january(day));
+    t.app.services.usage.add(`pullZone:${priced.Id}`, 'optimizer.requests', 1, january(5));
+    t.clock.advance(15 * DAY);
+    const body = await billing();
+    // 9.50 x 10/31 + 31 x 1/31.
+    expect(body).toMatchObject({ MonthlyChargesOptimizer: 4.064516, ThisMonthCharges: 4.064516, OptimizerMonthlyPrice: 9.5 });
+    // Closed into January's statement with the rest; February starts at nothing.
+    t.clock.advance(31 * DAY);
+    const next = await billing();
+    expect(next).toMatchObject({ MonthlyChargesOptimizer: 0, ThisMonthCharges: 0 });
+    expect(next.BillingRecords[0]).toMatchObject({ Amount: 4.064516 });
+  });
+
   it('charges DNS queries per million, smart ones more', async () => {
     const zone = (await t.post('/dnszone', { Domain: 'example.com' })).body;
     t.app.services.usage.add(`dnsZone:${zone.Id}`, 'queries.normal', 2_000_000);

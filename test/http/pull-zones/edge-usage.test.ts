@@ -4,6 +4,7 @@
  * its limit and the account's funds, and the access log of zones with logging on. The edge plane's
  * own tests drive the same path through real HTTP requests; here the events are made precisely.
  */
+import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EdgeRequest, OriginReport, ServedEvent } from '../../../src/domain/edge/types.js';
 import type { PullZoneT } from '../../../src/schemas/pull-zone.js';
@@ -292,32 +293,31 @@ describe('access log', () => {
     expect((await admin(`/pullzones/${zone.Id}/accesslog?start=10000&end=10000`)).body).toBe('');
   });
 
-  it('keeps a chunk gzipped, and reads the chunks of JSON lines kept before', async () => {
+  it('keeps a chunk compressed, and reads the chunks kept before: gzipped, and of JSON lines', async () => {
     const zone = await pullZone(t, 'site', { EnableLogging: true, LoggingIPAnonymizationEnabled: false });
+    // Within the three days kept.
+    const at = t.clock.read().getTime();
+    const gzipped = `MISS|200|1001|5|${zone.Id}|198.51.100.2|-|https://old.example/gz|LOCAL|-|gzipped|-`;
     await t.store.transaction((tx) =>
       tx.accessLog.append([
-        {
-          accountId: t.accountId,
-          pullZoneId: zone.Id,
-          // Within the three days kept.
-          at: t.clock.read().getTime(),
-          lines: 1,
-          entry: JSON.stringify({ ...lineOfOld, pullZoneId: zone.Id }),
-        },
+        { accountId: t.accountId, pullZoneId: zone.Id, at, lines: 1, entry: JSON.stringify({ ...lineOfOld, pullZoneId: zone.Id }) },
+        { accountId: t.accountId, pullZoneId: zone.Id, at, lines: 1, entry: `gz:${gzipSync(gzipped).toString('base64')}` },
       ]),
     );
     for (let i = 0; i < 200; i++) await serve(zone, { requestId: `new${i}` });
     await t.app.services.edgeAccessLog.flush();
     const [newest] = await t.store.accessLog.newest(zone.Id, { limit: 1 });
-    expect(newest!.entry.startsWith('gz:')).toBe(true);
-    // 200 lines of about 120 bytes each, all alike but their ids: a small fraction once gzipped.
+    expect(newest!.entry.startsWith('br:')).toBe(true);
+    // 200 lines of about 120 bytes each, all alike but their ids: a small fraction once compressed.
     expect(newest!.entry.length).toBeLessThan(200 * 120 * 0.2);
     const lines = String((await admin(`/pullzones/${zone.Id}/accesslog?start=0&end=1000`)).body)
       .trimEnd()
       .split('\n');
-    expect(lines).toHaveLength(201);
+    expect(lines).toHaveLength(202);
     expect(lines[0]).toMatch(/\|new199\|-$/);
-    expect(lines[200]).toBe(`MISS|404|1000|12|${zone.Id}|198.51.100.1|-|https://old.example/a%7Cb|LOCAL|-|old|-`);
+    expect(lines[199]).toMatch(/\|new0\|-$/);
+    expect(lines[200]).toBe(gzipped);
+    expect(lines[201]).toBe(`MISS|404|1000|12|${zone.Id}|198.51.100.1|-|https://old.example/a%7Cb|LOCAL|-|old|-`);
   });
 
   it('keeps three days of lines', async () => {

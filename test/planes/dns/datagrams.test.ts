@@ -5,7 +5,7 @@
  * already answered, and a taken port fails as a bind does.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { udpBatching } from '../../../src/planes/dns/datagrams/batched.js';
+import { udpBatching } from '../../../src/native/udp-batch.js';
 import { bindDatagrams, type Datagrams } from '../../../src/planes/dns/datagrams/bind.js';
 import { UdpClient } from './clients.js';
 import { UDP_SOCKETS } from './start.js';

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRootCertificate, LocalCertificateAuthority } from '../../../src/domain/certificates/local-ca.js';
 import { importSigningKey } from '../../../src/domain/certificates/x509.js';
+import { MAX_DATAGRAM } from '../../../src/domain/edge/logs/forwarding/datagrams.js';
 import { LogForwarding } from '../../../src/domain/edge/logs/forwarding/forwarder.js';
 import { FORWARDING_PACE } from '../../../src/domain/edge/logs/forwarding/options.js';
 import type { EdgeZone } from '../../../src/domain/edge/types.js';
@@ -143,6 +144,34 @@ describe('log forwarding', () => {
     expect(received.every((m) => m.data === '[edgeplane@32473 token="secret-token"]')).toBe(true);
     expect(received.map((m) => m.line.split('|')[10])).toEqual(ids);
     expect(collector.dropped).toBe(0);
+    await receiver.stop();
+  });
+
+  it.each([
+    ['through the addon, a turn of lines per sendmmsg', true],
+    ['through node:dgram', false],
+  ])('sends a burst of lines over UDP %s, each once and in order, one too long for a datagram cut', async (_how, udpBatching) => {
+    const receiver = await startSyslogReceiver('udp');
+    const forwarding = new LogForwarding({ ...FORWARDING_PACE, ca: [], lookupFor: () => lookup, refusal: () => undefined, udpBatching });
+    forwarding.start(() => undefined);
+    const zone = {
+      Id: 3,
+      LogForwardingProtocol: 0,
+      LogForwardingHostname: '127.0.0.1',
+      LogForwardingPort: receiver.port,
+      LogForwardingFormat: 0,
+      LogForwardingToken: 't',
+    } as unknown as EdgeZone;
+    const long = `https://a.example/${'x'.repeat(MAX_DATAGRAM)}`;
+    // More than one batch of the addon's (128); few enough bytes for the receiver's buffer.
+    for (let i = 0; i < 300; i++) forwarding.add(zone, 1, `HIT|200|${i}|1|3|-|-|${i === 150 ? long : '-'}|-|-|r${i}|-`);
+    await within(3000, async () => receiver.messages.length === 300);
+    const messages = receiver.messages.map((m) => parse(m));
+    expect(messages.map((m, i) => (i === 150 ? 'cut' : m.line.split('|')[10]))).toEqual([...Array(300).keys()].map((i) => (i === 150 ? 'cut' : `r${i}`)));
+    expect(Buffer.byteLength(receiver.messages[150]!)).toBe(MAX_DATAGRAM);
+    expect(messages.every((m) => m.data === '[edgeplane@32473 token="t"]')).toBe(true);
+    expect(forwarding.collectorOf(zone)!.sent).toBe(300);
+    await forwarding.close();
     await receiver.stop();
   });
 

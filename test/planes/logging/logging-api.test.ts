@@ -137,6 +137,25 @@ describe('the logging API', () => {
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines.map((line) => line['RequestId'])).toEqual(ids);
     expect(lines[0]).toMatchObject({ CacheStatus: 'MISS', Status: 200, PullZoneId: zone.Id, RemoteIp: '127.0.0.0', Url: `http://${zone.host}/x.txt` });
+
+    // Deleting the pull zone takes its log files, and only them: the owner's files beside them
+    // (one named like a log file) and elsewhere stay, and so does the folder holding them.
+    const store = files(storage, kept);
+    const lookalike = `${zone.Id}/${today()}-000000000-abcdef.log`;
+    for (const path of [lookalike, `${zone.Id}/notes.txt`, 'elsewhere.log']) expect((await store.put(path, 'mine')).status).toBe(201);
+    expect((await t.del(`/pullzone/${zone.Id}`)).status).toBe(204);
+    expect((await store.get(`${zone.Id}/${name}`)).status).toBe(404);
+    expect((await store.list(`${zone.Id}/`)).body.map((f) => f['ObjectName']).sort()).toEqual([lookalike.split('/')[1], 'notes.txt']);
+    expect(await (await store.get('elsewhere.log')).text()).toBe('mine');
+    // A folder left empty goes too.
+    const second = await createPullZone(t, 'stored-logs-2', origin.url, { LoggingSaveToStorage: true, LoggingStorageZoneId: kept.Id });
+    await serve(second.host, ['/z.txt']);
+    await within(2000, async () => {
+      await t.app.services.logFiles.flush();
+      return (await store.list(`${second.Id}/`)).body.length > 0;
+    });
+    expect((await t.del(`/pullzone/${second.Id}`)).status).toBe(204);
+    expect((await store.list('')).body.map((f) => f['ObjectName']).sort()).toEqual([String(zone.Id), 'elsewhere.log'].sort());
   });
 
   // Here rather than in test/postgres/: the setup above is most of its time.

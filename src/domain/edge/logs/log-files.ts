@@ -4,11 +4,13 @@
  * `<pull zone id>/<MM>-<DD>-<YY>-<HHMMSSmmm>-<instance>.log` — a folder per zone, a file per day
  * and part (the part named by the flush's UTC time and the instance, so instances never write the
  * same file). Written through the files service like any upload: the storage zone's counters
- * count them and the file API and S3 read them. Kept until their owner deletes them.
+ * count them and the file API and S3 read them. Each carries the metadata LOG_FILE_MARK (its pull
+ * zone's id): when the pull zone is deleted, the files so marked in its folder of each of the
+ * account's storage zones go with it (`removeIn`), and no other file.
  */
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { Store } from '../../../store/types.js';
+import type { FileRecord, Store, StoreTx } from '../../../store/types.js';
 import type { DocumentRepo } from '../../documents.js';
 import type { FileService } from '../../files/service.js';
 import { zoneOf } from '../../files/zones-by-name.js';
@@ -21,6 +23,15 @@ import { inFormat, timestampOf } from './line.js';
 const MAX_PENDING = 200_000;
 /** A zone with this many lines waiting is written at once, whatever the time. */
 const PART_LINES = 50_000;
+/** The metadata (S3 `x-amz-meta-…`) that marks a file as the log of the pull zone whose id it holds. */
+export const LOG_FILE_MARK = 'edgeplane-pull-zone-log';
+/** A file's name in its zone's folder: `<MM>-<DD>-<YY>-<HHMMSSmmm>-<instance>.log`. */
+const LOG_FILE_NAME = /^\d{2}-\d{2}-\d{2}-\d{9}-[0-9a-f]{6}\.log$/;
+/** Storage zones of an account looked through at most when a pull zone's logs are removed. */
+const STORAGE_ZONES_LOOKED_AT = 10_000;
+
+/** The pull zone was deleted while its lines were on their way: they go with it. */
+class PullZoneGone extends Error {}
 
 export interface LogFilesDeps {
   store: Store;
@@ -111,10 +122,47 @@ export class LogFiles implements LineSink {
     }
     const access = { ...zoneOf(storageZone.id, accountId, storageZone.doc), canWrite: true };
     const flushedAt = new Date();
-    for (const [day, ofDay] of byDay(lines)) {
-      const body = `${ofDay.map((line) => inFormat(line, zone.LogFormat)).join('\n')}\n`;
-      const path = `${zone.Id}/${day}-${timeOfDay(flushedAt)}-${this.instance}.log`;
-      await this.deps.files.upload(access, { path, isDirectory: false }, Readable.from([Buffer.from(body)]), { contentType: 'text/plain; charset=utf-8' });
+    // Checked in each file's transaction: a pull zone deleted meanwhile (its files removed) gets no new one.
+    const precondition = async (tx: StoreTx) => {
+      if (!(await tx.docs.get('pullZone', accountId, String(zone.Id)))) throw new PullZoneGone();
+    };
+    try {
+      for (const [day, ofDay] of byDay(lines)) {
+        const body = `${ofDay.map((line) => inFormat(line, zone.LogFormat)).join('\n')}\n`;
+        const path = `${zone.Id}/${day}-${timeOfDay(flushedAt)}-${this.instance}.log`;
+        await this.deps.files.upload(access, { path, isDirectory: false }, Readable.from([Buffer.from(body)]), {
+          contentType: 'text/plain; charset=utf-8',
+          metadata: { [LOG_FILE_MARK]: String(zone.Id) },
+          precondition,
+        });
+      }
+    } catch (error) {
+      if (!(error instanceof PullZoneGone)) throw error;
+      this.dropped += lines.length;
+    }
+  }
+
+  /**
+   * Inside the transaction deleting a pull zone: the log files written for it go — in its folder
+   * of each of the account's storage zones, those marked with its id (LOG_FILE_MARK) and named as
+   * this writes them; the folder too when nothing else is left in it. Its lines still waiting here
+   * are dropped.
+   */
+  async removeIn(tx: StoreTx, accountId: number, pullZoneId: number): Promise<void> {
+    this.forget(pullZoneId);
+    const folder = `${pullZoneId}/`;
+    const storageZones = await this.deps.storageZones.list(tx, accountId, { offset: 0, limit: STORAGE_ZONES_LOOKED_AT, named: true });
+    for (const storageZone of storageZones.items) {
+      const zone = { zoneId: String(storageZone.Id), accountId };
+      const entries = await tx.files.children(zone.zoneId, folder);
+      const logs = entries.filter((entry) => isLogFileOf(entry, pullZoneId));
+      if (logs.length === 0) continue;
+      const removed = await this.deps.files.removeIn(
+        tx,
+        zone,
+        logs.map((entry) => entry.path),
+      );
+      if (removed.length === entries.length) await this.deps.files.removeIn(tx, zone, [folder]);
     }
   }
 
@@ -127,6 +175,11 @@ export class LogFiles implements LineSink {
     this.pendingLines += kept.length - (newer?.lines.length ?? 0);
     this.pending.set(pullZoneId, { zone: newer?.zone ?? failed.zone, accountId: failed.accountId, lines: kept });
   }
+}
+
+/** Whether a storage zone's entry is a log file written for the pull zone `pullZoneId`. */
+function isLogFileOf(entry: FileRecord, pullZoneId: number): boolean {
+  return !entry.isDirectory && entry.metadata?.[LOG_FILE_MARK] === String(pullZoneId) && LOG_FILE_NAME.test(entry.path.slice(entry.parent.length));
 }
 
 /** `MM-DD-YY` of a UTC day, as the logging API names days. */

@@ -8,16 +8,19 @@
  * process. The same line goes to the zone's log collector (forwarding) and its storage zone, as
  * the zone asks (LineSink: queued in memory, never awaited by the request).
  *
- * A chunk is kept gzipped (CHUNK_PREFIX, then base64), compressed on libuv's threads: a busy zone's
- * second of lines (7,000 lines, 1.7 MB) written as it was held the event loop 30–80 ms a second on
- * SQLite, about 9 µs of every request served; gzipped it is a tenth of that. Chunks written before
- * (JSON lines, as they were kept then) are read as well.
+ * A chunk is kept compressed (CHUNK_PREFIX, then base64), on libuv's threads: a busy zone's second
+ * of lines (7,000 lines, 1.7 MB) written as it was held the event loop 30–80 ms a second on
+ * SQLite, about 9 µs of every request served; compressed it is a tenth of that. Brotli at quality
+ * 1 makes chunks as small as gzip's default level for a third of its CPU; the lines wait for it as
+ * UTF-8 bytes (logs/line-bytes.ts). Chunks written before (gzipped, or JSON lines, as they were
+ * kept then) are read as well.
  */
 import { promisify } from 'node:util';
-import { gunzipSync, gzip } from 'node:zlib';
+import { brotliCompress, brotliDecompressSync, constants as zlib, gunzipSync } from 'node:zlib';
 import type { Store } from '../../../store/types.js';
 import { type Clock, systemClock } from '../../principal.js';
 import { type AccessLogLine, formatLine, lineOf, timestampOf } from '../logs/line.js';
+import { LineBytes } from '../logs/line-bytes.js';
 import type { EdgeZone, ServedEvent } from '../types.js';
 
 /** Lines kept per zone; older ones are removed at the next flush. */
@@ -30,10 +33,13 @@ const FLUSH_MS = 1000;
 const EXPIRE_EVERY_MS = 3_600_000;
 /** Lines waiting for a flush beyond which new ones are dropped (counted): a store that is down must not eat the memory. */
 const MAX_PENDING = 100_000;
-/** What a gzipped chunk's entry starts with (a chunk of plain lines starts with a line). */
-const CHUNK_PREFIX = 'gz:';
+/** What a chunk's entry starts with: Brotli; gzip, as chunks were written before (a chunk of JSON lines starts with a line). */
+const CHUNK_PREFIX = 'br:';
+const GZIP_PREFIX = 'gz:';
+/** One pass on libuv's thread for a second of a busy zone's lines (the default, 16 KiB, took one per 16 KiB written). */
+const COMPRESS_CHUNK_BYTES = 1 << 20;
 
-const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
 
 /**
  * Where a line goes besides the store, as it is made: the zone's collector (forwarding) and its
@@ -61,7 +67,7 @@ interface PendingChunk {
   accountId: number;
   at: number;
   /** Lines in the platform's format, oldest first. */
-  lines: string[];
+  lines: LineBytes;
 }
 
 export class EdgeAccessLog {
@@ -102,7 +108,11 @@ export class EdgeAccessLog {
     if (chunk) {
       chunk.lines.push(line);
       chunk.at = event.at.getTime();
-    } else this.pending.set(event.zoneId, { accountId: event.accountId, at: event.at.getTime(), lines: [line] });
+    } else {
+      const lines = new LineBytes();
+      lines.push(line);
+      this.pending.set(event.zoneId, { accountId: event.accountId, at: event.at.getTime(), lines });
+    }
     this.pendingLines++;
   }
 
@@ -115,7 +125,13 @@ export class EdgeAccessLog {
       this.pendingLines = 0;
       try {
         const entries = await Promise.all(
-          [...batch].map(async ([pullZoneId, c]) => ({ accountId: c.accountId, pullZoneId, at: c.at, lines: c.lines.length, entry: await packed(c.lines) })),
+          [...batch].map(async ([pullZoneId, c]) => ({
+            accountId: c.accountId,
+            pullZoneId,
+            at: c.at,
+            lines: c.lines.count,
+            entry: await packed(c.lines.bytes()),
+          })),
         );
         const now = this.clock().getTime();
         const expire = now - this.lastExpiry >= EXPIRE_EVERY_MS;
@@ -138,19 +154,17 @@ export class EdgeAccessLog {
   private requeue(batch: Map<number, PendingChunk>): void {
     for (const [zoneId, chunk] of this.pending) {
       const older = batch.get(zoneId);
-      if (older) {
-        older.lines.push(...chunk.lines);
-        older.at = chunk.at;
-      } else batch.set(zoneId, chunk);
+      if (older) chunk.lines.prepend(older.lines);
+      batch.set(zoneId, chunk);
     }
     let total = 0;
     for (const chunk of batch.values()) {
-      if (total + chunk.lines.length > MAX_PENDING) {
-        const over = total + chunk.lines.length - MAX_PENDING;
-        chunk.lines.splice(0, over);
+      if (total + chunk.lines.count > MAX_PENDING) {
+        const over = total + chunk.lines.count - MAX_PENDING;
+        chunk.lines.dropOldest(over);
         this.dropped += over;
       }
-      total += chunk.lines.length;
+      total += chunk.lines.count;
     }
     this.pending = batch;
     this.pendingLines = total;
@@ -219,7 +233,7 @@ export class EdgeAccessLog {
     this.sinks.forwarding?.forget(pullZoneId);
     this.sinks.files?.forget(pullZoneId);
     const chunk = this.pending.get(pullZoneId);
-    if (chunk) this.pendingLines -= chunk.lines.length;
+    if (chunk) this.pendingLines -= chunk.lines.count;
     this.pending.delete(pullZoneId);
   }
 
@@ -230,14 +244,16 @@ export class EdgeAccessLog {
   }
 }
 
-/** A chunk's lines as its row keeps them: gzipped, off the event loop. */
-async function packed(lines: string[]): Promise<string> {
-  return CHUNK_PREFIX + (await gzipAsync(lines.join('\n'))).toString('base64');
+/** A chunk's lines as its row keeps them: compressed, off the event loop. */
+async function packed(lines: Buffer): Promise<string> {
+  const params = { [zlib.BROTLI_PARAM_QUALITY]: 1, [zlib.BROTLI_PARAM_SIZE_HINT]: lines.length };
+  return CHUNK_PREFIX + (await brotliAsync(lines, { chunkSize: COMPRESS_CHUNK_BYTES, params })).toString('base64');
 }
 
-/** A chunk's lines in the platform's format, from a gzipped chunk or one of JSON lines written before. */
+/** A chunk's lines in the platform's format, from a compressed chunk or one of JSON lines written before. */
 function unpacked(entry: string): string[] {
-  if (!entry.startsWith(CHUNK_PREFIX)) return entry.split('\n').map((json) => formatLine(JSON.parse(json) as AccessLogLine));
-  const text = gunzipSync(Buffer.from(entry.slice(CHUNK_PREFIX.length), 'base64')).toString();
-  return text.split('\n');
+  const compressed = entry.startsWith(CHUNK_PREFIX) || entry.startsWith(GZIP_PREFIX);
+  if (!compressed) return entry.split('\n').map((json) => formatLine(JSON.parse(json) as AccessLogLine));
+  const bytes = Buffer.from(entry.slice(CHUNK_PREFIX.length), 'base64');
+  return (entry.startsWith(CHUNK_PREFIX) ? brotliDecompressSync(bytes) : gunzipSync(bytes)).toString().split('\n');
 }

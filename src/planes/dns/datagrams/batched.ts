@@ -3,60 +3,12 @@
  * with one `recvmmsg`, handed to JavaScript in one call, and the answers made during it sent with
  * one `sendmmsg`. node:dgram pays a system call, a 64 KiB allocation and an address object per
  * datagram, more than the plane's own work per query (BENCHMARKS.md). The addon is built by
- * `npm ci` on Linux; where it is not there, the plane uses node:dgram (node-dgram.ts).
+ * `npm ci` on Linux (src/native/udp-batch.ts loads it); where it is not there, the plane uses
+ * node:dgram (node-dgram.ts).
  */
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import type { UdpBatchAddon as Addon } from '../../../native/udp-batch.js';
 import type { Datagrams } from './datagrams.js';
 import { RECEIVE_BUFFER_BYTES } from './node-dgram.js';
-
-interface Addon {
-  readonly SLOTS: number;
-  readonly SLOT_BYTES: number;
-  readonly META_INTS: number;
-  open(
-    host: string,
-    port: number,
-    family: 4 | 6,
-    receiveBufferBytes: number,
-    inData: Buffer,
-    inMeta: Buffer,
-    outData: Buffer,
-    outMeta: Buffer,
-    onBatch: (count: number) => number,
-  ): { handle: object; port: number };
-  sendTo(handle: object, bytes: Buffer, source: Buffer): void;
-  addressOf(source: Buffer): string;
-  close(handle: object): void;
-}
-
-const ADDON_PATH = join('native', 'udp-batch', 'build', 'Release', 'udp_batch.node');
-
-/** The addon, or why it is not there. From src/planes/dns/datagrams in the sources, dist/bundle in the bundle: the first folder up that has it. */
-function loadAddon(): Addon | Error {
-  if (process.platform !== 'linux') return new Error('UDP batching needs Linux (recvmmsg, sendmmsg)');
-  let folder = dirname(fileURLToPath(import.meta.url));
-  for (let up = 0; up < 5; up++, folder = dirname(folder)) {
-    const path = join(folder, ADDON_PATH);
-    if (!existsSync(path)) continue;
-    try {
-      return createRequire(import.meta.url)(path) as Addon;
-    } catch (error) {
-      return error as Error;
-    }
-  }
-  return new Error(`${ADDON_PATH} was not built (npm ci builds it; see npm's output)`);
-}
-
-let loaded: Addon | Error | undefined;
-
-/** The addon, loaded at the first call; an Error says why it cannot be used. */
-export function udpBatching(): Addon | Error {
-  loaded ??= loadAddon();
-  return loaded;
-}
 
 /** IPv4 senders' addresses as text, by their 32 bits: a busy server hears the same few again and again. */
 const ADDRESS_TEXTS_KEPT = 10_000;

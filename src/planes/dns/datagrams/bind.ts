@@ -1,6 +1,7 @@
 /** The DNS plane's UDP socket: batched where the addon is built (and not turned off), node:dgram otherwise. */
 import { isIP } from 'node:net';
-import { BatchedDatagrams, udpBatching } from './batched.js';
+import { udpBatching } from '../../../native/udp-batch.js';
+import { BatchedDatagrams } from './batched.js';
 import type { Datagrams } from './datagrams.js';
 import { bindNodeDatagrams } from './node-dgram.js';
 

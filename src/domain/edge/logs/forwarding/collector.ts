@@ -6,12 +6,12 @@
  * connection is tried again, backing off to `retry.maxMs`). Over UDP lines are sent as datagrams
  * and not known to arrive (RFC 5426): they wait only while the name is resolved.
  */
-import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { connect as tcpConnect, isIP, type LookupFunction, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import type { EdgeZone } from '../../types.js';
 import { inFormat } from '../line.js';
-import { octetCounted, syslogMessage } from './syslog.js';
+import { type DatagramSender, openDatagramSender } from './datagrams.js';
+import { octetCounted, syslogHead, tokenData } from './syslog.js';
 
 export type Transport = 'udp' | 'tcp' | 'tls';
 
@@ -34,16 +34,16 @@ export interface CollectorOptions {
   lookupFor(port: number): LookupFunction;
   /** Why an address may not be reached (undefined when it may). */
   refusal(address: string, port: number): string | undefined;
+  /** UDP datagrams sent a turn's worth per system call through native/udp-batch (the default) or one each through node:dgram. */
+  udpBatching?: boolean;
 }
 
 /** Lines written to a stream per write; the rest waits for the socket to drain. */
 const LINES_PER_WRITE = 500;
 /** A connection that has not opened by then is given up and tried again. */
 const CONNECT_TIMEOUT_MS = 5000;
-/** Datagrams sent in one turn of the event loop. */
-const DATAGRAMS_PER_TURN = 128;
-/** The largest UDP payload; a longer message is cut (a line that long is a URL or user agent out of bounds). */
-const MAX_DATAGRAM = 65_507;
+/** A wait before sending again when the socket's send buffer was full. */
+const FULL_BUFFER_WAIT_MS = 5;
 
 type State = 'idle' | 'connecting' | 'up' | 'waiting' | 'closed';
 
@@ -54,7 +54,7 @@ export class Collector {
   private head = 0;
   private state: State = 'idle';
   private stream: Socket | undefined;
-  private udp: UdpSocket | undefined;
+  private udp: DatagramSender | undefined;
   private timer: NodeJS.Timeout | undefined;
   private retryMs: number;
   private failing = false;
@@ -183,11 +183,11 @@ export class Collector {
     const { host, port } = this.target;
     const resolved = (address: string, family: number) => {
       if (this.state !== 'connecting') return;
-      const socket = createSocket(family === 6 ? 'udp6' : 'udp4');
-      this.udp = socket;
-      // A closed port answers with ICMP, reported on a later send: the datagram is gone either way.
-      socket.on('error', () => undefined);
-      socket.connect(port, address, () => this.opened());
+      try {
+        this.udp = openDatagramSender(address, family === 6 ? 6 : 4, port, this.options.udpBatching ?? true, () => this.opened());
+      } catch (error) {
+        this.failed(error);
+      }
     };
     if (isIP(host) !== 0) {
       if (!this.refused(host, port)) resolved(host, isIP(host));
@@ -244,11 +244,11 @@ export class Collector {
   }
 
   private writeStream(socket: Socket): void {
-    const at = new Date();
+    const heads = this.heads();
     while (this.queued > 0) {
       const end = Math.min(this.head + LINES_PER_WRITE, this.lines.length);
       let frames = '';
-      for (let i = this.head; i < end; i++) frames += octetCounted(this.message(i, at));
+      for (let i = this.head; i < end; i++) frames += octetCounted(heads(i) + this.body(i));
       this.take(end);
       if (!socket.write(frames)) {
         this.blocked = true;
@@ -257,22 +257,40 @@ export class Collector {
     }
   }
 
-  private sendDatagrams(socket: UdpSocket): void {
-    const at = new Date();
-    const end = Math.min(this.head + DATAGRAMS_PER_TURN, this.lines.length);
-    for (let i = this.head; i < end; i++) {
-      let message = Buffer.from(this.message(i, at));
-      if (message.length > MAX_DATAGRAM) message = message.subarray(0, MAX_DATAGRAM);
-      socket.send(message);
-    }
-    this.take(end);
-    // The rest after a turn of the event loop: a burst larger than a collector's receive buffer would be lost there.
-    if (this.queued > 0) setImmediate(() => this.pump());
+  /** A turn's datagrams, sent with one call. */
+  private sendDatagrams(sender: DatagramSender): void {
+    const heads = this.heads();
+    const end = Math.min(this.head + sender.max, this.lines.length);
+    for (let i = this.head; i < end; i++) sender.push(heads(i), this.body(i));
+    const sent = sender.send();
+    const full = this.head + sent < end;
+    this.take(this.head + sent);
+    if (this.queued === 0) return;
+    // The rest after a turn of the event loop (a burst larger than a collector's receive buffer
+    // would be lost there), or a little later when the socket's send buffer was full.
+    if (full) {
+      clearTimeout(this.timer);
+      this.schedule(FULL_BUFFER_WAIT_MS);
+    } else setImmediate(() => this.pump());
   }
 
-  private message(i: number, at: Date): string {
-    const zone = this.zones[i]!;
-    return syslogMessage(inFormat(this.lines[i]!, zone.LogForwardingFormat), zone.LogForwardingToken, at);
+  /** The message head of line `i` (its zone's token, the time of this send), made once per run of lines of one zone. */
+  private heads(): (i: number) => string {
+    const time = new Date().toISOString();
+    let zone: EdgeZone | undefined;
+    let head = '';
+    return (i) => {
+      if (this.zones[i] !== zone) {
+        zone = this.zones[i]!;
+        head = syslogHead(tokenData(zone.LogForwardingToken), time);
+      }
+      return head;
+    };
+  }
+
+  /** Line `i` in its zone's forwarding format. */
+  private body(i: number): string {
+    return inFormat(this.lines[i]!, this.zones[i]!.LogForwardingFormat);
   }
 
   /** The lines before `end` were handed to the socket. */

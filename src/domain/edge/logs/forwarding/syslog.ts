@@ -21,8 +21,17 @@ export const SYSLOG_HOSTNAME =
 
 /** `<134>1 2026-01-01T00:00:00.000Z host edgeplane - access [edgeplane@32473 token="…"] <line>`. */
 export function syslogMessage(line: string, token: string | null, at: Date, host = SYSLOG_HOSTNAME): string {
-  const data = token === null || token === '' ? '-' : `[${TOKEN_ELEMENT} token="${escapeParam(token)}"]`;
-  return `${PRIORITY}1 ${at.toISOString()} ${host} ${APP_NAME} - ${MSG_ID} ${data} ${line}`;
+  return syslogHead(tokenData(token), at.toISOString(), host) + line;
+}
+
+/** A message's STRUCTURED-DATA: the token's element, or `-` without one. */
+export function tokenData(token: string | null): string {
+  return token === null || token === '' ? '-' : `[${TOKEN_ELEMENT} token="${escapeParam(token)}"]`;
+}
+
+/** What comes before the line: the header (`time` as ISO 8601) and the structured data, then a space. */
+export function syslogHead(data: string, time: string, host = SYSLOG_HOSTNAME): string {
+  return `${PRIORITY}1 ${time} ${host} ${APP_NAME} - ${MSG_ID} ${data} `;
 }
 
 /** A PARAM-VALUE: `"`, `\` and `]` escaped with a backslash (RFC 5424 §6.3.3). */
