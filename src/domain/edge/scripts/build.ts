@@ -1,0 +1,30 @@
+/** Builds the edge scripts' services once, for the composition root (domain/services.ts). */
+import type { Config } from '../../../config.js';
+import type { Secrets } from '../../../security/secrets.js';
+import type { Store } from '../../../store/types.js';
+import type { Clock } from '../../principal.js';
+import type { PullZoneService } from '../../pull-zones/service.js';
+import type { UsageRecorder } from '../../usage/recorder.js';
+import type { OriginAddresses } from '../origin/addresses.js';
+import { EdgeScriptService } from './service.js';
+import { EdgeScriptSettings } from './settings.js';
+import { EdgeScriptStatistics } from './statistics.js';
+
+export interface EdgeScriptsContext {
+  store: Store;
+  secrets: Secrets;
+  clock: Clock;
+  config: Config;
+  pullZones: PullZoneService;
+  usage: UsageRecorder;
+  originAddresses: OriginAddresses;
+}
+
+export function buildEdgeScripts(ctx: EdgeScriptsContext) {
+  const statistics = new EdgeScriptStatistics(ctx.usage, ctx.clock);
+  const scripts = new EdgeScriptService(ctx.store, ctx.secrets, ctx.clock, ctx.pullZones, (id) => statistics.month(id));
+  const settings = new EdgeScriptSettings(scripts);
+  return { scripts, settings, statistics };
+}
+
+export type EdgeScripts = ReturnType<typeof buildEdgeScripts>;
