@@ -2,8 +2,8 @@
  * The scripts this instance runs: one process per script (script-process.ts), started on its
  * first request, running the script's live release with its variables and secrets. The change
  * feed says when a script changed (a publish, a rollback, a new secret; on PostgreSQL from any
- * instance): its next request looks again, and a new release starts in a new process while the
- * old one finishes the requests it holds, then stops. A process that crashed or was stopped (a
+ * instance): the new release starts in a new process at once, takes the requests once it serves,
+ * and the old one finishes the requests it holds, then stops. A process that crashed or was stopped (a
  * loop past its CPU bound, memory) is started again on the next request. Every request is counted
  * for the script's statistics (statistics.ts).
  */
@@ -33,6 +33,8 @@ export interface ScriptRuntimeOptions {
 }
 
 interface Running {
+  /** The script's account: only its zones run it. */
+  accountId: number;
   /** Release and environment: a change to either starts a new process. */
   key: string;
   releaseId: number;
@@ -57,17 +59,19 @@ export type ScriptOutcome = ScriptAnswer & { scriptType?: EdgeScriptType };
 
 export class ScriptRuntime {
   private readonly running = new Map<number, Running>();
-  /** Scripts the change feed said changed since their process was chosen. */
-  private readonly stale = new Set<number>();
-  private allStale = false;
+  /** A script's process being chosen (first request, restart, change): concurrent requests share it. */
+  private readonly choosing = new Map<number, Promise<Running | { failure: ScriptFailure }>>();
+  /** Scripts changed again while a refresh of theirs ran: refreshed once more after it. */
+  private readonly changedAgain = new Set<number>();
+  private readonly refreshing = new Set<number>();
   private workDir: string | undefined;
   private serial = 0;
   private closed = false;
 
   constructor(private readonly options: ScriptRuntimeOptions) {
     options.store.changes.subscribe((change) => {
-      if (change.type === 'all') this.allStale = true;
-      else if (change.type === 'doc' && change.kind === 'edgeScript') this.stale.add(Number(change.id));
+      if (change.type === 'all') for (const id of this.running.keys()) this.changed(id);
+      else if (change.type === 'doc' && change.kind === 'edgeScript') this.changed(Number(change.id));
     });
   }
 
@@ -83,7 +87,7 @@ export class ScriptRuntime {
 
   /**
    * Runs one request (or hook) of the account's script: `meta` names the hook and the client's URL
-   * and method; `headers` and `body` are the message. The script's type is checked by the caller.
+   * and method; `headers` and `body` are the message.
    */
   async run(
     accountId: number,
@@ -100,50 +104,78 @@ export class ScriptRuntime {
     return { ...answer, scriptType: chosen.scriptType };
   }
 
-  /** The account's script as a process serving its live release, started (or started again) when needed. */
+  /** The account's script as a process serving its live release: the running one, or one started (again) now. */
   private async processFor(accountId: number, scriptId: number): Promise<Running | { failure: ScriptFailure }> {
+    // Notices writes of other processes on SQLite (the feed then reports them).
     this.options.store.changes.generation();
-    let current = this.running.get(scriptId);
-    if (current && (this.allStale || this.stale.has(scriptId) || !current.process.alive)) {
-      const fresh = await this.refreshed(accountId, scriptId, current);
-      if ('failure' in fresh) return fresh;
-      current = fresh;
-    } else if (!current) {
-      const fresh = await this.refreshed(accountId, scriptId, undefined);
-      if ('failure' in fresh) return fresh;
-      current = fresh;
+    const current = this.running.get(scriptId);
+    if (current && current.accountId === accountId) {
+      const retryAfter = this.options.retryAfterFailureMs ?? 1000;
+      const failedRecently = current.failedAt !== undefined && Date.now() - current.failedAt < retryAfter;
+      if (current.process.alive || failedRecently) {
+        const failure = await current.started;
+        return failure ? { failure } : current;
+      }
     }
-    const failure = await current.started;
-    return failure ? { failure } : current;
+    let choosing = this.choosing.get(scriptId);
+    if (!choosing) {
+      choosing = this.startLive(accountId, scriptId).finally(() => this.choosing.delete(scriptId));
+      this.choosing.set(scriptId, choosing);
+    }
+    const chosen = await choosing;
+    if ('failure' in chosen) return chosen;
+    const failure = await chosen.started;
+    return failure ? { failure } : chosen;
   }
 
-  /** Reads the script again and keeps, replaces or starts its process. */
-  private async refreshed(accountId: number, scriptId: number, current: Running | undefined): Promise<Running | { failure: ScriptFailure }> {
-    if (this.allStale) {
-      this.allStale = false;
-      for (const id of this.running.keys()) this.stale.add(id);
-    }
-    this.stale.delete(scriptId);
+  /** Reads the script's live release and starts a process for it, in place of the one there was. */
+  private async startLive(accountId: number, scriptId: number): Promise<Running | { failure: ScriptFailure }> {
     const release = await this.releaseOf(accountId, scriptId);
-    if (release.failure) {
-      if (current) this.retire(scriptId, current);
-      return release;
-    }
-    const latest = this.running.get(scriptId);
-    if (latest && latest.key === release.key) {
-      if (latest.process.alive) return latest;
-      const retryAfter = this.options.retryAfterFailureMs ?? 1000;
-      if (latest.failedAt !== undefined && Date.now() - latest.failedAt < retryAfter) return latest;
-    }
-    const next = this.startProcess(release);
+    if (release.failure) return release;
+    const next = this.startProcess(accountId, release);
+    const before = this.running.get(scriptId);
     this.running.set(scriptId, next);
-    if (latest && latest !== next) void latest.started.then(() => latest.process.drain());
+    if (before && before !== next) void before.process.drain();
     return next;
   }
 
-  private retire(scriptId: number, current: Running): void {
-    if (this.running.get(scriptId) === current) this.running.delete(scriptId);
-    void current.process.drain();
+  /**
+   * The script changed (a publish, a rollback, its variables or secrets): its new release starts
+   * in a new process, and takes the requests once it serves; the old process finishes those it
+   * holds, then stops. A script no request ran here is left to its first request.
+   */
+  private changed(scriptId: number): void {
+    if (!this.running.has(scriptId) || this.closed) return;
+    if (this.refreshing.has(scriptId)) {
+      this.changedAgain.add(scriptId);
+      return;
+    }
+    this.refreshing.add(scriptId);
+    void this.refresh(scriptId)
+      .catch((error: unknown) => this.options.log({ scriptId, err: error }, 'an edge script could not be reloaded'))
+      .finally(() => {
+        this.refreshing.delete(scriptId);
+        if (this.changedAgain.delete(scriptId)) this.changed(scriptId);
+      });
+  }
+
+  private async refresh(scriptId: number): Promise<void> {
+    const current = this.running.get(scriptId);
+    if (!current) return;
+    const release = await this.releaseOf(current.accountId, scriptId);
+    if (release.failure) {
+      // Deleted, or no release any more: requests find that out from the store.
+      if (this.running.get(scriptId) === current) this.running.delete(scriptId);
+      void current.process.drain();
+      return;
+    }
+    if (release.key === current.key) return;
+    const next = this.startProcess(current.accountId, release);
+    await next.started;
+    if (this.closed) return next.process.stop();
+    const before = this.running.get(scriptId);
+    this.running.set(scriptId, next);
+    if (before) void before.process.drain();
   }
 
   private async releaseOf(accountId: number, scriptId: number): Promise<ReleaseToRun | { failure: ScriptFailure }> {
@@ -160,7 +192,7 @@ export class ScriptRuntime {
     return { key, scriptId, releaseId, scriptType: script.doc.ScriptType, code: release.doc.Code, env };
   }
 
-  private startProcess(release: ReleaseToRun): Running {
+  private startProcess(accountId: number, release: ReleaseToRun): Running {
     const { log, limits, addresses } = this.options;
     if (this.closed) throw new Error('the script runtime is closed');
     this.workDir ??= mkdtempSync(join(tmpdir(), 'edgeplane-scripts-'));
@@ -173,7 +205,7 @@ export class ScriptRuntime {
       deniedNet: deniedNet(addresses),
       log: (line) => log({ scriptId: release.scriptId, releaseId: release.releaseId }, line),
     });
-    const running: Running = { key: release.key, releaseId: release.releaseId, scriptType: release.scriptType, process, started: process.start() };
+    const running: Running = { accountId, key: release.key, releaseId: release.releaseId, scriptType: release.scriptType, process, started: process.start() };
     void running.started.then((failure) => {
       if (failure) running.failedAt = Date.now();
     });
