@@ -90,9 +90,16 @@ async function serve(request) {
     console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
     response = new Response('The script threw an error.', { status: 500, headers: { 'x-edgeplane-script-error': '1' } });
   }
-  const headers = new Headers(response.headers);
-  headers.set('x-edgeplane-cpu-ms', (cpuMs() - started).toFixed(3));
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  const used = (cpuMs() - started).toFixed(3);
+  try {
+    // In place when the headers may change: a Response made again from its body loses Deno's fast path for a fixed body.
+    response.headers.set('x-edgeplane-cpu-ms', used);
+    return response;
+  } catch {
+    const headers = new Headers(response.headers);
+    headers.set('x-edgeplane-cpu-ms', used);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
 }
 
 /** Called by main.js once the script's module has run: serves whatever it registered. */
