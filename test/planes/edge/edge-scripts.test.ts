@@ -77,7 +77,8 @@ describe('a standalone script', () => {
     const cut = await looping;
     expect(cut.status).toBe(503);
     expect(cut.text).toContain('CPU time limit');
-    expect(Date.now() - started).toBeLessThan(5000);
+    // 300 ms of CPU: a few seconds of wall time at most, even on a loaded machine.
+    expect(Date.now() - started).toBeLessThan(20_000);
     // Started again on the next request.
     expect((await edge.get(looper.host, '/again')).text).toBe('fine');
   });

@@ -21,8 +21,11 @@ import { sdkImportMap, withLocalSdk } from './sdk-compatibility.js';
 export const META_HEADER = 'x-edgeplane-script';
 export const CPU_HEADER = 'x-edgeplane-cpu-ms';
 const READY_LINE = 'edgeplane-script-ready';
-/** How often a request past its CPU bound has its process's CPU time looked at. */
-const BUSY_SAMPLE_MS = 50;
+/** A request in flight, and the process's CPU time when it was first seen. */
+interface Watched {
+  startCpu: number | undefined;
+  startedAt: number;
+}
 
 export interface ScriptProcessOptions {
   /** A folder of its own, made here and removed when the process ends. */
@@ -54,6 +57,8 @@ export class ScriptProcess {
   private readonly exited: Promise<void>;
   private markExited!: () => void;
   inFlight = 0;
+  private readonly watched = new Set<Watched>();
+  private sampler: NodeJS.Timeout | undefined;
   /** Set when the process started: how long from spawn to serving. */
   startMs = 0;
 
@@ -176,38 +181,42 @@ export class ScriptProcess {
   }
 
   /**
-   * Watches a request: once it has run for the CPU bound, the process's CPU time is sampled; a
-   * process busy nearly all of a sample is stopped (a loop never lets the runner answer). A request
-   * that waits (on a fetch, a timer) uses no CPU and is left alone.
+   * Watches a request: while any is in flight, the process's CPU time is read every quarter of the
+   * bound (at most every 250 ms); a request during which the process used the bound's CPU time has
+   * the process stopped (a loop never lets the runner answer). A request that waits (on a fetch, a
+   * timer) uses no CPU and is left alone, however long it takes. Where the CPU time cannot be read
+   * (not Linux), the bound is taken as wall time.
    */
   private watch(): { cancel: () => void } {
+    const watched: Watched = { startCpu: undefined, startedAt: performance.now() };
+    this.watched.add(watched);
+    if (!this.sampler) this.sampleSoon(0);
+    return { cancel: () => this.watched.delete(watched) };
+  }
+
+  private sampleSoon(delay: number): void {
+    this.sampler = setTimeout(() => void this.sample(), delay);
+  }
+
+  private async sample(): Promise<void> {
     const { cpuMs } = this.options.limits;
-    let timer: NodeJS.Timeout | undefined;
-    let cancelled = false;
-    const sample = async () => {
-      const pid = this.child?.pid;
-      const before = pid === undefined ? undefined : await processCpuMs(pid);
-      if (cancelled) return;
-      if (before === undefined) return this.stop(FAILURES.cpu(cpuMs));
-      timer = setTimeout(async () => {
-        const after = await processCpuMs(pid!);
-        if (cancelled) return;
-        if (after === undefined || after - before >= BUSY_SAMPLE_MS * 0.8) return this.stop(FAILURES.cpu(cpuMs));
-        timer = setTimeout(() => void sample(), BUSY_SAMPLE_MS);
-      }, BUSY_SAMPLE_MS);
-    };
-    timer = setTimeout(() => void sample(), Math.max(1, cpuMs - BUSY_SAMPLE_MS));
-    return {
-      cancel: () => {
-        cancelled = true;
-        clearTimeout(timer);
-      },
-    };
+    const pid = this.child?.pid;
+    const now = pid === undefined ? undefined : await processCpuMs(pid);
+    for (const w of this.watched) {
+      if (now === undefined) {
+        if (performance.now() - w.startedAt >= cpuMs) return this.stop(FAILURES.cpu(cpuMs));
+      } else if (w.startCpu === undefined) w.startCpu = now;
+      else if (now - w.startCpu >= cpuMs) return this.stop(FAILURES.cpu(cpuMs));
+    }
+    this.sampler = undefined;
+    if (this.watched.size > 0 && this.alive) this.sampleSoon(Math.max(5, Math.min(250, cpuMs / 4)));
   }
 
   /** Stops the process at once; requests in flight fail with `why`. */
   stop(why: ScriptFailure = FAILURES.crashed()): void {
     this.stopped ??= why;
+    clearTimeout(this.sampler);
+    this.watched.clear();
     this.child?.kill('SIGKILL');
   }
 
