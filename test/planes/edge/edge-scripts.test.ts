@@ -71,8 +71,8 @@ describe('a standalone script', () => {
     expect((await edge.get(looper.host, '/throw')).status).toBe(500);
     const started = Date.now();
     const looping = edge.get(looper.host, '/loop');
-    // While it loops, the edge serves others (another script, a plain zone).
-    const json = await edge.get('json-script.' + t.config.cdnDomain, '/');
+    // While it loops, the edge serves others (another script).
+    const json = await edge.get(`json-script.${t.config.cdnDomain}`, '/');
     expect(json.status).toBe(200);
     const cut = await looping;
     expect(cut.status).toBe(503);
@@ -136,5 +136,20 @@ describe('a middleware script', () => {
     const hit = await edge.get(zone.host, '/page');
     expect(hit.text).toBe('ORIGIN SAW YES');
     expect(hit.headers['cdn-cache']).toBe('HIT');
+
+    // The RunEdgeScript rule: the same script for the paths its trigger matches, on a zone with none of its own.
+    const ruled = await createPullZone(t, 'mw-rule-zone', origin.url);
+    const rule = {
+      ActionType: 21,
+      ActionParameter1: String(script.Id),
+      ActionParameter2: '',
+      TriggerMatchingType: 0,
+      Enabled: true,
+      Description: 'run the middleware',
+      Triggers: [{ Type: 0, PatternMatches: ['*/scripted/*'], PatternMatchingType: 0, Parameter1: '' }],
+    };
+    expect((await t.post(`/pullzone/${ruled.Id}/edgerules/addOrUpdate`, rule)).status).toBe(201);
+    expect((await edge.get(ruled.host, '/scripted/a')).text).toBe('ORIGIN SAW YES');
+    expect((await edge.get(ruled.host, '/plain/a')).text).toBe('origin saw undefined');
   });
 });
