@@ -154,11 +154,12 @@ export class EdgeScriptSettings {
     name: string | null | undefined,
     value: string | null | undefined,
   ): Promise<{ created: boolean; secret: EdgeScriptSecretT }> {
-    if (!name) throw errors.validation('Name', 'The Name field is required.', 'validation_error');
     const newId = await this.nextId();
     const now = this.scripts.clock().toISOString();
     let result: { created: boolean; secret: ScriptSecretDoc } | undefined;
     await this.scripts.edit(principal, id, (s) => {
+      // After the script is found: another account's script is a 404 whatever the body.
+      if (!name) throw errors.validation('Name', 'The Name field is required.', 'validation_error');
       const existing = s.Secrets.find((x) => sameName(x.Name, name));
       if (existing) {
         const secret = { ...existing, Value: value ?? null, LastModified: now };
