@@ -81,6 +81,22 @@ export const ConfigSchema = Type.Object({
     description:
       'How often the access log of zones with `LoggingSaveToStorage` is written into their storage zone, in milliseconds: each write is a file (a part of the day), so the default makes a part an hour per instance.',
   }),
+  edgeScriptCpuMs: Type.Integer({
+    minimum: 10,
+    default: 30000,
+    description:
+      "CPU time an edge script's request may use, in milliseconds (the platform's limit): past it the script's process is stopped and the request answered 503.",
+  }),
+  edgeScriptStartupMs: Type.Integer({
+    minimum: 10,
+    default: 500,
+    description: "How long an edge script's process may take to start serving, in milliseconds (the platform's limit): past it the request is answered 503.",
+  }),
+  edgeScriptMemoryMb: Type.Integer({
+    minimum: 16,
+    default: 128,
+    description: "The heap of an edge script's process, in MB (the platform's limit per script).",
+  }),
   dnsPort: Port(8053, 'UDP and TCP port of the DNS plane: the authoritative name server of every DNS zone (0 picks a free one; `off` turns it off).'),
   databaseUrl: Type.String({
     default: 'sqlite:./data/edgeplane.db',
@@ -301,6 +317,9 @@ export const ENV_VARS: Record<keyof Config, string> = {
   loggingPort: 'EDGEPLANE_LOGGING_PORT',
   logForwardingCa: 'EDGEPLANE_LOG_FORWARDING_CA',
   logStorageFlushMs: 'EDGEPLANE_LOG_STORAGE_FLUSH_MS',
+  edgeScriptCpuMs: 'EDGEPLANE_EDGE_SCRIPT_CPU_MS',
+  edgeScriptStartupMs: 'EDGEPLANE_EDGE_SCRIPT_STARTUP_MS',
+  edgeScriptMemoryMb: 'EDGEPLANE_EDGE_SCRIPT_MEMORY_MB',
   dnsPort: 'EDGEPLANE_DNS_PORT',
   databaseUrl: 'DATABASE_URL',
   dbPoolMax: 'EDGEPLANE_DB_POOL_MAX',

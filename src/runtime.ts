@@ -98,6 +98,7 @@ export function buildRuntime(options: RuntimeOptions): Runtime {
         await services.logFiles.close();
         await services.logForwarding.close();
         await services.videoPlays.close();
+        await services.edgeScripts.runtime.close();
         await services.usage.close();
         await services.audit.drain();
         if (!options.blobs) await blobs.close();

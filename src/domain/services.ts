@@ -42,6 +42,7 @@ import { BandwidthLimits } from './edge/usage/bandwidth-limits.js';
 import { EdgeUsage } from './edge/usage/edge-usage.js';
 import { CdnStatistics } from './edge/usage/statistics.js';
 import { UrlPurges } from './edge/purge/url-purges.js';
+import { buildEdgeScripts } from './edge/scripts/build.js';
 import { OriginAddresses } from './edge/origin/addresses.js';
 import { OriginShield } from './edge/shield/origin-shield.js';
 import type { BlobStore } from '../files/types.js';
@@ -220,6 +221,7 @@ export function buildServices(ctx: ServiceContext) {
   const videoReports = new VideoReports(files, videos, ctx.clock);
   const bandwidthLimits = new BandwidthLimits(ctx.store, pullZones.zones, usage, billing, ctx.clock);
   const edgeUsage = new EdgeUsage(usage, edgeAccessLog, bandwidthLimits, videoPlays);
+  const edgeScripts = buildEdgeScripts({ ...ctx, pullZones, usage, originAddresses });
   return {
     apiKeys,
     accounts,
@@ -288,6 +290,8 @@ export function buildServices(ctx: ServiceContext) {
       counted: edgeUsage.shieldQueue,
     }),
     pullZones,
+    /** Edge scripts: the scripting API's services and the runtime that runs them (domain/edge/scripts/). */
+    edgeScripts,
     storageZones,
     videoLibraries,
     /** The videos of video libraries (the video plane); `videos.onStatus` tells of each status change. */

@@ -75,6 +75,8 @@ export interface RuleEffects {
   removeResponseHeaders?: string[];
   /** SetNetworkRateLimit, or a URL token's signed `limit`: download speed cap in kB/s for this answer (throttle() applies it). */
   rateLimitKBps?: number;
+  /** RunEdgeScript: the middleware script that runs around the origin request (instead of the zone's MiddlewareScriptId). */
+  edgeScriptId?: number;
   /** OriginStorage: fetch from this storage zone instead of the zone's origin. */
   originStorageZoneId?: number;
   /** Enable/DisableRequestCoalescing: overrides the zone's EnableRequestCoalescing for this request. */

@@ -79,7 +79,9 @@ export class PullZoneService {
     const name = checkedName(input.Name);
     const storageZoneId = input.StorageZoneId ?? 0;
     await checkStorageLinks(tx, accountId, input);
-    if (storageZoneId <= 0 && !input.OriginUrl) {
+    // A standalone edge script is the zone's origin (OriginType 4 with its EdgeScriptId): it needs no URL.
+    const scriptOrigin = input.OriginType === 4 && (input.EdgeScriptId ?? 0) > 0;
+    if (storageZoneId <= 0 && !input.OriginUrl && !scriptOrigin) {
       throw errors.validation(
         'OriginUrl',
         'The OriginUrl field is required unless the zone pulls from a storage zone (StorageZoneId).',

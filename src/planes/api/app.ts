@@ -41,6 +41,7 @@ import containerAppRoutes from './routes/containers/index.js';
 import containerRegistryRoutes from './routes/container-registries/index.js';
 import logForwardingRoutes from './routes/log-forwarding/index.js';
 import dnsRoutes from './routes/dns/index.js';
+import edgeScriptRoutes from './routes/edge-scripts/index.js';
 import pullZoneRoutes from './routes/pull-zones/index.js';
 import referenceDataRoutes from './routes/reference-data/index.js';
 import searchRoutes from './routes/search/index.js';
@@ -61,6 +62,7 @@ const CORE_ROUTES: ((app: Api) => void)[] = [
   referenceDataRoutes,
   searchRoutes,
   purgeUrl,
+  edgeScriptRoutes,
 ];
 
 /** Container-application operations, served under /mc (and at the root: CONTAINER_AT_ROOT). */

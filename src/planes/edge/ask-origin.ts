@@ -14,6 +14,8 @@ import { signOriginCall, signs } from '../../domain/edge/origin/request-signing.
 import { readStorageOrigin } from '../../domain/edge/origin/storage-origin.js';
 import type { RoutedZone } from '../../domain/edge/routing/routed-zone.js';
 import type { EdgeRequest, OriginReport, RuleEffects } from '../../domain/edge/types.js';
+import type { ScriptRuntime } from '../../domain/edge/scripts/runtime/script-runtime.js';
+import { aroundOrigin, askStandaloneScript, middlewareOf } from './ask-script.js';
 
 export type OriginOutcome =
   /** `report` undefined: no origin was asked (a perma-cache hit). */
@@ -34,14 +36,26 @@ export interface OriginAsk {
   clientBody?: Readable | undefined;
   /** Which addresses an HTTP origin may be at (origin/addresses.ts). */
   originAddresses?: OriginAddresses | undefined;
+  /** The edge scripts' runtime: a standalone script answers as the origin, a middleware script runs around it (ask-script.ts). */
+  scripts?: ScriptRuntime | undefined;
 }
 
 const BODYLESS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
 
 export async function askOrigin(files: FileService, ask: OriginAsk): Promise<OriginOutcome> {
+  const middleware = ask.scripts && middlewareOf(ask);
+  if (middleware === undefined || !ask.scripts) return askOriginItself(files, ask);
+  return aroundOrigin(ask.scripts, ask, middleware, (changed) => askOriginItself(files, changed));
+}
+
+async function askOriginItself(files: FileService, ask: OriginAsk): Promise<OriginOutcome> {
   const { routed, effects, request } = ask;
   const choice = originFor(routed, effects);
   if (choice.kind === 'unavailable') return { ok: false, status: 502, message: choice.reason };
+  if (choice.kind === 'script') {
+    if (!ask.scripts) return { ok: false, status: 502, message: 'This edge runs no edge scripts.' };
+    return askStandaloneScript(ask.scripts, ask, choice.scriptId);
+  }
   if (choice.kind === 'storage') {
     if (!ask.fillsCache && request.method !== 'GET' && request.method !== 'HEAD') {
       return { ok: false, status: 502, message: `A storage zone origin answers GET and HEAD only, not ${request.method}.` };

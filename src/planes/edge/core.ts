@@ -115,6 +115,7 @@ export function createEdgeCore(services: Services, options: EdgeCoreOptions): Ed
     originAddresses: services.originAddresses,
     permaCache,
     shield: services.originShield,
+    scripts: services.edgeScripts.runtime,
     httpsPort: () => core.httpsPort,
     challenges: options.challenges,
     onServed: services.edgeUsage.served,

@@ -21,6 +21,7 @@ import { passedAnswerHeaders } from '../../domain/edge/origin/headers.js';
 import type { OriginShield } from '../../domain/edge/shield/origin-shield.js';
 import type { EdgePolicy } from '../../domain/edge/types.js';
 import type { FileService } from '../../domain/files/service.js';
+import type { ScriptRuntime } from '../../domain/edge/scripts/runtime/script-runtime.js';
 import { askOrigin, type OriginOutcome } from './ask-origin.js';
 import { askForFill } from './ask-upstream.js';
 import type { Admitted, Fetched, Fill, Lookup } from './types.js';
@@ -35,6 +36,8 @@ export interface FetchDeps {
   permaCache: PermaCache;
   /** The origin shield a zone's fills go through (ask-upstream.ts). */
   shield?: OriginShield | undefined;
+  /** The edge scripts' runtime (ask-script.ts). */
+  scripts?: ScriptRuntime | undefined;
   logError: (error: unknown) => void;
   now: () => number;
 }
@@ -76,7 +79,12 @@ export class OriginFetches {
 
   /** A request the cache does not answer: the origin's answer passes through, never kept. */
   async pass(admitted: Admitted): Promise<Fill> {
-    const outcome = await askOrigin(this.deps.files, { ...admitted, fillsCache: false, originAddresses: this.deps.originAddresses });
+    const outcome = await askOrigin(this.deps.files, {
+      ...admitted,
+      fillsCache: false,
+      originAddresses: this.deps.originAddresses,
+      scripts: this.deps.scripts,
+    });
     if (!outcome.ok) return { kind: 'failed', status: outcome.status, message: outcome.message, report: outcome.report };
     return streamed(outcome, passedAnswerHeaders(outcome.headers, admitted.routed.zone.DisableCookies));
   }
@@ -99,7 +107,7 @@ export class OriginFetches {
     const purgeSeq = routed.purges.seq;
     const perma = await this.deps.permaCache.placeOf(routed, effects, keyed, admitted.path);
     const permaHit = perma && (await this.deps.permaCache.read(perma));
-    const ask = { ...admitted, fillsCache: true, originAddresses: this.deps.originAddresses };
+    const ask = { ...admitted, fillsCache: true, originAddresses: this.deps.originAddresses, scripts: this.deps.scripts };
     const outcome: OriginOutcome = permaHit ? { ok: true, ...permaHit, report: undefined } : await askForFill(this.deps.files, this.deps.shield, ask);
     if (!outcome.ok) return { kind: 'failed', status: outcome.status, message: outcome.message, report: outcome.report, retryAfter: outcome.retryAfter };
     const now = this.deps.now();

@@ -33,6 +33,7 @@ import { SHIELD_HEADER } from '../../domain/edge/shield/hop-signature.js';
 import type { OriginShield } from '../../domain/edge/shield/origin-shield.js';
 import type { EdgePolicy, EdgeRequest, HttpChallenges, ServedEvent } from '../../domain/edge/types.js';
 import type { FileService } from '../../domain/files/service.js';
+import type { ScriptRuntime } from '../../domain/edge/scripts/runtime/script-runtime.js';
 import type { Optimizer } from '../../domain/edge/optimizer/optimizer.js';
 import { admit } from './admit.js';
 import type { EdgeCompression } from './compress.js';
@@ -56,6 +57,8 @@ export interface PipelineDeps {
   originAddresses?: OriginAddresses | undefined;
   /** The zones' perma-cache (domain/edge/perma-cache/). */
   permaCache: PermaCache;
+  /** The edge scripts' runtime: standalone and middleware scripts at the fetch step (ask-script.ts). */
+  scripts?: ScriptRuntime | undefined;
   /** The deployment's origin shield: where shielded zones' fills go, and which requests come from another edge through it. */
   shield?: OriginShield | undefined;
   /** The port clients reach the HTTPS listener on, for ForceSSL redirects (443 is left out of the URL). */

@@ -103,6 +103,7 @@ export class EdgeWebSockets {
     if (!zone.EnableWebSockets) return refuse(403, 'the pull zone does not allow WebSocket connections');
     const origin = originFor(admitted.routed, admitted.effects);
     if (origin.kind === 'storage') return refuse(502, "The pull zone's origin is a storage zone, which takes no WebSocket connections.");
+    if (origin.kind === 'script') return refuse(502, "The pull zone's origin is an edge script, which takes no WebSocket connections here.");
     if (origin.kind === 'unavailable') return refuse(502, origin.reason);
     const release = this.counts.take(admitted.routed.id, zone.MaxWebSocketConnections);
     if (!release)

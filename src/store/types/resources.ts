@@ -30,7 +30,11 @@ export type ResourceKind =
   /** A collection of a video library's videos, by its GUID; under its library. */
   | 'videoCollection'
   /** A resumable upload of a video's source, by its id; under its library, linked to its video (domain/videos/resumable-uploads.ts). */
-  | 'videoUpload';
+  | 'videoUpload'
+  /** An edge script: its code as uploaded, variables, secrets (sealed), live release (domain/edge/scripts/). */
+  | 'edgeScript'
+  /** A published release of an edge script's code, under its script. */
+  | 'edgeScriptRelease';
 
 export interface StoredDoc<T> {
   id: string;

@@ -34,6 +34,11 @@ export interface World {
   /** A URL served by the world's pull zone (`POST /purge?url=`), and its hostname (`loadFreeCertificate?hostname=`). */
   purgeUrl: string;
   hostname: string;
+  /** An edge script, published, with a variable and a secret; its release's uuid. */
+  edgeScript: number;
+  scriptVariable: number;
+  scriptSecret: number;
+  scriptRelease: string;
 }
 
 /**
@@ -121,6 +126,14 @@ export async function createWorld(t: TestContext, key: string, tag: string, opti
   for (const image of ['watermark', 'live/thumbnail', 'live/watermark']) {
     await ok(t.request('PUT', `/videolibrary/${videoLibrary}/${image}`, png(16, 16), key, { 'content-type': 'image/png' }), image);
   }
+  const edgeScript = (await ok(t.post('/compute/script', { Name: `${tag}-script`, Code: 'export {};', ScriptType: 1 }, key), 'edge script')).Id as number;
+  const scriptVariable = (
+    await ok(t.post(`/compute/script/${edgeScript}/variables/add`, { Name: 'GREETING', Required: false, DefaultValue: 'hi' }, key), 'variable')
+  ).Id as number;
+  const scriptSecret = (await ok(t.post(`/compute/script/${edgeScript}/secrets`, { Name: 'TOKEN', Secret: `${tag}-script-secret` }, key), 'secret'))
+    .Id as number;
+  await ok(t.post(`/compute/script/${edgeScript}/publish`, {}, key), 'publish');
+  const scriptRelease = (await ok(t.get(`/compute/script/${edgeScript}/releases/active`, key), 'release')).Uuid as string;
   // Last month, with traffic, closed into a statement as the first billing read after it would.
   const { accountId } = (await t.app.services.apiKeys.authenticate(key))!;
   const lastMonth = new Date(Date.UTC(t.clock.read().getUTCFullYear(), t.clock.read().getUTCMonth() - 1, 15));
@@ -147,6 +160,10 @@ export async function createWorld(t: TestContext, key: string, tag: string, opti
     priceSource: 1101,
     purgeUrl: `https://cdn.${tag}.example/styles/site.css`,
     hostname: `cdn.${tag}.example`,
+    edgeScript,
+    scriptVariable,
+    scriptSecret,
+    scriptRelease,
   };
 }
 
@@ -172,6 +189,10 @@ export const NOBODY: World = {
   priceSource: 1101,
   purgeUrl: 'https://nobody.example/styles/site.css',
   hostname: 'cdn.nobody.example',
+  edgeScript: 987654321,
+  scriptVariable: 987654321,
+  scriptSecret: 987654321,
+  scriptRelease: '00000000-0000-4000-8000-00000000dead',
 };
 
 /** Which resource a path or query parameter names, from its name and the segment before it. */
@@ -207,6 +228,12 @@ export function resourceOf(op: Operation, param: Param): keyof World | undefined
       return 'day';
     case 'source':
       return 'priceSource';
+    case 'variableId':
+      return 'scriptVariable';
+    case 'secretId':
+      return 'scriptSecret';
+    case 'uuid':
+      return op.path.startsWith('/compute/script') ? 'scriptRelease' : undefined;
     case 'resourceId':
       // The world's price source (CDN traffic) prices a pull zone.
       return op.path.startsWith('/v1/pricing') ? 'pullZone' : undefined;
@@ -228,6 +255,7 @@ export function resourceOf(op: Operation, param: Param): keyof World | undefined
     records: 'dnsRecord',
     videolibrary: 'videoLibrary',
     'payment-request-invoice': 'paymentRequest',
+    script: 'edgeScript',
   };
   return owner === undefined ? undefined : byOwner[owner.toLowerCase()];
 }

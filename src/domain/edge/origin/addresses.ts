@@ -66,6 +66,16 @@ export class OriginAddresses {
     if (port > 0) this.ownPorts.add(port);
   }
 
+  /** The ports of edgeplane's own listeners (configured and bound), for what judges addresses elsewhere (edge scripts). */
+  get listenerPorts(): number[] {
+    return [...this.ownPorts];
+  }
+
+  /** The address edgeplane listens on, and whether loopback and private addresses may be reached. */
+  get policy(): { listenHost: string; privateAddresses: PrivateAddressPolicy } {
+    return { listenHost: this.options.listenHost, privateAddresses: this.options.privateAddresses };
+  }
+
   /** Why the edge may not fetch from this address and port, or undefined when it may. */
   refusal(address: string, port: number): string | undefined {
     const ip = asIpv4(parseIp(address));

@@ -7,12 +7,18 @@
  *   (`ManagedContainersEndpointId`) but pulls from a URL keeps pulling from that URL: point it at
  *   the container running on your machine.
  * - Otherwise the `OriginUrl` (http or https; its path, if any, prefixes every request path).
- *   Load balancers, edge scripts and push zones have no engine here: with an OriginUrl they pull
+ * - A standalone edge script (`OriginType` EdgeScript with its `EdgeScriptId`): the script answers.
+ *   Load balancers and push zones have no engine here: with an OriginUrl they pull
  *   from it, without one they answer 502 naming why.
  */
 import type { EdgeZone } from '../types.js';
 
-export type OriginChoice = { kind: 'url'; url: URL } | { kind: 'storage'; storageZoneId: number } | { kind: 'unavailable'; reason: string };
+export type OriginChoice =
+  | { kind: 'url'; url: URL }
+  | { kind: 'storage'; storageZoneId: number }
+  /** A standalone edge script answers the zone's requests (OriginType EdgeScript with an EdgeScriptId; domain/edge/scripts/). */
+  | { kind: 'script'; scriptId: number }
+  | { kind: 'unavailable'; reason: string };
 
 const ORIGIN_TYPE_NAMES: Record<number, string> = { 3: 'a load balancer', 4: 'an edge script', 6: 'a push zone' };
 
@@ -25,6 +31,7 @@ export function originOf(zone: EdgeZone): OriginChoice {
     const endpoint = zone.ManagedContainersEndpointId ? ` (endpoint ${zone.ManagedContainersEndpointId})` : '';
     return { kind: 'unavailable', reason: `The zone's origin is a container endpoint${endpoint}, and edgeplane runs no containers.` };
   }
+  if (zone.OriginType === 4 && zone.EdgeScriptId > 0) return { kind: 'script', scriptId: zone.EdgeScriptId };
   const url = httpUrl(zone.OriginUrl);
   if (url) return { kind: 'url', url };
   const what = ORIGIN_TYPE_NAMES[zone.OriginType];

@@ -31,6 +31,7 @@ export const API_TAGS = [
   { name: 'Storage zones', description: 'File storage with a main region and replicas; pull zones can serve from them.' },
   { name: 'DNS zones', description: 'DNS zones and their records, including import and export in zone-file format.' },
   { name: 'Video libraries', description: 'Video libraries with their player, encoding, DRM and access settings.' },
+  { name: 'Edge scripts', description: 'Scripts that run at the edge: their code, releases, variables, secrets and statistics.' },
   {
     name: 'Container applications',
     description:

@@ -224,6 +224,8 @@ export function compileAction(action: EdgeRuleExtraActionT, options: ActionOptio
       return requestOnly(firstWins(field, value));
     }
     case 21:
+      // RunEdgeScript: the middleware script (ActionParameter1, its id) runs around this request's origin request.
+      return requestOnly(firstWins('edgeScriptId', n1 !== undefined && n1 > 0 ? n1 : undefined));
     case 22:
     case 23:
     case 24:

@@ -1,0 +1,108 @@
+// edgeplane's edge script runner: runs in Deno, one process per published script release, before
+// the script's own module (main.js imports this file first, then the script, then calls start()). It plays the part the platform's
+// runtime plays for the scripting SDK: the SDK, seeing the global below, hands its handler
+// (`serve`) or its middleware hooks (`servePullZone`) to it instead of listening itself. Once the
+// script's module has run, it serves edgeplane's edge on a Unix socket (the only file it may
+// write), one HTTP exchange per request or hook; `x-edgeplane-script` carries what is not the
+// message itself (JSON: the hook, the client's URL and method, the origin request's headers).
+import process from 'node:process';
+
+const META = 'x-edgeplane-script';
+const socketPath = Deno.args[0];
+let handler;
+const middlewares = { onOriginRequest: [], onOriginResponse: [] };
+
+// The global the scripting SDK looks for (byte for byte its name: a compatibility name).
+globalThis.Bunny = {
+  v1: {
+    serve(fn) {
+      handler = fn;
+    },
+    registerMiddlewares(hooks) {
+      middlewares.onOriginRequest = hooks.onOriginRequest ?? [];
+      middlewares.onOriginResponse = hooks.onOriginResponse ?? [];
+    },
+  },
+};
+
+const cpuMs = () => {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
+};
+
+function requestOf(meta, request, headers) {
+  const init = { method: meta.method, headers };
+  if (meta.method !== 'GET' && meta.method !== 'HEAD' && request.body) {
+    init.body = request.body;
+    init.duplex = 'half';
+  }
+  return new Request(meta.url, init);
+}
+
+/** What the client's request looked like, without the runner's own header. */
+function clientHeaders(request) {
+  const headers = new Headers(request.headers);
+  headers.delete(META);
+  return headers;
+}
+
+async function standalone(meta, request) {
+  if (!handler) return new Response('The script registered no handler (serve).', { status: 502 });
+  return await handler(requestOf(meta, request, clientHeaders(request)));
+}
+
+async function originRequest(meta, request) {
+  let current = requestOf(meta, request, clientHeaders(request));
+  for (const hook of middlewares.onOriginRequest) {
+    const out = await hook({ request: current });
+    if (out instanceof Response) {
+      const headers = new Headers(out.headers);
+      headers.set(META, JSON.stringify({ kind: 'response' }));
+      return new Response(out.body, { status: out.status, statusText: out.statusText, headers });
+    }
+    if (out instanceof Request) current = out;
+  }
+  const next = { kind: 'request', url: current.url, method: current.method, headers: [...current.headers] };
+  return new Response(null, { status: 200, headers: { [META]: JSON.stringify(next) } });
+}
+
+async function originResponse(meta, request) {
+  const clientRequest = new Request(meta.url, { method: meta.method, headers: meta.requestHeaders });
+  let response = new Response(meta.status === 204 || meta.status === 304 ? null : request.body, { status: meta.status, headers: clientHeaders(request) });
+  for (const hook of middlewares.onOriginResponse) {
+    const out = await hook({ request: clientRequest, response });
+    if (out instanceof Response) response = out;
+  }
+  return response;
+}
+
+const HOOKS = { standalone, 'origin-request': originRequest, 'origin-response': originResponse };
+
+async function serve(request) {
+  const started = cpuMs();
+  let response;
+  try {
+    const meta = JSON.parse(request.headers.get(META) ?? '{}');
+    const run = HOOKS[meta.hook] ?? standalone;
+    response = await run(meta, request);
+    if (!(response instanceof Response)) response = new Response('The script answered no Response.', { status: 502 });
+  } catch (error) {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    response = new Response('The script threw an error.', { status: 500, headers: { 'x-edgeplane-script-error': '1' } });
+  }
+  const used = (cpuMs() - started).toFixed(3);
+  try {
+    // In place when the headers may change: a Response made again from its body loses Deno's fast path for a fixed body.
+    response.headers.set('x-edgeplane-cpu-ms', used);
+    return response;
+  } catch {
+    const headers = new Headers(response.headers);
+    headers.set('x-edgeplane-cpu-ms', used);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
+}
+
+/** Called by main.js once the script's module has run: serves whatever it registered. */
+export function start() {
+  Deno.serve({ path: socketPath, onListen: () => console.log('edgeplane-script-ready') }, serve);
+}

@@ -1,0 +1,144 @@
+/**
+ * Edge scripts: a trivial standalone script's answer through the edge against the same code run
+ * directly by Deno (`deno serve`), in the same run, alternating, at the same concurrency; and the
+ * cold start of a script's first request (publish to first answer, and the process's own start).
+ * The answer is `no-store`, so every request runs the script. Run: `npx tsx bench/edge-script.ts`.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { request } from 'undici';
+import { readConfig } from '../src/config.js';
+import { denoBinary } from '../src/domain/edge/scripts/runtime/script-process.js';
+import { createEdgeCore } from '../src/planes/edge/core.js';
+import { listenEdge } from '../src/planes/edge/listen.js';
+import { buildRuntime } from '../src/runtime.js';
+import { openStore } from '../src/store/open.js';
+
+const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
+const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 32);
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 2);
+
+const HANDLER = `(request) => new Response("hello from the edge", { headers: { "content-type": "text/plain", "cache-control": "no-store" } })`;
+const SCRIPT = `import * as BunnySDK from "https://esm.sh/@bunny.net/edgescript-sdk@0.11.2";\nBunnySDK.net.http.serve(${HANDLER});\n`;
+const DENO_SERVE = `export default { fetch: ${HANDLER} };\n`;
+
+function load(url: string, host?: string): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers: host ? { host } : {} }, (error, result) =>
+      error ? reject(error) : resolve(result),
+    );
+  });
+}
+
+async function startDenoServe(dir: string): Promise<{ url: string; child: ChildProcess }> {
+  const file = join(dir, 'serve.js');
+  writeFileSync(file, DENO_SERVE);
+  const child = spawn(denoBinary(), ['serve', '--no-config', '--host', '127.0.0.1', '--port', '0', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const onData = (text: Buffer) => {
+      out += text.toString();
+      const found = /http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
+      if (found) resolve(`http://127.0.0.1:${found[1]}/`);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', () => reject(new Error(`deno serve exited: ${out}`)));
+  });
+  return { url, child };
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'edgeplane-bench-scripts-'));
+  // The startup bound raised: on a loaded machine Deno's start alone can pass the platform's 500 ms; the bench reports what it took.
+  const config = readConfig({}, { databaseUrl: `sqlite:${join(dir, 'bench.db')}`, edgeScriptStartupMs: 10_000 });
+  const store = await openStore(config);
+  const masterKey = randomBytes(32);
+  const runtime = buildRuntime({ config, store, masterKey });
+  const { services } = runtime;
+  const account = await services.accounts.create('bench');
+  const principal = { accountId: account.account.id, keyId: 0, keyKind: 'personal' as const, roles: ['FullAccess'] };
+  const edge = await listenEdge(createEdgeCore(services, { cdnDomain: config.cdnDomain, cacheBytes: 1 << 26, logError: console.error }), '127.0.0.1', 0);
+  const script = await services.edgeScripts.scripts.create(principal, {
+    Name: 'bench',
+    Code: SCRIPT,
+    ScriptType: 1,
+    CreateLinkedPullZone: true,
+    LinkedPullZoneName: 'bench-script',
+  });
+  const host = `bench-script.${config.cdnDomain}`;
+  const edgeUrl = `${edge.url}/`;
+
+  // Cold start: publish, then the first request (the process starts for it).
+  const coldStarts: { firstAnswerMs: number; processStartMs: number }[] = [];
+  for (let i = 0; i < 3; i++) {
+    if (i > 0) await services.edgeScripts.scripts.setCode(principal, script.Id, `${SCRIPT}// ${i}\n`);
+    await services.edgeScripts.scripts.publish(principal, script.Id, null);
+    const fresh = buildRuntime({ config, store, masterKey });
+    const edgeFresh = await listenEdge(
+      createEdgeCore(fresh.services, { cdnDomain: config.cdnDomain, cacheBytes: 1 << 20, logError: console.error }),
+      '127.0.0.1',
+      0,
+    );
+    const started = performance.now();
+    const answer = await request(`${edgeFresh.url}/`, { headers: { host } });
+    const text = await answer.body.text();
+    if (answer.statusCode !== 200) throw new Error(`cold start: ${answer.statusCode} ${text}`);
+    coldStarts.push({ firstAnswerMs: performance.now() - started, processStartMs: fresh.services.edgeScripts.runtime.startMsOf(script.Id) ?? Number.NaN });
+    console.error(`bench: cold start ${i + 1}: ${Math.round(performance.now() - started)} ms`);
+    await edgeFresh.close();
+    await fresh.close();
+  }
+
+  const deno = await startDenoServe(dir);
+  console.error(`bench: deno serve at ${deno.url}`);
+  // Warm both.
+  await load(edgeUrl, host);
+  await load(deno.url);
+  const edgeRps: number[] = [];
+  const denoRps: number[] = [];
+  const edgeP99: number[] = [];
+  const denoP99: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const e = await load(edgeUrl, host);
+    if (e.non2xx > 0 || e.errors > 0) throw new Error(`edge: ${e.non2xx} non-2xx, ${e.errors} errors`);
+    const d = await load(deno.url);
+    edgeRps.push(e.requests.average);
+    edgeP99.push(e.latency.p99);
+    denoRps.push(d.requests.average);
+    denoP99.push(d.latency.p99);
+  }
+  deno.child.kill();
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  const ratio = sum(edgeRps) / sum(denoRps);
+  console.log(
+    JSON.stringify(
+      {
+        load: loadavg().map((l) => Number(l.toFixed(2))),
+        connections: CONNECTIONS,
+        seconds: SECONDS,
+        edge: { rps: edgeRps.map(Math.round), p99Ms: edgeP99 },
+        denoServe: { rps: denoRps.map(Math.round), p99Ms: denoP99 },
+        ratio: Number(ratio.toFixed(2)),
+        coldStarts: coldStarts.map((c) => ({ firstAnswerMs: Math.round(c.firstAnswerMs), processStartMs: Math.round(c.processStartMs) })),
+      },
+      null,
+      2,
+    ),
+  );
+  await edge.close();
+  await runtime.close();
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const watchdog = setTimeout(() => {
+  console.error('bench: timed out');
+  process.exit(2);
+}, 600_000);
+await main();
+clearTimeout(watchdog);

@@ -1,0 +1,35 @@
+/** A script's code: read it, upload it (it runs once published). */
+import { Type } from 'typebox';
+import type { Api } from '../../api.js';
+import { errorResponses } from '../../api.js';
+import { EdgeScriptCode, EdgeScriptParams, UpdateEdgeScriptCodeRequest } from '../../../../schemas/edge-scripts.js';
+import { TAGS } from './tags.js';
+
+export default function codeRoutes(app: Api) {
+  app.get('/compute/script/:id/code', {
+    config: { access: 'read' },
+    schema: {
+      operationId: 'getEdgeScriptCode',
+      summary: 'Read the code of a script as last uploaded',
+      tags: TAGS,
+      params: EdgeScriptParams,
+      response: { 200: EdgeScriptCode, ...errorResponses },
+    },
+    handler: (req) => app.services.edgeScripts.scripts.code(req.principal, req.params.id),
+  });
+  app.post('/compute/script/:id/code', {
+    config: { access: 'write' },
+    schema: {
+      operationId: 'setEdgeScriptCode',
+      summary: 'Upload the code of a script; it runs once published',
+      tags: TAGS,
+      params: EdgeScriptParams,
+      body: UpdateEdgeScriptCodeRequest,
+      response: { 204: Type.Null({ description: 'Uploaded.' }), ...errorResponses },
+    },
+    handler: async (req, reply) => {
+      await app.services.edgeScripts.scripts.setCode(req.principal, req.params.id, req.body.Code);
+      return reply.code(204).send(null);
+    },
+  });
+}
