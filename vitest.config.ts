@@ -35,6 +35,10 @@ const storelessPlaneTests = [
   // The optimizer's memory while it decodes a 24-megapixel image: libvips' work, the same whatever
   // the store (the optimizer on each store is optimizer.test.ts's).
   'test/planes/edge/optimizer-limits.test.ts',
+  // Edge scripts in their Deno processes: the runtime's work, the same whatever the store (the
+  // scripting API on each store is test/http/edge-scripts/'s; publishing across instances on
+  // PostgreSQL is test/postgres/edge-scripts.test.ts's).
+  'test/planes/edge/edge-scripts.test.ts',
   // Log forwarding to syslog collectors: sockets and queues in memory, the same whatever the store.
   'test/planes/edge/log-forwarding.test.ts',
   // The S3 plane in a server process on its own SQLite file.
