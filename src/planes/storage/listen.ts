@@ -3,6 +3,7 @@ import type { Services } from '../../domain/services.js';
 import { cutStalledTransfers, DEFAULT_TRANSFER_TIMEOUTS, type TransferTimeouts, trackExchange, transferServerOptions } from '../common/transfer-timeouts.js';
 import { httpUrl, listenError, type RunningPlane } from '../plane.js';
 import { createExtensionMethodServer } from './extension-methods.js';
+import { answerCrossOrigin } from './cors.js';
 import { storageHandler } from './handler.js';
 
 export async function listenStorage(
@@ -16,7 +17,7 @@ export async function listenStorage(
   const handler = storageHandler({ files: services.files, usage: services.usage, logError });
   const front = createExtensionMethodServer((req, res) => {
     trackExchange(req, res);
-    handler(req, res);
+    if (!answerCrossOrigin(req, res)) handler(req, res);
   }, transferServerOptions(timeouts));
   // An upload may take as long as its bytes keep coming; one that stalls is cut (common/transfer-timeouts.ts).
   cutStalledTransfers(front.http, timeouts);

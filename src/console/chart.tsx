@@ -1,0 +1,79 @@
+/**
+ * A time-series chart (uPlot) of one or more of the API's charts (`{"2026-01-01T00:00:00Z": 12}`),
+ * with the same figures as a table for screen readers and keyboard users.
+ */
+import { useEffect, useRef } from 'preact/hooks';
+import uPlot from 'uplot';
+
+export interface Series {
+  label: string;
+  points: Record<string, number> | null | undefined;
+  color: string;
+}
+
+const COLORS = ['#1f5fbf', '#b8470b', '#2e7d32', '#8e24aa', '#c62828'];
+export const colorAt = (at: number) => COLORS[at % COLORS.length]!;
+
+export function Chart({ title, series, unit }: { title: string; series: Series[]; unit?: string }) {
+  const box = useRef<HTMLDivElement>(null);
+  const times = [...new Set(series.flatMap((s) => Object.keys(s.points ?? {})))].sort();
+  const columns = series.map((s) => times.map((t) => s.points?.[t] ?? 0));
+  const total = columns.reduce((sum, column) => sum + column.reduce((a, b) => a + b, 0), 0);
+
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const data: uPlot.AlignedData = [times.map((t) => Date.parse(t) / 1000), ...columns];
+    const plot = new uPlot(
+      {
+        width: Math.max(280, element.clientWidth),
+        height: 220,
+        series: [{}, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2, fill: `${s.color}22` }))],
+        axes: [{}, { label: unit ?? '', size: 60 }],
+        scales: { x: { time: true } },
+      },
+      data,
+      element,
+    );
+    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(280, element.clientWidth), height: 220 }));
+    resize.observe(element);
+    return () => {
+      resize.disconnect();
+      plot.destroy();
+    };
+  });
+
+  return (
+    <figure class="chart">
+      <figcaption>
+        {title} <span class="hint">(total {Number.isInteger(total) ? total : total.toFixed(2)})</span>
+      </figcaption>
+      <div ref={box} class="plot" aria-hidden="true" />
+      <details>
+        <summary>{title} as a table</summary>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Time</th>
+              {series.map((s) => (
+                <th key={s.label} scope="col">
+                  {s.label}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {times.map((t, row) => (
+              <tr key={t}>
+                <th scope="row">{t}</th>
+                {columns.map((column, at) => (
+                  <td key={series[at]!.label}>{column[row]}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
+    </figure>
+  );
+}
