@@ -18,7 +18,8 @@ export function Chart({ title, series, unit }: { title: string; series: Series[]
   const box = useRef<HTMLDivElement>(null);
   const times = [...new Set(series.flatMap((s) => Object.keys(s.points ?? {})))].sort();
   const columns = series.map((s) => times.map((t) => s.points?.[t] ?? 0));
-  const total = columns.reduce((sum, column) => sum + column.reduce((a, b) => a + b, 0), 0);
+  // The first series' sum: the others are parts of it or of another kind (a rate).
+  const total = (columns[0] ?? []).reduce((a, b) => a + b, 0);
 
   useEffect(() => {
     const element = box.current;
@@ -46,7 +47,10 @@ export function Chart({ title, series, unit }: { title: string; series: Series[]
   return (
     <figure class="chart">
       <figcaption>
-        {title} <span class="hint">(total {Number.isInteger(total) ? total : total.toFixed(2)})</span>
+        {title}{' '}
+        <span class="hint">
+          ({series[0]?.label}: {Number.isInteger(total) ? total : total.toFixed(2)} in all)
+        </span>
       </figcaption>
       <div ref={box} class="plot" aria-hidden="true" />
       <details>
