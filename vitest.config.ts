@@ -20,6 +20,8 @@ const storeTests = [
 const storelessPlaneTests = [
   'test/planes/storage/request-framer.test.ts',
   'test/planes/storage/extension-methods.test.ts',
+  // The file API's cross-origin headers: HTTP mechanics, the same whatever the store.
+  'test/planes/storage/cross-origin.test.ts',
   // The DNS transport against a fake authority: nothing of the store.
   'test/planes/dns/answers.test.ts',
   'test/planes/dns/limits.test.ts',

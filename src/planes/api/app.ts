@@ -179,7 +179,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   registerDocs(app);
-  registerConsole(app, deps.consoleDir ?? defaultConsoleDir(), { storagePort: typeof config.storagePort === 'number' && config.storagePort > 0 ? config.storagePort : null });
+  registerConsole(app, deps.consoleDir ?? defaultConsoleDir(), {
+    storagePort: typeof config.storagePort === 'number' && config.storagePort > 0 ? config.storagePort : null,
+  });
 
   // Core API: property names bind case-insensitively, as on the platform.
   await app.register(async (core) => {

@@ -87,8 +87,8 @@ export function registerConsole(app: FastifyInstance, folder: string, planes: Co
 
   app.get('/', { schema: { hide: true } }, (request, reply) => send(request, reply, 'index.html'));
   app.get('/console/planes.json', { schema: { hide: true } }, () => planes);
-  app.get<{ Params: { '*': string } }>('/console/*', { schema: { hide: true } }, (request, reply) => {
-    const name = request.params['*'];
+  app.get<{ Params: { file: string } }>('/console/:file', { schema: { hide: true } }, (request, reply) => {
+    const name = request.params.file;
     // Only the build's own flat file names: no folders, so no way out of the folder.
     if (!/^[A-Za-z0-9_-]+\.[a-z]+$/.test(name)) return reply.code(404).type('text/plain; charset=utf-8').send(`No console file ${name}.`);
     return send(request, reply, name);
