@@ -14,7 +14,8 @@ export interface Series {
 const COLORS = ['#1f5fbf', '#b8470b', '#2e7d32', '#8e24aa', '#c62828'];
 export const colorAt = (at: number) => COLORS[at % COLORS.length]!;
 
-export function Chart({ title, series, unit }: { title: string; series: Series[]; unit?: string }) {
+/** `total`: whether the first series' sum means something (a count, bytes), not for a rate. */
+export function Chart({ title, series, unit, total: showTotal = true }: { title: string; series: Series[]; unit?: string; total?: boolean }) {
   const box = useRef<HTMLDivElement>(null);
   const times = [...new Set(series.flatMap((s) => Object.keys(s.points ?? {})))].sort();
   const columns = series.map((s) => times.map((t) => s.points?.[t] ?? 0));
@@ -48,9 +49,11 @@ export function Chart({ title, series, unit }: { title: string; series: Series[]
     <figure class="chart">
       <figcaption>
         {title}{' '}
-        <span class="hint">
-          ({series[0]?.label}: {Number.isInteger(total) ? total : total.toFixed(2)} in all)
-        </span>
+        {showTotal ? (
+          <span class="hint">
+            ({series[0]?.label}: {Number.isInteger(total) ? total : total.toFixed(2)} in all)
+          </span>
+        ) : null}
       </figcaption>
       <div ref={box} class="plot" aria-hidden="true" />
       <details>

@@ -34,11 +34,16 @@ const elsewhere: string[] = [];
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 beforeAll(async () => {
+  const launching = chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   // The statistics are counted at the time the edge answers: the API's clock is the real one.
   t = await createTestApp({}, { clock: new TestClock(Date.now()) });
-  api = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  [storage, edge, origin] = await Promise.all([startStoragePlane(t), startEdgePlane(t), startOrigin()]);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  [api, storage, edge, origin, browser] = await Promise.all([
+    t.app.listen({ port: 0, host: '127.0.0.1' }),
+    startStoragePlane(t),
+    startEdgePlane(t),
+    startOrigin(),
+    launching,
+  ]);
   context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
   // Offline: whatever is not this machine (the server's planes: the API, and the file API on its
   // default port until the test names the one it started) is refused, and noted.

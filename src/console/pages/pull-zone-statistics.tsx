@@ -72,7 +72,7 @@ export function PullZoneStatistics({ zone }: { zone: PullZone }) {
                   { label: 'From cache', points: s.BandwidthCachedChart, color: colorAt(2) },
                 ]}
               />
-              <Chart title="Cache hit rate" unit="%" series={[{ label: 'Hit rate', points: s.CacheHitRateChart, color: colorAt(2) }]} />
+              <Chart title="Cache hit rate" unit="%" total={false} series={[{ label: 'Hit rate', points: s.CacheHitRateChart, color: colorAt(2) }]} />
               <Chart
                 title="Status codes"
                 series={[
