@@ -5,20 +5,18 @@
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 
-export interface Series {
-  label: string;
-  points: Record<string, number> | null | undefined;
-  color: string;
-}
+/** One line of a chart: its name and its points, as the API's charts give them. */
+export type Series = [label: string, points: Record<string, number> | null | undefined];
 
+/** The lines' colours, in order (each above 4.5:1 on white). */
 const COLORS = ['#1f5fbf', '#b8470b', '#2e7d32', '#8e24aa', '#c62828'];
-export const colorAt = (at: number) => COLORS[at % COLORS.length]!;
+const colorAt = (at: number) => COLORS[at % COLORS.length]!;
 
 /** `total`: whether the first series' sum means something (a count, bytes), not for a rate. */
 export function Chart({ title, series, unit, total: showTotal = true }: { title: string; series: Series[]; unit?: string; total?: boolean }) {
   const box = useRef<HTMLDivElement>(null);
-  const times = [...new Set(series.flatMap((s) => Object.keys(s.points ?? {})))].sort();
-  const columns = series.map((s) => times.map((t) => s.points?.[t] ?? 0));
+  const times = [...new Set(series.flatMap(([, points]) => Object.keys(points ?? {})))].sort();
+  const columns = series.map(([, points]) => times.map((t) => points?.[t] ?? 0));
   // The first series' sum: the others are parts of it or of another kind (a rate).
   const total = (columns[0] ?? []).reduce((a, b) => a + b, 0);
 
@@ -30,7 +28,7 @@ export function Chart({ title, series, unit, total: showTotal = true }: { title:
       {
         width: Math.max(280, element.clientWidth),
         height: 220,
-        series: [{}, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2, fill: `${s.color}22` }))],
+        series: [{}, ...series.map(([label], at) => ({ label, stroke: colorAt(at), width: 2, fill: `${colorAt(at)}22` }))],
         axes: [{}, { label: unit ?? '', size: 60 }],
         scales: { x: { time: true } },
       },
@@ -51,7 +49,7 @@ export function Chart({ title, series, unit, total: showTotal = true }: { title:
         {title}{' '}
         {showTotal ? (
           <span class="hint">
-            ({series[0]?.label}: {Number.isInteger(total) ? total : total.toFixed(2)} in all)
+            ({series[0]?.[0]}: {Number.isInteger(total) ? total : total.toFixed(2)} in all)
           </span>
         ) : null}
       </figcaption>
@@ -62,9 +60,9 @@ export function Chart({ title, series, unit, total: showTotal = true }: { title:
           <thead>
             <tr>
               <th scope="col">Time</th>
-              {series.map((s) => (
-                <th key={s.label} scope="col">
-                  {s.label}
+              {series.map(([label]) => (
+                <th key={label} scope="col">
+                  {label}
                 </th>
               ))}
             </tr>
@@ -74,7 +72,7 @@ export function Chart({ title, series, unit, total: showTotal = true }: { title:
               <tr key={t}>
                 <th scope="row">{t}</th>
                 {columns.map((column, at) => (
-                  <td key={series[at]!.label}>{column[row]}</td>
+                  <td key={series[at]![0]}>{column[row]}</td>
                 ))}
               </tr>
             ))}

@@ -108,3 +108,43 @@ export const formatBytes = (n: number): string => {
   }
   return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
 };
+
+/** Figures with their names. */
+export function Totals({ figures }: { figures: [name: string, value: ComponentChildren, testId?: string][] }) {
+  return (
+    <dl class="totals">
+      {figures.map(([name, value, testId]) => [
+        <dt key={`${name}-name`}>{name}</dt>,
+        <dd key={`${name}-value`} data-testid={testId}>
+          {value}
+        </dd>,
+      ])}
+    </dl>
+  );
+}
+
+/** The head of one resource's page: the way back to its list, its title, its tabs. */
+export function ResourceHead({
+  list,
+  listLabel,
+  title,
+  tabs,
+}: {
+  list: string;
+  listLabel: string;
+  title: string;
+  tabs?: { base: string; all: Tab[]; current: string };
+}) {
+  return (
+    <>
+      <p class="crumbs">
+        <a href={`#${list}`}>{listLabel}</a> /
+      </p>
+      <PageTitle>{title}</PageTitle>
+      {tabs ? <Tabs base={tabs.base} tabs={tabs.all} current={tabs.current} /> : null}
+    </>
+  );
+}
+
+/** Tabs from `{id: label}`, in that order. */
+export const tabsOf = (labels: Record<string, string>): Tab[] => Object.entries(labels).map(([id, label]) => ({ id, label }));

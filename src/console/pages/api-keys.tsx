@@ -1,7 +1,9 @@
 /** API keys: the account's keys with their roles, a new key (read-only or full), a key revoked. */
-import { api, itemsOf } from '../api';
+import { useState } from 'preact/hooks';
+import { api } from '../api';
 import { SchemaForm } from '../form';
 import { fieldOf, model } from '../schema';
+import { LoadedTable } from '../table';
 import { ActionButton, Loading, PageTitle, useLoad } from '../ui';
 
 interface ApiKey {
@@ -11,7 +13,8 @@ interface ApiKey {
 }
 
 export function ApiKeys() {
-  const keys = useLoad(() => api.get<ApiKey[] | { Items: ApiKey[] }>('/apikey?perPage=1000').then(itemsOf), []);
+  const [version, setVersion] = useState(0);
+  const changed = () => setVersion((n) => n + 1);
   // The create body's Roles is a list of enum values: offered here as one choice of a role.
   const role = useLoad(async () => {
     const roles = (await model('ApiKeyCreateRequest')).properties?.['Roles'];
@@ -20,42 +23,26 @@ export function ApiKeys() {
   return (
     <>
       <PageTitle>API keys</PageTitle>
-      <Loading loaded={keys}>
-        {(list) => (
-          <table>
-            <caption>Keys of the account</caption>
-            <thead>
-              <tr>
-                <th scope="col">Id</th>
-                <th scope="col">Key</th>
-                <th scope="col">Roles</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((k) => (
-                <tr key={k.Id}>
-                  <td>{k.Id}</td>
-                  <td>
-                    <code>{k.Key}</code>
-                  </td>
-                  <td>{k.Roles.join(', ')}</td>
-                  <td>
-                    <ActionButton
-                      label={`Revoke key ${k.Id}`}
-                      confirmText="Requests made with this key will be refused. Revoke it?"
-                      run={async () => {
-                        await api.del(`/apikey/${k.Id}`);
-                        keys.reload();
-                      }}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </Loading>
+      <LoadedTable
+        load={() => api.get<ApiKey[]>('/apikey?perPage=1000')}
+        version={version}
+        caption="Keys of the account"
+        headers={['Id', 'Key', 'Roles', 'Actions']}
+        keyOf={(k) => k.Id}
+        cells={(k) => [
+          k.Id,
+          <code>{k.Key}</code>,
+          k.Roles.join(', '),
+          <ActionButton
+            label={`Revoke key ${k.Id}`}
+            confirmText="Requests made with this key will be refused. Revoke it?"
+            run={async () => {
+              await api.del(`/apikey/${k.Id}`);
+              changed();
+            }}
+          />,
+        ]}
+      />
       <h2>Create a key</h2>
       <Loading loaded={role}>
         {(field) => (
@@ -67,7 +54,7 @@ export function ApiKeys() {
             done="Key created."
             onSubmit={async (body) => {
               await api.post('/apikey', { Roles: [body['Role'] ?? 'ReadOnly'] });
-              keys.reload();
+              changed();
             }}
           />
         )}

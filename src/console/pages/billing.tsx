@@ -1,84 +1,63 @@
-/** Billing: the balance, this month's charges by kind, the usage per pull zone, monthly statements. */
+/** Billing: the balance, this month's charges by kind, the charges per day, the usage per pull zone. */
 import { api } from '../api';
-import { Chart, colorAt } from '../chart';
-import { formatBytes, Loading, PageTitle, useLoad } from '../ui';
+import { Chart } from '../chart';
+import { Table } from '../table';
+import { formatBytes, Loading, PageTitle, Totals, useLoad } from '../ui';
 
 interface Billing {
   Balance: number;
   ThisMonthCharges: number;
   MonthlyBandwidthUsed: number;
   BillingHistoryChart: Record<string, number> | null;
-  BillingRecords: { Id: number; Amount: number; Timestamp: string; Type: number }[] | null;
   [charge: string]: unknown;
+}
+
+interface ZoneUsage {
+  PullZoneId: number;
+  MonthlyUsage: number;
+  MonthlyBandwidthUsed: number;
 }
 
 export function Billing() {
   const billing = useLoad(() => api.get<Billing>('/billing'), []);
-  const summary = useLoad(() => api.get<{ PullZoneId: number; MonthlyUsage: number; MonthlyBandwidthUsed: number }[]>('/billing/summary'), []);
+  const summary = useLoad(() => api.get<ZoneUsage[]>('/billing/summary'), []);
   return (
     <>
       <PageTitle>Billing</PageTitle>
       <Loading loaded={billing}>
-        {(b) => {
-          const charges = Object.entries(b).filter(([name, value]) => name.startsWith('MonthlyCharges') && typeof value === 'number' && value !== 0) as [
-            string,
-            number,
-          ][];
-          return (
-            <>
-              <dl class="totals">
-                <dt>Balance</dt>
-                <dd>{b.Balance.toFixed(2)}</dd>
-                <dt>This month's charges</dt>
-                <dd>{b.ThisMonthCharges.toFixed(2)}</dd>
-                <dt>Bandwidth this month</dt>
-                <dd>{formatBytes(b.MonthlyBandwidthUsed)}</dd>
-              </dl>
-              <table>
-                <caption>This month's charges by kind</caption>
-                <tbody>
-                  {charges.length === 0 ? (
-                    <tr>
-                      <td>No charge yet this month.</td>
-                    </tr>
-                  ) : null}
-                  {charges.map(([name, value]) => (
-                    <tr key={name}>
-                      <th scope="row">{name.replace('MonthlyCharges', '')}</th>
-                      <td>{value.toFixed(4)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              <Chart title="Charges per day" series={[{ label: 'Charges', points: b.BillingHistoryChart, color: colorAt(0) }]} />
-            </>
-          );
-        }}
+        {(b) => (
+          <>
+            <Totals
+              figures={[
+                ['Balance', b.Balance.toFixed(2)],
+                ["This month's charges", b.ThisMonthCharges.toFixed(2)],
+                ['Bandwidth this month', formatBytes(b.MonthlyBandwidthUsed)],
+              ]}
+            />
+            <Table
+              caption="This month's charges by kind"
+              headers={['Kind', 'Charge']}
+              items={Object.entries(b).filter(
+                (entry): entry is [string, number] => entry[0].startsWith('MonthlyCharges') && typeof entry[1] === 'number' && entry[1] !== 0,
+              )}
+              keyOf={([name]) => name}
+              empty="No charge yet this month."
+              cells={([name, value]) => [name.replace('MonthlyCharges', ''), value.toFixed(4)]}
+            />
+            <Chart title="Charges per day" series={[['Charges', b.BillingHistoryChart]]} />
+          </>
+        )}
       </Loading>
-      <h2>Usage by pull zone this month</h2>
       <Loading loaded={summary}>
         {(rows) => (
-          <table>
-            <caption>Usage by pull zone</caption>
-            <thead>
-              <tr>
-                <th scope="col">Pull zone</th>
-                <th scope="col">Charges</th>
-                <th scope="col">Bandwidth</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.PullZoneId}>
-                  <td>
-                    <a href={`#/pullzones/${r.PullZoneId}`}>{r.PullZoneId}</a>
-                  </td>
-                  <td>{r.MonthlyUsage.toFixed(4)}</td>
-                  <td>{formatBytes(r.MonthlyBandwidthUsed)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Table
+            caption="Usage by pull zone this month"
+            headers={['Pull zone', 'Charges', 'Bandwidth']}
+            items={rows}
+            keyOf={(r) => r.PullZoneId}
+            empty="No pull zone has usage this month."
+            cells={(r) => [<a href={`#/pullzones/${r.PullZoneId}`}>{r.PullZoneId}</a>, r.MonthlyUsage.toFixed(4), formatBytes(r.MonthlyBandwidthUsed)]}
+          />
         )}
       </Loading>
     </>

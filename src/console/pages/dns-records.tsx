@@ -6,6 +6,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { SchemaForm } from '../form';
 import { bodyFields, type Field } from '../schema';
+import { Table } from '../table';
 import { ActionButton, Loading, useLoad } from '../ui';
 
 export interface DnsRecord {
@@ -100,58 +101,38 @@ export function DnsRecords({ zoneId, records, reload }: { zoneId: number; record
         const typeName = (type: number) => typeField.choices.find((c) => c.value === type)?.label ?? String(type);
         return (
           <>
-            <table class="records">
-              <caption>Records of the zone</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Value</th>
-                  <th scope="col">TTL</th>
-                  <th scope="col">Priority</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {records.length === 0 ? (
-                  <tr>
-                    <td colSpan={6}>No record yet.</td>
-                  </tr>
-                ) : null}
-                {records.map((r) => {
-                  const what = `${typeName(r.Type)} record ${r.Name || '@'}`;
-                  return [
-                    <tr key={r.Id} class={r.Disabled ? 'disabled' : undefined}>
-                      <td>{r.Name || '@'}</td>
-                      <td>{typeName(r.Type)}</td>
-                      <td class="value">{r.Value}</td>
-                      <td>{r.Ttl}</td>
-                      <td>{['MX', 'SRV', 'SVCB', 'HTTPS'].includes(typeName(r.Type)) ? r.Priority : ''}</td>
-                      <td>
-                        <button type="button" aria-expanded={editing === r.Id} onClick={() => setEditing(editing === r.Id ? undefined : r.Id)}>
-                          Edit {what}
-                        </button>{' '}
-                        <ActionButton
-                          label={`Delete ${what}`}
-                          confirmText={`Delete the ${what}?`}
-                          run={async () => {
-                            await api.del(`/dnszone/${zoneId}/records/${r.Id}`);
-                            reload();
-                          }}
-                        />
-                      </td>
-                    </tr>,
-                    editing === r.Id ? (
-                      <tr key={`${r.Id}-edit`}>
-                        <td colSpan={6}>
-                          <RecordForm zoneId={zoneId} all={all} typeField={typeField} record={r} done={reload} />
-                        </td>
-                      </tr>
-                    ) : null,
-                  ];
-                })}
-              </tbody>
-            </table>
+            <Table
+              className="records"
+              caption="Records of the zone"
+              headers={['Name', 'Type', 'Value', 'TTL', 'Priority', 'Actions']}
+              items={records}
+              keyOf={(r) => r.Id}
+              empty="No record yet."
+              cells={(r) => {
+                const what = `${typeName(r.Type)} record ${r.Name || '@'}`;
+                return [
+                  r.Name || '@',
+                  typeName(r.Type),
+                  <span class="value">{r.Value}</span>,
+                  r.Ttl,
+                  ['MX', 'SRV', 'SVCB', 'HTTPS'].includes(typeName(r.Type)) ? r.Priority : '',
+                  <>
+                    <button type="button" aria-expanded={editing === r.Id} onClick={() => setEditing(editing === r.Id ? undefined : r.Id)}>
+                      Edit {what}
+                    </button>{' '}
+                    <ActionButton
+                      label={`Delete ${what}`}
+                      confirmText={`Delete the ${what}?`}
+                      run={async () => {
+                        await api.del(`/dnszone/${zoneId}/records/${r.Id}`);
+                        reload();
+                      }}
+                    />
+                  </>,
+                ];
+              }}
+              below={(r) => (editing === r.Id ? <RecordForm zoneId={zoneId} all={all} typeField={typeField} record={r} done={reload} /> : null)}
+            />
             <h2>Add a record</h2>
             <RecordForm zoneId={zoneId} all={all} typeField={typeField} done={reload} />
           </>

@@ -1,20 +1,15 @@
 /** One DNS zone: its records, settings, DNSSEC with the DS record to copy, zone file import and export, query statistics. */
 import { useState } from 'preact/hooks';
 import { api, errorText } from '../api';
-import { Chart, colorAt } from '../chart';
-import { SchemaForm, Status } from '../form';
-import { bodyFields } from '../schema';
-import { ActionButton, Loading, PageTitle, Tabs, useLoad } from '../ui';
+import { Chart } from '../chart';
+import { Status } from '../form';
+import { SettingsForm } from '../operation-form';
+import { Table } from '../table';
+import { ActionButton, Loading, ResourceHead, tabsOf, Totals, useLoad } from '../ui';
 import { type DnsRecord, DnsRecords } from './dns-records';
 import type { DnsZone } from './dns-zones';
 
-const TABS = [
-  { id: 'records', label: 'Records' },
-  { id: 'settings', label: 'Settings' },
-  { id: 'dnssec', label: 'DNSSEC' },
-  { id: 'zonefile', label: 'Import and export' },
-  { id: 'statistics', label: 'Statistics' },
-];
+const TABS = tabsOf({ records: 'Records', settings: 'Settings', dnssec: 'DNSSEC', zonefile: 'Import and export', statistics: 'Statistics' });
 
 interface DsRecord {
   Enabled: boolean;
@@ -48,14 +43,13 @@ function Dnssec({ zone, reload }: { zone: DnsZone; reload: () => void }) {
               <label for="ds-record">DS record for the parent zone</label>
               <textarea id="ds-record" readOnly rows={3} value={record.DsRecord} />
               <ActionButton label="Copy the DS record" run={() => navigator.clipboard.writeText(record.DsRecord ?? '')} />
-              <dl class="totals">
-                <dt>Key tag</dt>
-                <dd>{record.KeyTag}</dd>
-                <dt>Algorithm</dt>
-                <dd>{record.Algorithm}</dd>
-                <dt>Digest type</dt>
-                <dd>{record.DigestType}</dd>
-              </dl>
+              <Totals
+                figures={[
+                  ['Key tag', record.KeyTag],
+                  ['Algorithm', record.Algorithm],
+                  ['Digest type', record.DigestType],
+                ]}
+              />
             </div>
           ) : null
         }
@@ -129,29 +123,22 @@ function Statistics({ zone }: { zone: DnsZone }) {
     <Loading loaded={stats}>
       {(s) => (
         <>
-          <dl class="totals">
-            <dt>Queries answered</dt>
-            <dd>{s.TotalQueriesServed}</dd>
-          </dl>
+          <Totals figures={[['Queries answered', s.TotalQueriesServed]]} />
           <Chart
             title="Queries"
             series={[
-              { label: 'All', points: s.QueriesServedChart, color: colorAt(0) },
-              { label: 'Normal', points: s.NormalQueriesServedChart, color: colorAt(2) },
-              { label: 'Smart', points: s.SmartQueriesServedChart, color: colorAt(1) },
+              ['All', s.QueriesServedChart],
+              ['Normal', s.NormalQueriesServedChart],
+              ['Smart', s.SmartQueriesServedChart],
             ]}
           />
-          <table>
-            <caption>Queries by type</caption>
-            <tbody>
-              {Object.entries(s.QueriesByTypeChart ?? {}).map(([type, n]) => (
-                <tr key={type}>
-                  <th scope="row">{type}</th>
-                  <td>{n}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Table
+            caption="Queries by type"
+            headers={['Type', 'Queries']}
+            items={Object.entries(s.QueriesByTypeChart ?? {})}
+            keyOf={([type]) => type}
+            cells={([type, n]) => [type, n]}
+          />
         </>
       )}
     </Loading>
@@ -160,33 +147,13 @@ function Statistics({ zone }: { zone: DnsZone }) {
 
 export function DnsZonePage({ id, tab }: { id: number; tab: string }) {
   const zone = useLoad(() => api.get<DnsZone & { Records: DnsRecord[] }>(`/dnszone/${id}`), [id]);
-  const settings = useLoad(() => bodyFields('post', '/dnszone/{id}'), []);
   return (
     <Loading loaded={zone}>
       {(z) => (
         <>
-          <p class="crumbs">
-            <a href="#/dns">DNS zones</a> /
-          </p>
-          <PageTitle>DNS zone {z.Domain}</PageTitle>
-          <Tabs base={`/dns/${id}`} tabs={TABS} current={tab} />
+          <ResourceHead list="/dns" listLabel="DNS zones" title={`DNS zone ${z.Domain}`} tabs={{ base: `/dns/${id}`, all: TABS, current: tab }} />
           {tab === 'records' ? <DnsRecords zoneId={z.Id} records={z.Records} reload={zone.reload} /> : null}
-          {tab === 'settings' ? (
-            <Loading loaded={settings}>
-              {(fields) => (
-                <SchemaForm
-                  id="dns-settings"
-                  fields={fields}
-                  initial={z}
-                  submitLabel="Save settings"
-                  onSubmit={async (body) => {
-                    await api.post(`/dnszone/${z.Id}`, body);
-                    zone.reload();
-                  }}
-                />
-              )}
-            </Loading>
-          ) : null}
+          {tab === 'settings' ? <SettingsForm operation="post /dnszone/{id}" path={`/dnszone/${z.Id}`} initial={z} saved={zone.reload} /> : null}
           {tab === 'dnssec' ? <Dnssec zone={z} reload={zone.reload} /> : null}
           {tab === 'zonefile' ? <ZoneFile zone={z} reload={zone.reload} /> : null}
           {tab === 'statistics' ? <Statistics zone={z} /> : null}

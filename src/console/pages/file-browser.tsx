@@ -2,6 +2,7 @@
 import { useState } from 'preact/hooks';
 import { errorText } from '../api';
 import { chooseFileApiAddress, FileApi, fileApiAddress } from '../files';
+import { Table } from '../table';
 import { ActionButton, formatBytes, Loading, useLoad } from '../ui';
 import type { StorageZone } from './storage-zones';
 
@@ -13,6 +14,16 @@ interface Upload {
   state: 'sending' | 'done' | 'failed';
   message: string;
   abort: () => void;
+}
+
+/** Saves a file as the browser saves downloads (read whole first: the file API wants its key in a header, which a link cannot send). */
+async function save(client: FileApi, path: string, name: string): Promise<void> {
+  const url = URL.createObjectURL(await client.download(path));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
 /** Uploads running at once; the rest wait their turn. */
@@ -168,55 +179,31 @@ export function FileBrowser({ zone, path, changed }: { zone: StorageZone; path: 
                 ))}
               </ul>
             ) : null}
-            <table>
-              <caption>Files in /{folder}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Size</th>
-                  <th scope="col">Changed</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {entries.length === 0 ? (
-                  <tr>
-                    <td colSpan={4}>This folder is empty.</td>
-                  </tr>
-                ) : null}
-                {entries.map((entry) => (
-                  <tr key={entry.ObjectName}>
-                    <td>{entry.IsDirectory ? <a href={link([...path, entry.ObjectName])}>{entry.ObjectName}/</a> : entry.ObjectName}</td>
-                    <td>{entry.IsDirectory ? '' : formatBytes(entry.Length)}</td>
-                    <td>{entry.LastChanged}</td>
-                    <td>
-                      {entry.IsDirectory ? null : (
-                        <ActionButton
-                          label={`Download ${entry.ObjectName}`}
-                          run={async () => {
-                            const blob = await client.download(`${folder}${entry.ObjectName}`);
-                            const url = URL.createObjectURL(blob);
-                            const a = document.createElement('a');
-                            a.href = url;
-                            a.download = entry.ObjectName;
-                            a.click();
-                            setTimeout(() => URL.revokeObjectURL(url), 60_000);
-                          }}
-                        />
-                      )}{' '}
-                      <ActionButton
-                        label={`Delete ${entry.ObjectName}`}
-                        confirmText={entry.IsDirectory ? `Delete the folder ${entry.ObjectName} and everything in it?` : `Delete ${entry.ObjectName}?`}
-                        run={async () => {
-                          await client.remove(`${folder}${entry.ObjectName}${entry.IsDirectory ? '/' : ''}`);
-                          refresh();
-                        }}
-                      />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <Table
+              caption={`Files in /${folder}`}
+              headers={['Name', 'Size', 'Changed', 'Actions']}
+              items={entries}
+              keyOf={(entry) => entry.ObjectName}
+              empty="This folder is empty."
+              cells={(entry) => [
+                entry.IsDirectory ? <a href={link([...path, entry.ObjectName])}>{entry.ObjectName}/</a> : entry.ObjectName,
+                entry.IsDirectory ? '' : formatBytes(entry.Length),
+                entry.LastChanged,
+                <>
+                  {entry.IsDirectory ? null : (
+                    <ActionButton label={`Download ${entry.ObjectName}`} run={() => save(client, `${folder}${entry.ObjectName}`, entry.ObjectName)} />
+                  )}{' '}
+                  <ActionButton
+                    label={`Delete ${entry.ObjectName}`}
+                    confirmText={entry.IsDirectory ? `Delete the folder ${entry.ObjectName} and everything in it?` : `Delete ${entry.ObjectName}?`}
+                    run={async () => {
+                      await client.remove(`${folder}${entry.ObjectName}${entry.IsDirectory ? '/' : ''}`);
+                      refresh();
+                    }}
+                  />
+                </>,
+              ]}
+            />
           </>
         )}
       </Loading>

@@ -1,8 +1,8 @@
 /** What the edge served for a pull zone, per hour over the last day or per day over the last 30: bandwidth, requests, cache hit rate, answers by class. */
 import { useState } from 'preact/hooks';
 import { api } from '../api';
-import { Chart, colorAt } from '../chart';
-import { formatBytes, Loading, useLoad } from '../ui';
+import { Chart } from '../chart';
+import { formatBytes, Loading, Totals, useLoad } from '../ui';
 import type { PullZone } from './pull-zones';
 
 type Points = Record<string, number> | null;
@@ -48,37 +48,36 @@ export function PullZoneStatistics({ zone }: { zone: PullZone }) {
       <Loading loaded={stats}>
         {(s) => (
           <>
-            <dl class="totals">
-              <dt>Requests served</dt>
-              <dd data-testid="total-requests">{s.TotalRequestsServed}</dd>
-              <dt>Bandwidth used</dt>
-              <dd>{formatBytes(s.TotalBandwidthUsed)}</dd>
-              <dt>Cache hit rate</dt>
-              <dd>{s.CacheHitRate.toFixed(1)} %</dd>
-            </dl>
+            <Totals
+              figures={[
+                ['Requests served', s.TotalRequestsServed, 'total-requests'],
+                ['Bandwidth used', formatBytes(s.TotalBandwidthUsed)],
+                ['Cache hit rate', `${s.CacheHitRate.toFixed(1)} %`],
+              ]}
+            />
             <div class="charts">
               <Chart
                 title="Requests"
                 series={[
-                  { label: 'Served', points: s.RequestsServedChart, color: colorAt(0) },
-                  { label: 'Pulled from the origin', points: s.PullRequestsPulledChart, color: colorAt(1) },
+                  ['Served', s.RequestsServedChart],
+                  ['Pulled from the origin', s.PullRequestsPulledChart],
                 ]}
               />
               <Chart
                 title="Bandwidth"
                 unit="bytes"
                 series={[
-                  { label: 'Used', points: s.BandwidthUsedChart, color: colorAt(0) },
-                  { label: 'From cache', points: s.BandwidthCachedChart, color: colorAt(2) },
+                  ['Used', s.BandwidthUsedChart],
+                  ['From cache', s.BandwidthCachedChart],
                 ]}
               />
-              <Chart title="Cache hit rate" unit="%" total={false} series={[{ label: 'Hit rate', points: s.CacheHitRateChart, color: colorAt(2) }]} />
+              <Chart title="Cache hit rate" unit="%" total={false} series={[['Hit rate', s.CacheHitRateChart]]} />
               <Chart
                 title="Status codes"
                 series={[
-                  { label: '3xx', points: s.Error3xxChart, color: colorAt(0) },
-                  { label: '4xx', points: s.Error4xxChart, color: colorAt(1) },
-                  { label: '5xx', points: s.Error5xxChart, color: colorAt(4) },
+                  ['3xx', s.Error3xxChart],
+                  ['4xx', s.Error4xxChart],
+                  ['5xx', s.Error5xxChart],
                 ]}
               />
             </div>

@@ -2,30 +2,26 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { SchemaForm } from '../form';
-import { bodyFields, parameterField } from '../schema';
+import { OperationForm } from '../operation-form';
+import { parameterField } from '../schema';
 import { Loading, useLoad } from '../ui';
 import type { PullZone } from './pull-zones';
 
 export function Purge({ zone }: { zone: PullZone }) {
-  const tagFields = useLoad(() => bodyFields('post', '/pullzone/{id}/purgeCache'), []);
   // POST /purge takes its URL in the query string: that parameter's own schema makes the field.
   const urlField = useLoad(() => parameterField('post', '/purge', 'url'), []);
   const [purged, setPurged] = useState<string[]>([]);
   const host = zone.Hostnames?.[0]?.Value ?? '';
   return (
     <>
-      <h2>Purge the whole zone</h2>
-      <Loading loaded={tagFields}>
-        {(fields) => (
-          <SchemaForm
-            id="purge-zone"
-            fields={fields}
-            submitLabel="Purge the zone's cache"
-            done="The zone's cache is purged."
-            onSubmit={(body) => api.post(`/pullzone/${zone.Id}/purgeCache`, body)}
-          />
-        )}
-      </Loading>
+      <OperationForm
+        heading="Purge the whole zone"
+        operation="post /pullzone/{id}/purgeCache"
+        id="purge-zone"
+        submitLabel="Purge the zone's cache"
+        done="The zone's cache is purged."
+        onSubmit={(body) => api.post(`/pullzone/${zone.Id}/purgeCache`, body)}
+      />
       <h2>Purge a URL or a pattern</h2>
       <p class="help">
         For example <code>https://{host}/images/logo.png</code>, or <code>https://{host}/images/*</code> for every URL under a folder.

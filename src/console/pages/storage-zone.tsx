@@ -1,18 +1,12 @@
 /** One storage zone: its files, settings, passwords and usage. */
 import { api } from '../api';
-import { Chart, colorAt } from '../chart';
-import { SchemaForm } from '../form';
-import { bodyFields } from '../schema';
-import { ActionButton, formatBytes, Loading, PageTitle, Tabs, useLoad } from '../ui';
+import { Chart } from '../chart';
+import { SettingsForm } from '../operation-form';
+import { ActionButton, formatBytes, Loading, ResourceHead, tabsOf, Totals, useLoad } from '../ui';
 import { FileBrowser } from './file-browser';
 import type { StorageZone } from './storage-zones';
 
-const TABS = [
-  { id: 'files', label: 'Files' },
-  { id: 'settings', label: 'Settings' },
-  { id: 'passwords', label: 'Passwords' },
-  { id: 'usage', label: 'Usage' },
-];
+const TABS = tabsOf({ files: 'Files', settings: 'Settings', passwords: 'Passwords', usage: 'Usage' });
 
 function Usage({ zone }: { zone: StorageZone }) {
   const stats = useLoad(
@@ -21,17 +15,17 @@ function Usage({ zone }: { zone: StorageZone }) {
   );
   return (
     <>
-      <dl class="totals">
-        <dt>Stored</dt>
-        <dd>{formatBytes(zone.StorageUsed)}</dd>
-        <dt>Files</dt>
-        <dd>{zone.FilesStored}</dd>
-      </dl>
+      <Totals
+        figures={[
+          ['Stored', formatBytes(zone.StorageUsed)],
+          ['Files', zone.FilesStored],
+        ]}
+      />
       <Loading loaded={stats}>
         {(s) => (
           <div class="charts">
-            <Chart title="Bytes stored" unit="bytes" series={[{ label: 'Stored', points: s.StorageUsedChart, color: colorAt(0) }]} />
-            <Chart title="Files" series={[{ label: 'Files', points: s.FileCountChart, color: colorAt(2) }]} />
+            <Chart title="Bytes stored" unit="bytes" series={[['Stored', s.StorageUsedChart]]} />
+            <Chart title="Files" series={[['Files', s.FileCountChart]]} />
           </div>
         )}
       </Loading>
@@ -39,35 +33,32 @@ function Usage({ zone }: { zone: StorageZone }) {
   );
 }
 
+/** A password with the button that replaces it. */
+function Password({ name, value, reset }: { name: string; value: string; reset: () => Promise<unknown> }) {
+  return [
+    <dt key="name">{name}</dt>,
+    <dd key="value">
+      <code>{value}</code>{' '}
+      <ActionButton
+        label={`Reset the ${name.toLowerCase()}`}
+        confirmText={`Clients using the current ${name.toLowerCase()} stop working. Go on?`}
+        run={reset}
+      />
+    </dd>,
+  ];
+}
+
 function Passwords({ zone, reload }: { zone: StorageZone; reload: () => void }) {
+  const after = (reset: () => Promise<unknown>) => async () => {
+    await reset();
+    reload();
+  };
   return (
     <>
       <p>The file API (and FTP) take a password as their key: the first may write, the read-only one may only read.</p>
       <dl class="secrets">
-        <dt>Password</dt>
-        <dd>
-          <code>{zone.Password}</code>{' '}
-          <ActionButton
-            label="Reset the password"
-            confirmText="Clients using the current password stop working. Go on?"
-            run={async () => {
-              await api.post(`/storagezone/${zone.Id}/resetPassword`);
-              reload();
-            }}
-          />
-        </dd>
-        <dt>Read-only password</dt>
-        <dd>
-          <code>{zone.ReadOnlyPassword}</code>{' '}
-          <ActionButton
-            label="Reset the read-only password"
-            confirmText="Clients using the current read-only password stop working. Go on?"
-            run={async () => {
-              await api.post(`/storagezone/resetReadOnlyPassword?id=${zone.Id}`);
-              reload();
-            }}
-          />
-        </dd>
+        <Password name="Password" value={zone.Password} reset={after(() => api.post(`/storagezone/${zone.Id}/resetPassword`))} />
+        <Password name="Read-only password" value={zone.ReadOnlyPassword} reset={after(() => api.post(`/storagezone/resetReadOnlyPassword?id=${zone.Id}`))} />
         <dt>File API host</dt>
         <dd>{zone.StorageHostname}</dd>
       </dl>
@@ -77,33 +68,13 @@ function Passwords({ zone, reload }: { zone: StorageZone; reload: () => void }) 
 
 export function StorageZonePage({ id, tab, path }: { id: number; tab: string; path: string[] }) {
   const zone = useLoad(() => api.get<StorageZone>(`/storagezone/${id}`), [id]);
-  const settings = useLoad(() => bodyFields('post', '/storagezone/{id}'), []);
   return (
     <Loading loaded={zone}>
       {(z) => (
         <>
-          <p class="crumbs">
-            <a href="#/storage">Storage zones</a> /
-          </p>
-          <PageTitle>Storage zone {z.Name}</PageTitle>
-          <Tabs base={`/storage/${id}`} tabs={TABS} current={tab} />
+          <ResourceHead list="/storage" listLabel="Storage zones" title={`Storage zone ${z.Name}`} tabs={{ base: `/storage/${id}`, all: TABS, current: tab }} />
           {tab === 'files' ? <FileBrowser zone={z} path={path} changed={zone.reload} /> : null}
-          {tab === 'settings' ? (
-            <Loading loaded={settings}>
-              {(fields) => (
-                <SchemaForm
-                  id="storage-settings"
-                  fields={fields}
-                  initial={z}
-                  submitLabel="Save settings"
-                  onSubmit={async (body) => {
-                    await api.post(`/storagezone/${z.Id}`, body);
-                    zone.reload();
-                  }}
-                />
-              )}
-            </Loading>
-          ) : null}
+          {tab === 'settings' ? <SettingsForm operation="post /storagezone/{id}" path={`/storagezone/${z.Id}`} initial={z} saved={zone.reload} /> : null}
           {tab === 'passwords' ? <Passwords zone={z} reload={zone.reload} /> : null}
           {tab === 'usage' ? <Usage zone={z} /> : null}
         </>

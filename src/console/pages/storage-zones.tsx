@@ -1,9 +1,9 @@
 /** Storage zones: the account's list, and a new zone made from the create body. */
-import { api, itemsOf } from '../api';
-import { SchemaForm } from '../form';
+import { api } from '../api';
+import { OperationForm } from '../operation-form';
 import { go } from '../router';
-import { bodyFields } from '../schema';
-import { formatBytes, Loading, PageTitle, useLoad } from '../ui';
+import { LoadedTable } from '../table';
+import { formatBytes, PageTitle } from '../ui';
 
 export interface StorageZone {
   Id: number;
@@ -18,56 +18,24 @@ export interface StorageZone {
 }
 
 export function StorageZones() {
-  const zones = useLoad(() => api.get<StorageZone[] | { Items: StorageZone[] }>('/storagezone?perPage=1000').then(itemsOf), []);
-  const fields = useLoad(() => bodyFields('post', '/storagezone'), []);
   return (
     <>
       <PageTitle>Storage zones</PageTitle>
-      <Loading loaded={zones}>
-        {(list) =>
-          list.length === 0 ? (
-            <p>No storage zone yet.</p>
-          ) : (
-            <table>
-              <caption>Storage zones of the account</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Region</th>
-                  <th scope="col">Files</th>
-                  <th scope="col">Used</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((zone) => (
-                  <tr key={zone.Id}>
-                    <td>
-                      <a href={`#/storage/${zone.Id}`}>{zone.Name}</a>
-                    </td>
-                    <td>{zone.Region}</td>
-                    <td>{zone.FilesStored}</td>
-                    <td>{formatBytes(zone.StorageUsed)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )
-        }
-      </Loading>
-      <h2>Add a storage zone</h2>
-      <Loading loaded={fields}>
-        {(list) => (
-          <SchemaForm
-            id="new-storage-zone"
-            fields={list}
-            submitLabel="Add storage zone"
-            onSubmit={async (body) => {
-              const zone = await api.post<StorageZone>('/storagezone', body);
-              go(`/storage/${zone.Id}`);
-            }}
-          />
-        )}
-      </Loading>
+      <LoadedTable
+        load={() => api.get<StorageZone[]>('/storagezone?perPage=1000')}
+        caption="Storage zones of the account"
+        headers={['Name', 'Region', 'Files', 'Used']}
+        keyOf={(zone) => zone.Id}
+        empty="No storage zone yet."
+        cells={(zone) => [<a href={`#/storage/${zone.Id}`}>{zone.Name}</a>, zone.Region, zone.FilesStored, formatBytes(zone.StorageUsed)]}
+      />
+      <OperationForm
+        heading="Add a storage zone"
+        operation="post /storagezone"
+        id="new-storage-zone"
+        submitLabel="Add storage zone"
+        onSubmit={async (body) => go(`/storage/${(await api.post<StorageZone>('/storagezone', body)).Id}`)}
+      />
     </>
   );
 }
