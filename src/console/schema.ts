@@ -58,13 +58,18 @@ export interface Field {
   choices: Choice[];
 }
 
-let loading: Promise<Document> | undefined;
-const documentOnce = () => {
-  loading ??= api.get<Document>('/openapi.json').catch((error: unknown) => {
-    loading = undefined;
-    throw error;
-  });
-  return loading;
+const loading = new Map<string, Promise<Document>>();
+/** The OpenAPI document at an address (this server's by default), fetched once. */
+const documentOnce = (url = '/openapi.json'): Promise<Document> => {
+  let document = loading.get(url);
+  if (!document) {
+    document = (url.startsWith('/') ? api.get<Document>(url) : fetch(url).then((r) => r.json() as Promise<Document>)).catch((error: unknown) => {
+      loading.delete(url);
+      throw error;
+    });
+    loading.set(url, document);
+  }
+  return document;
 };
 
 function resolve(document: Document, schema: JsonSchema): JsonSchema {
@@ -80,9 +85,9 @@ export async function bodySchema(method: string, path: string): Promise<JsonSche
   return resolve(document, schema);
 }
 
-/** A named model of the document (`DnsRecord`), its references resolved one level. */
-export async function model(name: string): Promise<JsonSchema> {
-  const document = await documentOnce();
+/** A named model of the document (`DnsRecord`), its references resolved one level; `at`: another plane's document. */
+export async function model(name: string, at?: string): Promise<JsonSchema> {
+  const document = await documentOnce(at);
   return resolve(document, { $ref: `#/components/schemas/${name}` });
 }
 
@@ -98,8 +103,13 @@ function enumLabels(description: string): Map<string, string> {
     const at = entry.indexOf(' = ');
     if (at > 0) labels.set(entry.slice(0, at).trim(), entry.slice(at + 3).trim());
   }
+  // The other spelling some descriptions use: "0 created, 1 uploaded, …".
+  if (labels.size === 0) for (const match of description.matchAll(/(?:^|, )(\d+) ([a-z][^,.]*)/gi)) labels.set(match[1]!, match[2]!.trim());
   return labels;
 }
+
+/** The names of an integer enum's values, from its description: `0 = Premium, 1 = Volume` or `0 created, 1 uploaded`. */
+export const valueNames = (description: string | undefined): Map<string, string> => enumLabels(description ?? '');
 
 /** The description without the list of value names (the choices show them). */
 const plainDescription = (description: string) => description.replace(VALUE_NAMES, '').trim();
@@ -183,4 +193,17 @@ export async function parameterField(method: string, path: string, name: string)
   const parameter = document.paths[path]?.[method]?.parameters?.find((p) => p.name === name);
   if (!parameter) throw new Error(`The API's document has no parameter ${name} for ${method.toUpperCase()} ${path}.`);
   return fieldOf(name, { ...parameter.schema, description: parameter.description ?? parameter.schema?.description ?? '' }, parameter.required === true);
+}
+
+/** The first object schema anywhere in a document with all these properties (a model a document repeats inline). */
+export async function modelWith(properties: string[], at?: string): Promise<JsonSchema | undefined> {
+  const document = await documentOnce(at);
+  const visit = (node: unknown): JsonSchema | undefined => {
+    if (Array.isArray(node)) return node.map(visit).find(Boolean);
+    if (typeof node !== 'object' || node === null) return undefined;
+    const schema = node as JsonSchema;
+    if (schema.properties && properties.every((name) => name in schema.properties!)) return schema;
+    return Object.values(node).map(visit).find(Boolean);
+  };
+  return visit(document);
 }

@@ -15,6 +15,8 @@ import { createTestApp, TestClock, type TestContext } from '../helpers/app.js';
 import { type EdgePlane, startEdgePlane, startOrigin, type TestOrigin } from '../helpers/edge-plane.js';
 import { files, type StoragePlane, startStoragePlane } from '../helpers/storage-plane.js';
 import { PACKAGE_ROOT } from '../helpers/server-process.js';
+import type { FastifyInstance } from 'fastify';
+import { buildVideoApp } from '../../src/planes/video/app.js';
 
 const SCREENSHOTS = join(PACKAGE_ROOT, '.tmp', 'console-screenshots');
 const AXE = readFileSync(join(PACKAGE_ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
@@ -25,6 +27,8 @@ let api: string;
 let storage: StoragePlane;
 let edge: EdgePlane;
 let origin: TestOrigin;
+let video: FastifyInstance;
+let videoUrl: string;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -37,12 +41,14 @@ beforeAll(async () => {
   const launching = chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   // The statistics are counted at the time the edge answers: the API's clock is the real one.
   t = await createTestApp({}, { clock: new TestClock(Date.now()) });
-  [api, storage, edge, origin, browser] = await Promise.all([
+  video = await buildVideoApp({ services: t.app.services, config: t.config });
+  [api, storage, edge, origin, browser, videoUrl] = await Promise.all([
     t.app.listen({ port: 0, host: '127.0.0.1' }),
     startStoragePlane(t),
     startEdgePlane(t),
     startOrigin(),
     launching,
+    video.listen({ port: 0, host: '127.0.0.1' }),
   ]);
   context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
   // Offline: whatever is not this machine (the server's planes: the API, and the file API on its
@@ -62,7 +68,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await Promise.all([storage?.close(), edge?.close(), origin?.close()]);
+  await Promise.all([storage?.close(), edge?.close(), origin?.close(), video?.close()]);
   await t?.close();
   if (work) rmSync(work, { recursive: true, force: true });
 });
@@ -240,6 +246,37 @@ describe('the web console', () => {
       { Type: 4, Name: '', Value: 'mail.console-test.com', Priority: 10 },
     ]);
     await shoot('dns-records');
+  });
+
+  it('uploads a video into a new library with its progress, lists it with its status, opens the player', async () => {
+    await page.getByRole('link', { name: 'Video libraries' }).click();
+    await page.getByLabel('Name').fill('console-videos');
+    await page.getByRole('button', { name: 'Add video library' }).click();
+    await page.getByRole('heading', { name: 'Video library console-videos' }).waitFor();
+    const [library] = (await t.get('/videolibrary')).body.Items as { Id: number; ApiKey: string }[];
+
+    await page.getByLabel('Video API address').fill(videoUrl);
+    await page.getByRole('button', { name: 'Use this address' }).click();
+    await page.getByText('No video yet.').waitFor();
+    // Not a real video: the upload and the listing are the console's part; encoding is the plane's (test/video-api/).
+    const clip = join(work, 'clip.mp4');
+    writeFileSync(clip, randomBytes(256 * 1024));
+    await page.getByLabel('Title', { exact: true }).fill('First clip');
+    await page.getByLabel('Video file').setInputFiles(clip);
+    await page.getByRole('button', { name: 'Upload video' }).click();
+    await page.getByText('Uploaded: encoding').waitFor();
+    expect(await page.locator('#video-upload').getAttribute('value')).toBe(String(256 * 1024));
+
+    const listed = await fetch(`${videoUrl}/library/${library!.Id}/videos`, { headers: { AccessKey: library!.ApiKey } });
+    const [stored] = ((await listed.json()) as { items: { guid: string; title: string; status: number; storageSize: number }[] }).items;
+    expect(stored).toMatchObject({ title: 'First clip', status: 1 });
+    await page.getByRole('cell', { name: 'uploaded' }).waitFor();
+
+    await page.getByRole('button', { name: 'Play First clip' }).click();
+    const player = page.frameLocator('iframe[title="Player: First clip"]');
+    await player.locator('body').waitFor();
+    expect(await page.locator('iframe.player').getAttribute('src')).toBe(`${videoUrl}/embed/${library!.Id}/${stored!.guid}`);
+    await shoot('video-library');
   });
 
   it('is usable on a narrow screen and fetched nothing from elsewhere', async () => {

@@ -1,7 +1,8 @@
 /** A storage zone's files: folders to walk, several uploads at once with their progress, downloads, deletes, new folders. */
 import { useState } from 'preact/hooks';
 import { errorText } from '../api';
-import { chooseFileApiAddress, FileApi, fileApiAddress } from '../files';
+import { FileApi, planeAddress } from '../files';
+import { PlaneAddress } from '../plane-address';
 import { Table } from '../table';
 import { ActionButton, formatBytes, Loading, useLoad } from '../ui';
 import type { StorageZone } from './storage-zones';
@@ -30,34 +31,12 @@ async function save(client: FileApi, path: string, name: string): Promise<void> 
 const PARALLEL_UPLOADS = 3;
 let nextUpload = 1;
 
-function AddressForm({ address, choose }: { address: string; choose: (address: string) => void }) {
-  const [draft, setDraft] = useState(address);
-  return (
-    <form
-      class="inline"
-      onSubmit={(e) => {
-        e.preventDefault();
-        choose(draft.trim());
-      }}
-    >
-      <div class="field">
-        <label for="file-api">File API address</label>
-        <input id="file-api" type="url" value={draft} onInput={(e) => setDraft(e.currentTarget.value)} aria-describedby="file-api-help" />
-        <p class="help" id="file-api-help">
-          Where this server's storage plane listens (its port is EDGEPLANE_STORAGE_PORT); kept in this browser.
-        </p>
-      </div>
-      <button type="submit">Use this address</button>
-    </form>
-  );
-}
-
 export function FileBrowser({ zone, path, changed }: { zone: StorageZone; path: string[]; changed: () => void }) {
   const folder = path.length > 0 ? `${path.join('/')}/` : '';
   const [turn, setTurn] = useState(0);
   const [address, setAddress] = useState<string | undefined>(undefined);
   const files = useLoad(async () => {
-    const base = address ?? (await fileApiAddress());
+    const base = address ?? (await planeAddress('storage'));
     if (address === undefined) setAddress(base);
     const client = new FileApi(base, zone.Name, zone.Password);
     return { client, entries: await client.list(folder) };
@@ -99,16 +78,7 @@ export function FileBrowser({ zone, path, changed }: { zone: StorageZone; path: 
 
   return (
     <>
-      {address !== undefined ? (
-        <AddressForm
-          key={address}
-          address={address}
-          choose={(value) => {
-            chooseFileApiAddress(value);
-            setAddress(value.replace(/\/+$/, ''));
-          }}
-        />
-      ) : null}
+      {address !== undefined ? <PlaneAddress plane="storage" address={address} chosen={setAddress} /> : null}
       <nav aria-label="Folder" class="crumbs">
         {crumbs.map((c, at) => (
           <span key={c.to.join('/')}>

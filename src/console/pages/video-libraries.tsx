@@ -1,11 +1,12 @@
 /**
- * Video libraries: the list, a new library, and one library's settings from the update body's
- * schema. Its videos are served by the video plane with the library's own key (not yet here).
+ * Video libraries: the list, a new library, and one library's videos (pages/videos.tsx) and
+ * settings (the update body's schema).
  */
 import { api } from '../api';
 import { OperationForm, SettingsForm } from '../operation-form';
 import { go } from '../router';
 import { LoadedTable } from '../table';
+import { Videos } from './videos';
 import { formatBytes, Loading, PageTitle, ResourceHead, Totals, useLoad } from '../ui';
 
 interface VideoLibrary {
@@ -31,6 +32,8 @@ function Library({ id }: { id: number }) {
               ['Delivered', formatBytes(l.TrafficUsage)],
             ]}
           />
+          <h2>Videos</h2>
+          <Videos libraryId={l.Id} apiKey={String(l['ApiKey'])} />
           <h2>Settings</h2>
           <SettingsForm operation="post /videolibrary/{id}" path={`/videolibrary/${l.Id}`} initial={l} saved={library.reload} />
         </>

@@ -179,9 +179,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   registerDocs(app);
-  registerConsole(app, deps.consoleDir ?? defaultConsoleDir(), {
-    storagePort: typeof config.storagePort === 'number' && config.storagePort > 0 ? config.storagePort : null,
-  });
+  const fixedPort = (port: number | 'off') => (typeof port === 'number' && port > 0 ? port : null);
+  registerConsole(app, deps.consoleDir ?? defaultConsoleDir(), { storage: fixedPort(config.storagePort), video: fixedPort(config.videoPort) });
 
   // Core API: property names bind case-insensitively, as on the platform.
   await app.register(async (core) => {

@@ -30,6 +30,8 @@ const CONTENT_SECURITY_POLICY = [
   "img-src 'self' data: blob:",
   "media-src 'self' blob: http: https:",
   "connect-src 'self' http: https:",
+  // The player: the video plane's embed page, at its own port.
+  'frame-src http: https:',
   "frame-ancestors 'none'",
   "base-uri 'none'",
   "form-action 'none'",
@@ -47,9 +49,10 @@ export function defaultConsoleDir(): string {
   return existsSync(join(beside, 'index.html')) ? beside : join(packageRoot(), 'dist', 'bundle', 'console');
 }
 
-/** What the page needs to know of the other planes: the storage plane's port, when fixed (the file browser calls it). */
+/** What the page needs to know of the other planes it calls: their ports, when fixed (null: chosen at start, or off). */
 export interface ConsolePlanes {
-  storagePort: number | null;
+  storage: number | null;
+  video: number | null;
 }
 
 export function registerConsole(app: FastifyInstance, folder: string, planes: ConsolePlanes): void {
