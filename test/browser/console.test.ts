@@ -138,6 +138,23 @@ describe('the web console', () => {
     await shoot('pull-zone-settings');
   });
 
+  it('adds an edge rule with a trigger, which the edge then applies', async () => {
+    await page.getByRole('link', { name: 'Edge rules' }).click();
+    await page.locator('#new-rule-Description').fill('Block the admin pages');
+    await page.locator('#new-rule-ActionType').selectOption({ label: 'BlockRequest' });
+    await page.getByRole('button', { name: 'Add a trigger' }).click();
+    await page.locator('#new-rule-trigger-0-PatternMatches').fill('*/admin/*');
+    await page.getByRole('button', { name: 'Add edge rule' }).click();
+    await page.getByRole('button', { name: 'Edit Block the admin pages' }).waitFor();
+    const [zone] = (await t.get('/pullzone')).body as { Id: number }[];
+    const rules = (await t.get(`/pullzone/${zone!.Id}`)).body.EdgeRules;
+    expect(rules).toMatchObject([
+      { Description: 'Block the admin pages', ActionType: 4, Enabled: true, Triggers: [{ Type: 0, PatternMatches: ['*/admin/*'] }] },
+    ]);
+    const host = `console-zone.${t.config.cdnDomain}`;
+    expect((await edge.get(host, '/admin/users')).status).toBe(403);
+  });
+
   it('purges a URL (the edge fetches it again) and draws the requests just made', async () => {
     const host = `console-zone.${t.config.cdnDomain}`;
     for (let i = 0; i < 4; i++) expect((await edge.get(host, '/a.txt')).status).toBe(200);
@@ -151,7 +168,8 @@ describe('the web console', () => {
 
     const [zone] = (await t.get('/pullzone')).body as { Id: number }[];
     const served = (await t.get(`/statistics?pullZone=${zone!.Id}`)).body.TotalRequestsServed as number;
-    expect(served).toBe(6);
+    // The six just made, and the one the edge rule refused.
+    expect(served).toBe(7);
     await page.getByRole('link', { name: 'Statistics' }).click();
     await expect.poll(() => page.getByTestId('total-requests').textContent()).toBe(String(served));
     // Four charts drawn (uPlot's canvases), the requests' one with a non-zero point in its table.

@@ -24,7 +24,17 @@ interface EdgeRule {
 
 const RULE_FIELDS = ['Description', 'ActionType', 'ActionParameter1', 'ActionParameter2', 'ActionParameter3', 'TriggerMatchingType', 'Enabled'];
 
-function TriggersEditor({ fields, rows, setRows }: { fields: Field[]; rows: Record<string, Raw>[]; setRows: (rows: Record<string, Raw>[]) => void }) {
+function TriggersEditor({
+  id,
+  fields,
+  rows,
+  setRows,
+}: {
+  id: string;
+  fields: Field[];
+  rows: Record<string, Raw>[];
+  setRows: (rows: Record<string, Raw>[]) => void;
+}) {
   const blank = () => Object.fromEntries(fields.map((f) => [f.name, rawOf(f, f.kind === 'choice' ? f.choices[0]?.value : undefined)]));
   return (
     <fieldset>
@@ -35,7 +45,7 @@ function TriggersEditor({ fields, rows, setRows }: { fields: Field[]; rows: Reco
           {fields.map((field) => (
             <Control
               key={field.name}
-              id={`trigger-${at}-${field.name}`}
+              id={`${id}-trigger-${at}-${field.name}`}
               field={{ ...field, name: field.name, description: at === 0 ? field.description : '' }}
               raw={row[field.name] ?? ''}
               problem={undefined}
@@ -84,7 +94,7 @@ function RuleForm({ zone, rule, done }: { zone: PullZone; rule?: EdgeRule; done:
               done();
             }}
           >
-            <TriggersEditor fields={f.trigger} rows={triggers} setRows={setRows} />
+            <TriggersEditor id={rule ? `rule-${rule.Guid}` : 'new-rule'} fields={f.trigger} rows={triggers} setRows={setRows} />
           </SchemaForm>
         );
       }}
