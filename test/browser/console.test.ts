@@ -235,7 +235,7 @@ describe('the web console', () => {
     expect((await api.list('')).body.map((entry) => entry['ObjectName']).sort()).toEqual(['big.bin', 'images', 'notes.txt']);
   });
 
-  it('adds and edits DNS records of three types', async () => {
+  it('adds and edits DNS records of three types, imports a zone file, turns DNSSEC on with its DS record', async () => {
     await page.getByRole('link', { name: 'DNS zones' }).click();
     await page.getByLabel('Domain').fill('console-test.com');
     await page.getByRole('button', { name: 'Add DNS zone' }).click();
@@ -267,6 +267,19 @@ describe('the web console', () => {
       { Type: 4, Name: '', Value: 'mail.console-test.com', Priority: 10 },
     ]);
     await shoot('dns-records');
+
+    await page.getByRole('link', { name: 'Import and export' }).click();
+    await page.getByLabel('Zone file', { exact: true }).fill('ftp 300 IN A 192.0.2.30\n');
+    await page.getByRole('button', { name: 'Import records' }).click();
+    await page.getByText('Added 1, failed 0, skipped 0.').waitFor();
+    expect((await t.get(`/dnszone/${zone!.Id}`)).body.Records.map((r: { Name: string }) => r.Name)).toContain('ftp');
+
+    await page.getByRole('link', { name: 'DNSSEC' }).click();
+    await page.getByRole('button', { name: 'Turn DNSSEC on' }).click();
+    const ds = await page.getByLabel('DS record for the parent zone').inputValue();
+    const { body: dnssec } = await t.post(`/dnszone/${zone!.Id}/dnssec`);
+    expect(ds).toBe(dnssec.DsRecord);
+    expect((await t.get(`/dnszone/${zone!.Id}`)).body.DnsSecEnabled).toBe(true);
   });
 
   it('uploads a video into a new library with its progress, lists it with its status, opens the player', async () => {
