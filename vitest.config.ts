@@ -20,6 +20,8 @@ const storeTests = [
 const storelessPlaneTests = [
   'test/planes/storage/request-framer.test.ts',
   'test/planes/storage/extension-methods.test.ts',
+  // The file API's cross-origin headers: HTTP mechanics, the same whatever the store.
+  'test/planes/storage/cross-origin.test.ts',
   // The DNS transport against a fake authority: nothing of the store.
   'test/planes/dns/answers.test.ts',
   'test/planes/dns/limits.test.ts',
@@ -75,6 +77,7 @@ const storelessPlaneTests = [
 const SLOW_FILES = [
   'test/video-api/encoding.test.ts',
   'test/browser/embed.test.ts',
+  'test/browser/console.test.ts',
   'test/planes/storage/durability.test.ts',
   'test/security/transfer-timeouts.test.ts',
   'test/browser/docs.test.ts',

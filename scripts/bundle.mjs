@@ -19,10 +19,13 @@
  * folder), pdfkit (it loads its fonts from files beside its own), sharp (its libvips binding is
  * a native file of a platform package it finds at run time) and esbuild (the optimizer's
  * minifier: its JavaScript API starts its own binary).
+ *
+ * The web console (src/console/) is built here too, for browsers, into console/ beside the
+ * bundles: the API plane serves it at `/` (src/planes/api/plugins/console.ts).
  */
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 
 const EXTERNAL = ['better-sqlite3', 'pg', 'pg-native', 'pino-pretty', '@fastify/swagger-ui', 'pdfkit', 'sharp', 'esbuild'];
@@ -120,3 +123,23 @@ await build({
 });
 await build({ ...commonJs, entryPoints: { cli: 'src/cli.ts' }, plugins: [loadedLater, routerPrefixMatch] });
 chmodSync(`${OUT}/cli.js`, 0o755);
+
+/**
+ * The web console: one minified script and one style sheet (Preact and uPlot inside), and its
+ * page. Nothing is fetched from elsewhere at run time; the sizes are the README's.
+ */
+await build({
+  entryPoints: { console: 'src/console/main.tsx' },
+  outdir: `${OUT}/console`,
+  bundle: true,
+  platform: 'browser',
+  format: 'esm',
+  target: ['chrome120', 'firefox120', 'safari16'],
+  minify: true,
+  jsx: 'automatic',
+  jsxImportSource: 'preact',
+  tsconfig: 'src/console/tsconfig.json',
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+copyFileSync('src/console/index.html', `${OUT}/console/index.html`);

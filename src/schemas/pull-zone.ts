@@ -394,6 +394,37 @@ const zoneProperties = {
 
 type ZoneProperties = typeof zoneProperties;
 
+/**
+ * The specification's groups of settings (section 2.4), each named with the first of its fields in
+ * zoneProperties' order: the update body carries them as `x-groups` in the OpenAPI document, and
+ * the web console shows the settings so. A field added to a group's run of fields joins it.
+ */
+const SETTING_GROUP_STARTS: readonly (readonly [group: string, first: keyof ZoneProperties])[] = [
+  ['Origin', 'Id'],
+  ['Access', 'AllowedReferrers'],
+  ['Limits', 'MonthlyBandwidthLimit'],
+  ['Caching', 'IgnoreQueryStrings'],
+  ['TLS', 'EnableTLS1'],
+  ['Logging', 'EnableLogging'],
+  ['Error pages', 'ErrorPageEnableCustomCode'],
+  ['DDoS and sessions', 'ShieldDDosProtectionEnabled'],
+  ['Optimizer', 'OptimizerEnabled'],
+  ['Edge rules', 'EdgeRules'],
+];
+/** The request-only settings' groups (they are not in zoneProperties' runs). */
+const REQUEST_ONLY_GROUPS: Record<string, string> = { DnsOriginPort: 'Origin', DnsOriginScheme: 'Origin', CacheControlBrowserMaxAgeOverride: 'Caching' };
+
+function settingGroups(settable: readonly string[]): Record<string, string[]> {
+  const groups: Record<string, string[]> = Object.fromEntries(SETTING_GROUP_STARTS.map(([group]) => [group, []]));
+  let group = SETTING_GROUP_STARTS[0]![0];
+  for (const name of Object.keys(zoneProperties)) {
+    group = SETTING_GROUP_STARTS.find(([, first]) => first === name)?.[0] ?? group;
+    if (settable.includes(name)) groups[group]!.push(name);
+  }
+  for (const [name, named] of Object.entries(REQUEST_ONLY_GROUPS)) groups[named]!.push(name);
+  return Object.fromEntries(Object.entries(groups).filter(([, names]) => names.length > 0));
+}
+
 /** A pull zone as returned. Every property is always sent. */
 export const PullZone = Type.Object(zoneProperties, { additionalProperties: false, description: 'A pull zone.' });
 
@@ -468,7 +499,7 @@ const requestOnlyProperties = {
 /** Body of POST /pullzone/{id}: fields left out keep their value; null also keeps it. */
 export const PullZoneUpdateRequest = Type.Object(
   { ...settingProperties, ...requestOnlyProperties },
-  { additionalProperties: false, description: "Changes to a pull zone's settings." },
+  { additionalProperties: false, description: "Changes to a pull zone's settings.", 'x-groups': settingGroups(Object.keys(settingProperties)) },
 );
 
 /** Body of POST /pullzone: a name, plus any setting the update body takes. */

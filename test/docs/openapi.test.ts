@@ -29,8 +29,8 @@ interface Document {
   components: { schemas: Record<string, unknown> };
 }
 
-/** Served for people and tools, not part of the API. */
-const NOT_API = ['/openapi.json', '/docs'];
+/** Served for people and tools, not part of the API (and the web console's page, at `/` exactly). */
+const NOT_API = ['/openapi.json', '/docs', '/console/'];
 /** The video plane's pages for browsers (the embed page, its direct address, the player's files) and its tus endpoint (a protocol of its own). */
 const VIDEO_PAGES = ['/openapi.json', '/embed/', '/play/', '/_player/', '/tusupload'];
 /** The container API's second mount (for the platform's command-line client) repeats /mc at the root. */
@@ -76,7 +76,7 @@ function documentationProblems(document: Document, routes: Route[], notApi = NOT
   const tags = new Set((document.tags ?? []).filter((tag) => tag.description).map((tag) => tag.name));
 
   for (const { method, path } of routes) {
-    if (notApi.some((prefix) => path.toLowerCase().startsWith(prefix))) continue;
+    if (path === '/' || notApi.some((prefix) => path.toLowerCase().startsWith(prefix))) continue;
     const documentedAs = isMirror(path) ? `/mc${path}` : path;
     if (!documented.has(routeKey(method, documentedAs))) problems.push(`${method} ${path}: not in the document`);
   }

@@ -13,6 +13,7 @@ import { buildApp } from '../../src/planes/api/app.js';
 import { readConfig, type Config } from '../../src/config.js';
 import { buildRuntime, type RuntimeOptions } from '../../src/runtime.js';
 import type { Store } from '../../src/store/types.js';
+import { PACKAGE_ROOT, TEST_BUNDLE_DIR } from './server-process.js';
 import { leasedTestStore, type TestStoreLocation } from './store.js';
 
 export interface TestResponse<T = any> {
@@ -180,7 +181,8 @@ export async function buildApiOver(
     const asOptions = loggerOptions as LoggerOptions<string>;
     logger = stream ? pino<string>(asOptions, stream) : pino<string>(asOptions);
   }
-  const app = await buildApp({ runtime, logger });
+  // The console the test run built from this checkout (test/setup/server-bundle.ts), not an older dist/.
+  const app = await buildApp({ runtime, logger, consoleDir: join(PACKAGE_ROOT, TEST_BUNDLE_DIR, 'console') });
   app.addHook('onClose', () => runtime.close());
   return app;
 }

@@ -33,6 +33,9 @@ describe('the package', () => {
       'dist/bundle/package.json',
       'dist/bundle/vendor-s3.cjs',
       'dist/bundle/vendor-x509.cjs',
+      'dist/bundle/console/index.html',
+      'dist/bundle/console/console.js',
+      'dist/bundle/console/console.css',
       'migrations/sqlite/0001-initial.sql',
       'migrations/postgres/0001-initial.sql',
       'README.md',
@@ -53,7 +56,7 @@ describe('the package', () => {
     expect(stdout).toMatch(/^edgeplane \d+\.\d+\.\d+/);
   }, 60_000);
 
-  it('serves from the bundle: API, validation errors, docs page and its assets, health, JSON logs', async () => {
+  it('serves from the bundle: API, validation errors, docs page and its assets, the web console, health, JSON logs', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'edgeplane-bundle-'));
     const key = 'bundle-bootstrap-key-0123456789';
     const server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, EDGEPLANE_BOOTSTRAP_KEY: key }, BUNDLED_SERVER);
@@ -93,6 +96,11 @@ describe('the package', () => {
       expect(asset, page.slice(0, 500)).toBeDefined();
       expect((await fetch(`${server.base}/docs/${asset!.replace(/^docs\//, '')}`)).status).toBe(200);
       expect(((await (await fetch(`${server.base}/openapi.json`)).json()) as { openapi: string }).openapi).toBe('3.1.0');
+      // The web console, found beside the bundle: its page at / and the script it names.
+      const consolePage = await fetch(`${server.base}/`);
+      expect([consolePage.status, consolePage.headers.get('content-security-policy')]).toEqual([200, expect.stringContaining("script-src 'self'")]);
+      const script = /src="(\/console\/[^"]+\.js)"/.exec(await consolePage.text())?.[1];
+      expect((await fetch(`${server.base}${script}`)).headers.get('content-type')).toBe('text/javascript; charset=utf-8');
 
       // Log lines are written in blocks, at the latest a second after they were logged.
       const lines = () =>

@@ -22,6 +22,7 @@ import operatorRoutes from './routes/operator/index.js';
 import { registerBodyParsers } from '../common/body-parsers.js';
 import { bindCaseInsensitively } from './plugins/case-insensitive-body.js';
 import { finishOpenApiDocument, registerDocs } from './plugins/docs.js';
+import { defaultConsoleDir, registerConsole } from './plugins/console.js';
 import { frameworkErrors, registerErrorHandling } from '../common/errors.js';
 import { registerFaults } from './plugins/faults.js';
 import { registerIdempotency } from './plugins/idempotency.js';
@@ -82,6 +83,8 @@ export interface AppDeps {
   logger?: FastifyBaseLogger | undefined;
   /** Which planes of the process serve, for the health answer; default: the API alone. */
   planes?: PlaneStates | undefined;
+  /** The built web console's folder; default: beside the server's bundle (plugins/console.ts). */
+  consoleDir?: string | undefined;
 }
 
 /** The request's line: what was asked, how it ended, how long it took (the serializers keep headers and bodies out). */
@@ -178,6 +181,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   registerDocs(app);
+  const fixedPort = (port: number | 'off') => (typeof port === 'number' && port > 0 ? port : null);
+  registerConsole(app, deps.consoleDir ?? defaultConsoleDir(), { storage: fixedPort(config.storagePort), video: fixedPort(config.videoPort) });
 
   // Core API: property names bind case-insensitively, as on the platform.
   await app.register(async (core) => {

@@ -11,6 +11,7 @@ import type { Config } from '../../config.js';
 import type { Services } from '../../domain/services.js';
 import { ErrorBody } from '../../schemas/error.js';
 import { registerBodyParsers } from '../common/body-parsers.js';
+import { answerCrossOrigin, type CrossOriginRules } from '../common/cross-origin.js';
 import { correctOperations, type JsonObject } from '../common/openapi-corrections.js';
 import { frameworkErrors, registerErrorHandling } from '../common/errors.js';
 import { serializerCompiler } from '../common/serialization.js';
@@ -37,6 +38,13 @@ export interface VideoAppDeps {
   /** The process's logger (one line per request through it); none: the plane logs nothing. */
   logger?: FastifyBaseLogger | undefined;
 }
+
+/** Pages elsewhere (the web console) list, create, upload and delete videos with a library's key. */
+const CROSS_ORIGIN: CrossOriginRules = {
+  methods: 'GET, HEAD, POST, PUT, DELETE',
+  headers: 'AccessKey, Content-Type',
+  exposed: 'Content-Length, Content-Type, X-Request-Id',
+};
 
 export async function buildVideoApp(deps: VideoAppDeps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -73,6 +81,10 @@ export async function buildVideoApp(deps: VideoAppDeps): Promise<FastifyInstance
       correctOperations(input.openapiObject as unknown as JsonObject);
       return input.openapiObject;
     },
+  });
+  // Before authentication: a browser's preflight carries no key. tus answers its own (routes/tus-upload.ts).
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.toLowerCase().startsWith('/tusupload') && answerCrossOrigin(request.raw, reply.raw, CROSS_ORIGIN)) reply.hijack();
   });
   registerVideoAuth(app, deps.services);
   app.get('/openapi.json', { schema: { hide: true }, config: { videoAccess: 'public' } }, async () => app.swagger());
