@@ -13,6 +13,10 @@ describe('LineBytes', () => {
     lines.push('MISS|ünïcödé|✓');
     expect(lines.count).toBe(3);
     expect(text(lines)).toBe(`HIT|200|a\n${long}\nMISS|ünïcödé|✓`);
+    expect(lines.byteLength).toBe(Buffer.byteLength(text(lines)));
+    const sized = new LineBytes(lines.byteLength);
+    for (const line of text(lines).split('\n')) sized.push(line);
+    expect(text(sized)).toBe(text(lines));
   });
 
   it('puts older lines before its own, and drops the oldest first', () => {

@@ -9,10 +9,20 @@ const FIRST_BYTES = 4096;
 const NEWLINE = 0x0a;
 
 export class LineBytes {
-  private buffer = Buffer.allocUnsafe(FIRST_BYTES);
+  private buffer: Buffer;
   private length = 0;
   /** Lines held. */
   count = 0;
+
+  /** `expectedBytes`: what the lines will likely take (the zone's last second's), so the buffer is not grown step by step. */
+  constructor(expectedBytes = 0) {
+    this.buffer = Buffer.allocUnsafe(Math.max(FIRST_BYTES, Math.ceil(expectedBytes * 1.125)));
+  }
+
+  /** The bytes the lines take. */
+  get byteLength(): number {
+    return this.length;
+  }
 
   push(line: string): void {
     // A UTF-16 unit is at most 3 UTF-8 bytes; one more for the newline.

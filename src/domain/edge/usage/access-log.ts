@@ -18,6 +18,7 @@
 import { promisify } from 'node:util';
 import { brotliCompress, brotliDecompressSync, constants as zlib, gunzipSync } from 'node:zlib';
 import type { Store } from '../../../store/types.js';
+import { BoundedMap } from '../../bounded-map.js';
 import { type Clock, systemClock } from '../../principal.js';
 import { type AccessLogLine, formatLine, lineOf, timestampOf } from '../logs/line.js';
 import { LineBytes } from '../logs/line-bytes.js';
@@ -60,6 +61,9 @@ export interface AccessLogRead {
   order: 'desc' | 'asc';
 }
 
+/** Zones whose last chunk's size is remembered (what the next one's buffer starts at). */
+const SIZES_KEPT = 10_000;
+
 /** Chunks read from the store at a time while collecting a page of lines. */
 const CHUNKS_PER_READ = 32;
 
@@ -73,6 +77,8 @@ interface PendingChunk {
 export class EdgeAccessLog {
   private pending = new Map<number, PendingChunk>();
   private pendingLines = 0;
+  /** Each zone's last chunk in bytes: the next one starts that large (a busy zone's second is megabytes). */
+  private readonly lastChunkBytes = new BoundedMap<number, number>(SIZES_KEPT);
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
   /** Lines dropped because the store could not take them fast enough. */
@@ -109,7 +115,7 @@ export class EdgeAccessLog {
       chunk.lines.push(line);
       chunk.at = event.at.getTime();
     } else {
-      const lines = new LineBytes();
+      const lines = new LineBytes(this.lastChunkBytes.get(event.zoneId));
       lines.push(line);
       this.pending.set(event.zoneId, { accountId: event.accountId, at: event.at.getTime(), lines });
     }
@@ -123,6 +129,7 @@ export class EdgeAccessLog {
       const batch = this.pending;
       this.pending = new Map();
       this.pendingLines = 0;
+      for (const [pullZoneId, chunk] of batch) this.lastChunkBytes.set(pullZoneId, chunk.lines.byteLength);
       try {
         const entries = await Promise.all(
           [...batch].map(async ([pullZoneId, c]) => ({
@@ -233,6 +240,7 @@ export class EdgeAccessLog {
     this.sinks.forwarding?.forget(pullZoneId);
     this.sinks.files?.forget(pullZoneId);
     const chunk = this.pending.get(pullZoneId);
+    this.lastChunkBytes.delete(pullZoneId);
     if (chunk) this.pendingLines -= chunk.lines.count;
     this.pending.delete(pullZoneId);
   }
