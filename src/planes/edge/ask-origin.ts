@@ -9,6 +9,7 @@ import type { FileService } from '../../domain/files/service.js';
 import { type OriginChoice, httpUrl, originTarget } from '../../domain/edge/origin/choice.js';
 import type { OriginAddresses } from '../../domain/edge/origin/addresses.js';
 import { fetchOrigin } from '../../domain/edge/origin/fetch.js';
+import { type ContainerOrigins, containerOrigin } from '../../domain/edge/containers/container-origin.js';
 import { originRequestHeaders } from '../../domain/edge/origin/headers.js';
 import { signOriginCall, signs } from '../../domain/edge/origin/request-signing.js';
 import { readStorageOrigin } from '../../domain/edge/origin/storage-origin.js';
@@ -34,13 +35,18 @@ export interface OriginAsk {
   clientBody?: Readable | undefined;
   /** Which addresses an HTTP origin may be at (origin/addresses.ts). */
   originAddresses?: OriginAddresses | undefined;
+  /** The container endpoints' ready replicas, for zones in front of one. */
+  containerOrigins?: ContainerOrigins | undefined;
 }
 
 const BODYLESS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
 
 export async function askOrigin(files: FileService, ask: OriginAsk): Promise<OriginOutcome> {
   const { routed, effects, request } = ask;
-  const choice = originFor(routed, effects);
+  const chosen = originFor(routed, effects);
+  // A container's replica is on an address edgeplane published itself: no origin address policy applies.
+  const ownReplica = chosen.kind === 'containers';
+  const choice = chosen.kind === 'containers' ? containerOrigin(ask.containerOrigins, chosen.endpointId, request.headers) : chosen;
   if (choice.kind === 'unavailable') return { ok: false, status: 502, message: choice.reason };
   if (choice.kind === 'storage') {
     if (!ask.fillsCache && request.method !== 'GET' && request.method !== 'HEAD') {
@@ -70,7 +76,7 @@ export async function askOrigin(files: FileService, ask: OriginAsk): Promise<Ori
     method,
     headers,
     body: withBody ? ask.clientBody : undefined,
-    addresses: ask.originAddresses,
+    addresses: ownReplica ? undefined : ask.originAddresses,
   });
   if (!result.ok) {
     const what = result.failure === 'timeout' ? 504 : 502;
