@@ -138,7 +138,8 @@ describe.skipIf(unavailable !== undefined)(`container apps on podman${unavailabl
     await active();
     expect(statuses.length).toBeGreaterThan(1);
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
-    expect((await managedLeftovers(appId)).containers).toHaveLength(1);
+    // The old container is stopped after its drain.
+    await until('the old container to go', async () => ((await managedLeftovers(appId)).containers.length === 1 ? true : undefined));
   });
 
   it('adopts its containers after a restart of edgeplane, without duplicating them', async () => {

@@ -193,10 +193,11 @@ export class ContainerSupervisor {
         }
         keep.add(current);
         // The old revision goes once the new one takes traffic: no moment without a ready replica.
-        if (current.ready)
-          for (const old of inSlot)
-            if (old !== current) this.retire(old, grace);
-            else for (const old of inSlot) if (old !== current) keep.add(old);
+        for (const old of inSlot) {
+          if (old === current) continue;
+          if (current.ready) this.retire(old, grace);
+          else keep.add(old);
+        }
       }
     }
     for (const r of mine) if (!keep.has(r)) this.retire(r, grace);
