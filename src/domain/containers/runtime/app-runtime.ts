@@ -84,7 +84,9 @@ export class PodmanApps implements AppRuntime {
     return this.supervisor.close();
   }
 
-  stateOf(appId: string, doc: ContainerAppDoc, funded: boolean): AppState {
+  /** Undefined on an instance that does not run the containers (another holds the supervisor's lock). */
+  stateOf(appId: string, doc: ContainerAppDoc, funded: boolean): AppState | undefined {
+    if (!this.supervisor.owner) return undefined;
     return runningState(doc, this.supervisor.stateOf(appId), funded, this.revisionsOf(doc));
   }
 

@@ -8,7 +8,7 @@
  * containers, volumes, network and the images pulled for it. Probes run from here (probes.ts): a
  * liveness failure restarts the container, readiness decides which replicas the edge uses.
  */
-import type { Store } from '../../../store/types.js';
+import type { HeldLock, Store } from '../../../store/types.js';
 import { hasFunds } from '../../pull-zones/state.js';
 import type { ContainerAppDoc } from '../types.js';
 import { checkProbe, tcpCheck } from './probes.js';
@@ -38,6 +38,8 @@ export interface AppRuntimeState {
 }
 
 const PAGE = 500;
+/** One instance among several on one PostgreSQL runs the containers. */
+const SUPERVISOR_LOCK = 'edgeplane container supervisor';
 const MAX_BACKOFF_MS = 30_000;
 
 export class ContainerSupervisor {
@@ -51,6 +53,7 @@ export class ContainerSupervisor {
   private again = false;
   private timers: NodeJS.Timeout[] = [];
   private closed = false;
+  private lock: HeldLock | undefined;
   /** Resolves after the next complete pass (tests and the bench wait on it). */
   private waiters: (() => void)[] = [];
 
@@ -71,6 +74,7 @@ export class ContainerSupervisor {
     this.closed = true;
     for (const t of this.timers) clearInterval(t);
     await this.passing;
+    await this.lock?.release();
   }
 
   /** A pass as soon as the current one ends. */
@@ -100,8 +104,18 @@ export class ContainerSupervisor {
     return { failure: this.failures.get(appId), replicas: this.replicas.ofApp(appId) };
   }
 
+  /** Whether this instance runs the containers: with several instances on PostgreSQL, the one holding the supervisor's lock. */
+  get owner(): boolean {
+    return this.lock?.held() ?? false;
+  }
+
   private async pass(): Promise<void> {
     const { store, runtime } = this.options;
+    if (!this.owner) {
+      this.lock = await store.holdLock(SUPERVISOR_LOCK);
+      // Another instance supervises; this one looks again on its next pass (and takes over should that one go).
+      if (!this.lock) return;
+    }
     const seen = new Map<string, { accountId: number; doc: ContainerAppDoc }>();
     for (let offset = 0; ; offset += PAGE) {
       const page = await store.docs.scan<ContainerAppDoc>('containerApp', offset, PAGE);
