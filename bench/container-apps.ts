@@ -15,7 +15,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { podmanUnavailable, startRegistryWithImage } from '../test/helpers/container-image.js';
+import { podmanUnavailable, startRegistryWithImage, testTemplate } from '../test/helpers/container-image.js';
 import { ensureBuilt, killAll, startEdgeplane } from './server.js';
 
 const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '10' } } });
@@ -66,16 +66,7 @@ async function main(): Promise<void> {
       runtimeType: 'reserved',
       autoScaling: { min: 1, max: 1 },
       regionSettings: {},
-      containerTemplates: [
-        {
-          name: 'server',
-          imageRegistryId: String(reg.body.id),
-          imageNamespace: registry.image.namespace,
-          imageName: registry.image.name,
-          imageTag: registry.image.tag,
-          endpoints: [{ displayName: 'public', cdn: { portMappings: [{ containerPort: 8080 }] } }],
-        },
-      ],
+      containerTemplates: [testTemplate(reg.body.id, registry)],
     });
     if (created.status !== 201) throw new Error(`POST /mc/apps: ${created.status} ${JSON.stringify(created.body)}`);
     const appId = created.body.id as string;

@@ -101,3 +101,16 @@ export async function managedLeftovers(appId: string): Promise<{ containers: str
     networks: await list(['network', 'ls', '--filter', `label=io.edgeplane.app=${appId}`, '--format', '{{.Name}}']),
   };
 }
+
+/** The template of the test image: its server on port 8080 behind one CDN endpoint, `public`. */
+export function testTemplate(registryId: number, registry: LocalRegistry, more: Record<string, unknown> = {}) {
+  return {
+    name: 'server',
+    imageRegistryId: String(registryId),
+    imageNamespace: registry.image.namespace,
+    imageName: registry.image.name,
+    imageTag: registry.image.tag,
+    endpoints: [{ displayName: 'public', cdn: { portMappings: [{ containerPort: 8080 }] } }],
+    ...more,
+  };
+}

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppRuntime } from '../../../src/domain/containers/runtime/app-runtime.js';
 import { createTestApp, type TestContext } from '../../helpers/app.js';
-import { type LocalRegistry, managedLeftovers, podmanUnavailable, startRegistryWithImage } from '../../helpers/container-image.js';
+import { type LocalRegistry, managedLeftovers, podmanUnavailable, startRegistryWithImage, testTemplate } from '../../helpers/container-image.js';
 import { type EdgePlane, startEdgePlane } from '../../helpers/edge-plane.js';
 
 const unavailable = await podmanUnavailable();
@@ -73,16 +73,7 @@ describe.skipIf(unavailable !== undefined)(`container apps on podman${unavailabl
       regionSettings: {},
       terminationGracePeriodSeconds: 1,
       containerTemplates: [
-        {
-          name: 'server',
-          imageRegistryId: String(reg.body.id),
-          imageNamespace: registry.image.namespace,
-          imageName: registry.image.name,
-          imageTag: registry.image.tag,
-          environmentVariables: [{ name: 'GREETING', value: 'hello' }],
-          probes: { readiness: probe, liveness: probe },
-          endpoints: [{ displayName: 'public', cdn: { portMappings: [{ containerPort: 8080 }] } }],
-        },
+        testTemplate(reg.body.id, registry, { environmentVariables: [{ name: 'GREETING', value: 'hello' }], probes: { readiness: probe, liveness: probe } }),
       ],
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);

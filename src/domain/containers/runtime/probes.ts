@@ -5,8 +5,8 @@
  * speaks no gRPC health protocol.
  */
 import { request, STATUS_CODES } from 'node:http';
-import { connect } from 'node:net';
 import type { ContainerProbeT } from '../../../schemas/containers.js';
+import { tcpOpens } from '../../dns/probe.js';
 
 const squashed = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
 /** `ok` → 200, `serviceUnavailable` → 503: the schema's names are Node's reason phrases, camel-cased. */
@@ -29,18 +29,7 @@ export function checkProbe(probe: ContainerProbeT | undefined, hostPort: number,
   return tcpCheck(hostPort, timeoutMs);
 }
 
-export function tcpCheck(port: number, timeoutMs: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port, timeout: timeoutMs });
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.once('connect', () => done(true));
-    socket.once('timeout', () => done(false));
-    socket.once('error', () => done(false));
-  });
-}
+export const tcpCheck = (port: number, timeoutMs: number) => tcpOpens('127.0.0.1', port, timeoutMs);
 
 function httpCheck(port: number, path: string, timeoutMs: number, passes: (status: number) => boolean): Promise<boolean> {
   return new Promise((resolve) => {
