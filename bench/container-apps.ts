@@ -11,6 +11,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { get } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -71,11 +72,16 @@ async function main(): Promise<void> {
     if (created.status !== 201) throw new Error(`POST /mc/apps: ${created.status} ${JSON.stringify(created.body)}`);
     const appId = created.body.id as string;
     const host = (await api(server.url, key, 'GET', `/mc/apps/${appId}`)).body.containerTemplates[0].endpoints[0].publicHost as string;
-    for (;;) {
-      const answer = await fetch(`${edge}/`, { headers: { host } }).catch(() => undefined);
-      if (answer?.status === 200) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    // node:http, not fetch: fetch will not send a Host header of the caller's.
+    const status = () =>
+      new Promise<number>((resolve) => {
+        const req = get(`${edge}/`, { headers: { host } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.once('error', () => resolve(0));
+      });
+    while ((await status()) !== 200) await new Promise((resolve) => setTimeout(resolve, 20));
     const firstAnswerMs = performance.now() - started;
     const name = execFileSync('podman', ['ps', '--filter', `label=io.edgeplane.app=${appId}`, '--format', '{{.Names}}'])
       .toString()
