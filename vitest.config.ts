@@ -43,6 +43,8 @@ const storelessPlaneTests = [
   'test/planes/edge/edge-scripts.test.ts',
   // Log forwarding to syslog collectors: sockets and queues in memory, the same whatever the store.
   'test/planes/edge/log-forwarding.test.ts',
+  // Real containers (podman): the runtime's work is the same whatever the store.
+  'test/planes/edge/container-apps.test.ts',
   // The S3 plane in a server process on its own SQLite file.
   'test/planes/s3/listener.test.ts',
   // Signature Version 4 against AWS's published examples: pure code.
@@ -131,7 +133,7 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/postgres/**'],
           env: { TEST_STORE: 'sqlite' },
-          globalSetup: ['test/setup/chromium.ts', 'test/setup/sqlite-template.ts', 'test/setup/server-bundle.ts'],
+          globalSetup: ['test/setup/podman.ts', 'test/setup/chromium.ts', 'test/setup/sqlite-template.ts', 'test/setup/server-bundle.ts'],
           setupFiles: ['test/setup/reference-responses.ts'],
         },
       },

@@ -198,6 +198,26 @@ export const ConfigSchema = Type.Object({
     description: 'SOA expire (seconds): how long a secondary that cannot reach this server goes on answering the zone.',
   }),
   containerDomain: Type.String({ default: 'containers.edgeplane.test', description: 'Domain of generated container endpoint public hosts.' }),
+  containerRuntime: Type.Union([Type.Literal('auto'), Type.Literal('podman'), Type.Literal('simulated')], {
+    default: 'auto',
+    description:
+      'What runs container applications: `podman` (real containers), `simulated` (none run; statuses follow the clock), or `auto`: podman when its binary answers, else the simulation.',
+  }),
+  podmanPath: Type.String({ minLength: 1, default: 'podman', description: 'The podman binary (a name on PATH or a path).' }),
+  podmanOciRuntime: Type.String({
+    default: 'runc',
+    description: "The OCI runtime podman runs containers with (`--runtime`); empty: podman's own choice. `crun` fails on hosts with hybrid cgroups.",
+  }),
+  containerReconcileMs: Type.Integer({
+    minimum: 100,
+    default: 5000,
+    description: 'How often the running containers are compared with the stored applications even when nothing was written, in milliseconds.',
+  }),
+  containerDrainMs: Type.Integer({
+    minimum: 0,
+    default: 2000,
+    description: 'How long a container taken out of the balance (rolled or scaled away) keeps running for the requests in flight, in milliseconds.',
+  }),
   jobLeaseMs: Type.Integer({
     minimum: 1000,
     default: 60000,
@@ -342,6 +362,11 @@ export const ENV_VARS: Record<keyof Config, string> = {
   dnsSoaRetry: 'EDGEPLANE_DNS_SOA_RETRY',
   dnsSoaExpire: 'EDGEPLANE_DNS_SOA_EXPIRE',
   containerDomain: 'EDGEPLANE_CONTAINER_DOMAIN',
+  containerRuntime: 'EDGEPLANE_CONTAINER_RUNTIME',
+  podmanPath: 'EDGEPLANE_PODMAN',
+  podmanOciRuntime: 'EDGEPLANE_PODMAN_OCI_RUNTIME',
+  containerReconcileMs: 'EDGEPLANE_CONTAINER_RECONCILE_MS',
+  containerDrainMs: 'EDGEPLANE_CONTAINER_DRAIN_MS',
   jobLeaseMs: 'EDGEPLANE_JOB_LEASE_MS',
   encodeConcurrency: 'EDGEPLANE_ENCODE_CONCURRENCY',
   jobDelayMs: 'EDGEPLANE_JOB_DELAY_MS',

@@ -66,7 +66,17 @@ export function buildRuntime(options: RuntimeOptions): Runtime {
   // One instance: deriving the subkeys (HKDF) is start-up work, done once.
   const secrets = new Secrets(options.masterKey);
   const blobs = options.blobs ?? openFilesBackend(config);
-  const services = buildServices({ store, secrets, clock, config, jobs, mediaJobs, blobs, originLookup: options.originLookup });
+  const services = buildServices({
+    store,
+    secrets,
+    clock,
+    config,
+    jobs,
+    mediaJobs,
+    blobs,
+    originLookup: options.originLookup,
+    logError: (error, message) => log.error({ err: error }, message),
+  });
   let closing: Promise<void> | undefined;
   return {
     config,
@@ -86,11 +96,13 @@ export function buildRuntime(options: RuntimeOptions): Runtime {
       services.logFiles.start((error) => log.error({ err: error }, 'log lines could not be written to storage'));
       services.videoPlays.start();
       services.bandwidthLimits.start();
+      services.appRuntime.start();
     },
     close: () =>
       (closing ??= (async () => {
         await jobs.stop();
         await mediaJobs.stop();
+        await services.appRuntime.close();
         services.fileSweeper.stop();
         services.lifecycleSweeper.stop();
         await services.bandwidthLimits.close();

@@ -88,6 +88,7 @@ export async function startServer(config: Config, log: FastifyBaseLogger): Promi
       process.stdout.write(`edgeplane: created the first account; its API key (shown once): ${boot.generatedKey}\n`);
     }
     runtime.start();
+    process.stdout.write(`edgeplane: container apps run on ${services.appRuntime.description}\n`);
     // The API's port opens last, once every other plane listens: a deployment that waits for the
     // API to answer and then uses a plane finds it there.
     await api?.ready();

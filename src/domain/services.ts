@@ -14,6 +14,7 @@ import { PriceEstimator } from './billing/estimates.js';
 import { BillingService } from './billing/service.js';
 import { CertificateService } from './certificates/service.js';
 import { ContainerAppService } from './containers/service.js';
+import { chooseAppRuntime } from './containers/runtime/choose.js';
 import { registerDnsBackground } from './dns/background.js';
 import { QueryLog } from './dns/query-log.js';
 import { ServedZones } from './dns/served-zones.js';
@@ -88,6 +89,8 @@ export interface ServiceContext {
   blobs: BlobStore;
   /** How the edge resolves origin host names (default `dns.lookup`; tests give their own). */
   originLookup?: LookupFunction | undefined;
+  /** Where background failures are reported (the container supervisor's). */
+  logError?: ((error: unknown, message: string) => void) | undefined;
 }
 
 /** The ports of edgeplane's own HTTP listeners, as configured (an origin may not be one of them). */
@@ -119,7 +122,13 @@ export function buildServices(ctx: ServiceContext) {
   const files = new FileService(ctx.store, ctx.blobs, new ZoneKeys(zonesByName), ctx.clock, ctx.config.maxFileBytes);
   const usage = new UsageRecorder(ctx.store, ctx.clock);
   const accounts = new AccountService(ctx.store, apiKeys, ctx.clock);
-  const containerApps = new ContainerAppService(ctx.store, ctx.secrets, ctx.clock, ctx.config);
+  // What runs container applications (EDGEPLANE_CONTAINER_RUNTIME); it pulls through the account's registries.
+  const appRuntime = chooseAppRuntime(ctx.config, {
+    store: ctx.store,
+    pullSource: (accountId, registryId) => containerApps.registries.pullSource(accountId, registryId),
+    logError: ctx.logError ?? (() => undefined),
+  });
+  const containerApps = new ContainerAppService(ctx.store, ctx.secrets, ctx.clock, ctx.config, { runtime: appRuntime, pullZones });
   const dnsZones = new DnsZoneService(ctx.store, ctx.secrets, ctx.clock, ctx.config);
   const dnsAuthority = new ServingAuthority({
     edgeAddresses: ctx.config.edgeAddresses.split(','),
@@ -246,6 +255,8 @@ export function buildServices(ctx: ServiceContext) {
         () => false,
       ),
     containerApps,
+    /** What runs container applications: podman or the simulation (runtime/app-runtime.ts). */
+    appRuntime,
     dnsZones,
     files,
     s3Credentials: new S3Credentials(zonesByName),

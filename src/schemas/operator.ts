@@ -39,6 +39,13 @@ export const Health = Type.Object({
     description:
       'Each plane of this process (`api`, and the data planes as they are built) and whether it serves (`ok`) or was turned off with its port variable (`off`).',
   }),
+  containers: Type.Object(
+    {
+      runtime: StringEnum(['podman', 'simulated'], { description: 'What runs container applications (EDGEPLANE_CONTAINER_RUNTIME).' }),
+      description: Type.String({ description: 'The runtime in one line: its version, or why the simulation was chosen.' }),
+    },
+    { description: 'What runs container applications.' },
+  ),
 });
 
 /** One query of a DNS zone's query log (GET /_edgeplane/dnszones/{id}/querylog). */

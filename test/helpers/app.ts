@@ -91,7 +91,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, options: Te
   const dir = mkdtempSync(join(tmpdir(), 'edgeplane-test-'));
   const file = join(dir, 'edgeplane.db');
   const masterKey = options.masterKey ?? randomBytes(32);
-  const config = readConfig({}, { databaseUrl: `sqlite:${file}`, ...overrides });
+  const config = readConfig({}, { databaseUrl: `sqlite:${file}`, containerRuntime: 'simulated', ...overrides });
 
   const location = options.location ?? (await leasedTestStore(file, options.storeKind));
   const open = async () => {

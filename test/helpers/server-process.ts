@@ -41,9 +41,9 @@ export const FREE_PORTS = {
   EDGEPLANE_LOGGING_PORT: '0',
 } as const;
 
-/** A server process's environment: every plane on a free port, request logs on, then `env`. */
+/** A server process's environment: every plane on a free port, request logs on, container apps simulated (no podman run at start), then `env`. */
 export function serverEnvironment(env: Record<string, string>): NodeJS.ProcessEnv {
-  return { ...process.env, ...FREE_PORTS, LOG_LEVEL: 'info', ...env };
+  return { ...process.env, ...FREE_PORTS, LOG_LEVEL: 'info', EDGEPLANE_CONTAINER_RUNTIME: 'simulated', ...env };
 }
 
 /** Resolves once the server logs that it listens; rejects if it exits first. */

@@ -18,6 +18,15 @@ import { PullZoneLinks } from './pull-zone-links.js';
 import type { EndpointContext } from './templates.js';
 import { recorded } from './timeline.js';
 import { withProvisionedInstances } from './volumes.js';
+import { EndpointZones } from './endpoint-zones.js';
+import type { AppRuntime } from './runtime/app-runtime.js';
+import type { PullZoneService } from '../pull-zones/service.js';
+
+/** What runs the applications, and the pull zone service their CDN endpoints' zones are made with. */
+export interface ContainerRuntimeDeps {
+  runtime?: AppRuntime | undefined;
+  pullZones?: PullZoneService | undefined;
+}
 
 export interface ContainerSettings {
   /** Domain of generated endpoint hosts (`config.containerDomain`). */
@@ -48,13 +57,18 @@ const configOf = ({ lifecycle: _l, timeline: _t, ...config }: ContainerAppDoc) =
 export class AppEditor {
   readonly apps: DocumentRepo<ContainerAppDoc>;
   readonly links: PullZoneLinks;
+  readonly zones: EndpointZones;
+  readonly runtime: AppRuntime | undefined;
 
   constructor(
     readonly store: Store,
     readonly secrets: Secrets,
     private readonly clock: Clock,
     private readonly settings: ContainerSettings,
+    deps: ContainerRuntimeDeps = {},
   ) {
+    this.runtime = deps.runtime;
+    this.zones = new EndpointZones(deps.pullZones, () => deps.runtime?.runsContainers ?? false);
     // No credential fields, and no indexed name: application names need not be unique.
     this.apps = new DocumentRepo<ContainerAppDoc>('containerApp', 'application', secrets, []);
     this.links = new PullZoneLinks(pullZoneRepo(secrets), this.apps);
@@ -81,12 +95,15 @@ export class AppEditor {
     const { accountId } = owner;
     return this.store.transaction(async (tx) => {
       const current = await this.apps.get(tx, accountId, appId);
-      const { doc, result } = await edit(current.doc, tx);
+      const edited = await edit(current.doc, tx);
+      const { result } = edited;
+      const doc = await this.zones.assign(tx, accountId, edited.doc);
       if (sameJson(doc, current.doc)) return result;
       const changed = (options.rollout ?? true) && !sameJson(configOf(doc), configOf(current.doc));
       const next = this.finished(current.doc, changed ? { ...doc, lifecycle: rolledOut(doc.lifecycle, this.now()) } : doc);
       await this.apps.update(tx, accountId, current, next);
       await this.links.sync(tx, accountId, appId, current.doc, next);
+      await this.zones.release(tx, accountId, current.doc, next);
       return result;
     }, owner.durability);
   }
@@ -107,13 +124,16 @@ export class AppEditor {
     return account !== undefined && hasFunds(account.balance);
   }
 
-  stateOf(doc: ContainerAppDoc, funded: boolean): AppState {
+  /** The state the runtime sees for the application (podman), else the one its document and the clock say (the simulation). */
+  stateOf(doc: ContainerAppDoc, funded: boolean, appId?: string): AppState {
+    const running = appId === undefined ? undefined : this.runtime?.stateOf(appId, doc, funded);
+    if (running) return running;
     return stateOf(doc.lifecycle, doc.containerTemplates.length, { now: this.now(), delayMs: this.settings.jobDelayMs, funded });
   }
 
   /** Reads one application with its current state. */
   async read(accountId: number, appId: string): Promise<{ stored: StoredDoc<ContainerAppDoc>; state: AppState }> {
     const stored = await this.apps.get(this.store, accountId, appId);
-    return { stored, state: this.stateOf(stored.doc, await this.funded(this.store, accountId)) };
+    return { stored, state: this.stateOf(stored.doc, await this.funded(this.store, accountId), appId) };
   }
 }

@@ -24,7 +24,7 @@ import type { ContainerAppDoc } from './types.js';
 import { AppSettingsService } from './app-settings.js';
 import { ContainerTemplateService } from './containers.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
-import { AppEditor, type ContainerSettings } from './editor.js';
+import { AppEditor, type ContainerRuntimeDeps, type ContainerSettings } from './editor.js';
 import { EndpointService } from './endpoints.js';
 import { ApplicationInsights } from './insights.js';
 import { LogForwardingService } from './log-forwarding.js';
@@ -58,8 +58,8 @@ export class ContainerAppService {
   readonly registries: RegistryService;
   readonly logForwarding: LogForwardingService;
 
-  constructor(store: Store, secrets: Secrets, clock: Clock, settings: ContainerSettings) {
-    this.editor = new AppEditor(store, secrets, clock, settings);
+  constructor(store: Store, secrets: Secrets, clock: Clock, settings: ContainerSettings, runtime: ContainerRuntimeDeps = {}) {
+    this.editor = new AppEditor(store, secrets, clock, settings, runtime);
     this.containers = new ContainerTemplateService(this.editor);
     this.endpoints = new EndpointService(this.editor);
     this.settings = new AppSettingsService(this.editor);
@@ -87,7 +87,8 @@ export class ContainerAppService {
           'application.limit_reached',
         );
       }
-      const doc = this.editor.finished(undefined, await this.withContainers(tx, accountId, id, input, requested, undefined));
+      const built = await this.withContainers(tx, accountId, id, input, requested, undefined);
+      const doc = this.editor.finished(undefined, await this.editor.zones.assign(tx, accountId, built));
       await apps.insert(tx, accountId, id, doc);
       await links.sync(tx, accountId, id, null, doc);
       return { id };
@@ -109,7 +110,7 @@ export class ContainerAppService {
     const funded = await this.editor.funded(store, accountId);
     const end = offset + page.items.length;
     return {
-      items: page.items.map((d) => applicationListItem(d.id, d.doc, this.editor.stateOf(d.doc, funded))),
+      items: page.items.map((d) => applicationListItem(d.id, d.doc, this.editor.stateOf(d.doc, funded, d.id))),
       meta: { totalItems: page.total },
       cursor: page.items.length > 0 && end < page.total ? encodeCursor(secrets, accountId, end) : null,
     };
@@ -151,6 +152,7 @@ export class ContainerAppService {
       const current = await apps.get(tx, principal.accountId, appId);
       await apps.delete(tx, principal.accountId, appId);
       await links.sync(tx, principal.accountId, appId, current.doc, null);
+      await this.editor.zones.release(tx, principal.accountId, current.doc, null);
       await this.logForwarding.removeFor(tx, principal.accountId, appId);
     }, principal.durability);
   }
@@ -178,7 +180,7 @@ export class ContainerAppService {
     return this.lifecycleAction(principal, appId, 'forbidden', (doc) => {
       const index = doc.pods.findIndex((p) => p.id === podId);
       if (index < 0) throw errors.notFound('pod');
-      if (!this.editor.stateOf(doc, true).running) {
+      if (!this.editor.stateOf(doc, true, appId).running) {
         throw errors.conflict('The application is not running, so neither is the pod; deploy the application first.', 'pod.not_running');
       }
       return { ...doc, pods: doc.pods.map((p, i) => (i === index ? newPod() : p)) };

@@ -9,9 +9,10 @@ export function probe(kind: 'tcp' | 'http', host: string, port: number): Promise
   return kind === 'tcp' ? tcp(host, port) : http(host, port);
 }
 
-function tcp(host: string, port: number): Promise<boolean> {
+/** Whether a TCP connection to `host:port` opens within `timeoutMs` (the container probes' check too). */
+export function tcpOpens(host: string, port: number, timeoutMs: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = connect({ host, port, timeout: TIMEOUT_MS });
+    const socket = connect({ host, port, timeout: timeoutMs });
     const done = (ok: boolean) => {
       socket.destroy();
       resolve(ok);
@@ -21,6 +22,8 @@ function tcp(host: string, port: number): Promise<boolean> {
     socket.once('error', () => done(false));
   });
 }
+
+const tcp = (host: string, port: number) => tcpOpens(host, port, TIMEOUT_MS);
 
 function http(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {

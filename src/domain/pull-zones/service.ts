@@ -14,7 +14,7 @@ import { errors } from '../errors.js';
 import { userIdOf, type Principal } from '../principal.js';
 import { PullZoneAccessLists } from './access-lists.js';
 import { PullZoneCertificates } from './certificates.js';
-import { newPullZone } from './defaults.js';
+import { newHostname, newPullZone } from './defaults.js';
 import { PullZoneEdgeRules } from './edge-rules.js';
 import { ZoneEditor } from './editor.js';
 import { hostnameClaims, PullZoneHostnames } from './hostnames.js';
@@ -29,6 +29,8 @@ const NAME_RULE = /^[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$/;
 export interface PullZoneCreateOptions {
   /** Set when a video library creates its own zone. */
   videoLibraryId?: number;
+  /** Set when a container endpoint gets its zone: the zone pulls from the endpoint and also serves its public host. */
+  containerEndpoint?: { publicHost: string };
 }
 
 /**
@@ -81,7 +83,7 @@ export class PullZoneService {
     await checkStorageLinks(tx, accountId, input);
     // A standalone edge script is the zone's origin (OriginType 4 with its EdgeScriptId): it needs no URL.
     const scriptOrigin = input.OriginType === 4 && (input.EdgeScriptId ?? 0) > 0;
-    if (storageZoneId <= 0 && !input.OriginUrl && !scriptOrigin) {
+    if (storageZoneId <= 0 && !input.OriginUrl && !scriptOrigin && !options.containerEndpoint) {
       throw errors.validation(
         'OriginUrl',
         'The OriginUrl field is required unless the zone pulls from a storage zone (StorageZoneId).',
@@ -106,6 +108,10 @@ export class PullZoneService {
     const { Name: _name, ...settings } = input;
     const zone = applySettings(base, settings);
     if (options.videoLibraryId !== undefined) zone.VideoLibraryId = options.videoLibraryId;
+    if (options.containerEndpoint) {
+      zone.OriginType = 5;
+      zone.Hostnames = [...(zone.Hostnames ?? []), newHostname({ id: await tx.nextId('hostname'), value: options.containerEndpoint.publicHost })];
+    }
     await this.zones.insert(tx, accountId, id, zone);
     for (const hostname of zone.Hostnames ?? []) await this.hostnames.claim(tx, accountId, id, hostname);
     return zone;

@@ -9,6 +9,7 @@ import type { FileService } from '../../domain/files/service.js';
 import { type OriginChoice, httpUrl, originTarget } from '../../domain/edge/origin/choice.js';
 import type { OriginAddresses } from '../../domain/edge/origin/addresses.js';
 import { fetchOrigin } from '../../domain/edge/origin/fetch.js';
+import { type ContainerOrigins, containerOrigin } from '../../domain/edge/containers/container-origin.js';
 import { originRequestHeaders } from '../../domain/edge/origin/headers.js';
 import { signOriginCall, signs } from '../../domain/edge/origin/request-signing.js';
 import { readStorageOrigin } from '../../domain/edge/origin/storage-origin.js';
@@ -38,6 +39,8 @@ export interface OriginAsk {
   originAddresses?: OriginAddresses | undefined;
   /** The edge scripts' runtime: a standalone script answers as the origin, a middleware script runs around it (ask-script.ts). */
   scripts?: ScriptRuntime | undefined;
+  /** The container endpoints' ready replicas, for zones in front of one. */
+  containerOrigins?: ContainerOrigins | undefined;
 }
 
 const BODYLESS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
@@ -50,7 +53,10 @@ export async function askOrigin(files: FileService, ask: OriginAsk): Promise<Ori
 
 async function askOriginItself(files: FileService, ask: OriginAsk): Promise<OriginOutcome> {
   const { routed, effects, request } = ask;
-  const choice = originFor(routed, effects);
+  const chosen = originFor(routed, effects);
+  // A container's replica is on an address edgeplane published itself: no origin address policy applies.
+  const ownReplica = chosen.kind === 'containers';
+  const choice = chosen.kind === 'containers' ? containerOrigin(ask.containerOrigins, chosen.endpointId, request.headers) : chosen;
   if (choice.kind === 'unavailable') return { ok: false, status: 502, message: choice.reason };
   if (choice.kind === 'script') {
     if (!ask.scripts) return { ok: false, status: 502, message: 'This edge runs no edge scripts.' };
@@ -84,7 +90,7 @@ async function askOriginItself(files: FileService, ask: OriginAsk): Promise<Orig
     method,
     headers,
     body: withBody ? ask.clientBody : undefined,
-    addresses: ask.originAddresses,
+    addresses: ownReplica ? undefined : ask.originAddresses,
   });
   if (!result.ok) {
     const what = result.failure === 'timeout' ? 504 : 502;

@@ -113,6 +113,7 @@ export function createEdgeCore(services: Services, options: EdgeCoreOptions): Ed
     policy: createEdgePolicy({ httpsPort: core.httpsPort }),
     files: services.files,
     originAddresses: services.originAddresses,
+    containerOrigins: services.appRuntime,
     permaCache,
     shield: services.originShield,
     scripts: services.edgeScripts.runtime,

@@ -16,6 +16,7 @@ import { edgeLifetime } from '../../domain/edge/cache/freshness.js';
 import type { KeyedRequest } from '../../domain/edge/cache/key.js';
 import { placementOf, sharedWith } from '../../domain/edge/cache/placement.js';
 import type { OriginAddresses } from '../../domain/edge/origin/addresses.js';
+import type { ContainerOrigins } from '../../domain/edge/containers/container-origin.js';
 import type { PermaCache } from '../../domain/edge/perma-cache/perma-cache.js';
 import { passedAnswerHeaders } from '../../domain/edge/origin/headers.js';
 import type { OriginShield } from '../../domain/edge/shield/origin-shield.js';
@@ -32,6 +33,8 @@ export interface FetchDeps {
   policy: EdgePolicy;
   /** Which addresses an HTTP origin may be at. */
   originAddresses?: OriginAddresses | undefined;
+  /** The container endpoints' ready replicas (zones in front of one). */
+  containerOrigins?: ContainerOrigins | undefined;
   /** The zones' perma-cache: read on a miss before the origin, written after. */
   permaCache: PermaCache;
   /** The origin shield a zone's fills go through (ask-upstream.ts). */
@@ -84,6 +87,7 @@ export class OriginFetches {
       fillsCache: false,
       originAddresses: this.deps.originAddresses,
       scripts: this.deps.scripts,
+      containerOrigins: this.deps.containerOrigins,
     });
     if (!outcome.ok) return { kind: 'failed', status: outcome.status, message: outcome.message, report: outcome.report };
     return streamed(outcome, passedAnswerHeaders(outcome.headers, admitted.routed.zone.DisableCookies));
@@ -107,7 +111,13 @@ export class OriginFetches {
     const purgeSeq = routed.purges.seq;
     const perma = await this.deps.permaCache.placeOf(routed, effects, keyed, admitted.path);
     const permaHit = perma && (await this.deps.permaCache.read(perma));
-    const ask = { ...admitted, fillsCache: true, originAddresses: this.deps.originAddresses, scripts: this.deps.scripts };
+    const ask = {
+      ...admitted,
+      fillsCache: true,
+      originAddresses: this.deps.originAddresses,
+      scripts: this.deps.scripts,
+      containerOrigins: this.deps.containerOrigins,
+    };
     const outcome: OriginOutcome = permaHit ? { ok: true, ...permaHit, report: undefined } : await askForFill(this.deps.files, this.deps.shield, ask);
     if (!outcome.ok) return { kind: 'failed', status: outcome.status, message: outcome.message, report: outcome.report, retryAfter: outcome.retryAfter };
     const now = this.deps.now();

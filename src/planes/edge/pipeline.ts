@@ -27,6 +27,7 @@ import type { DdosGuard } from '../../domain/edge/ddos/guard.js';
 import { DEFAULT_HELD_LIMITS, type HeldLimits } from '../../domain/edge/preloader/held-answers.js';
 import { RequestIds } from '../../domain/edge/diagnostics.js';
 import type { OriginAddresses } from '../../domain/edge/origin/addresses.js';
+import type { ContainerOrigins } from '../../domain/edge/containers/container-origin.js';
 import type { PermaCache } from '../../domain/edge/perma-cache/perma-cache.js';
 import type { EdgeDirectory } from '../../domain/edge/routing/directory.js';
 import { SHIELD_HEADER } from '../../domain/edge/shield/hop-signature.js';
@@ -55,6 +56,8 @@ export interface PipelineDeps {
   compression: EdgeCompression;
   /** Which addresses an HTTP origin may be at. */
   originAddresses?: OriginAddresses | undefined;
+  /** The container endpoints' ready replicas (zones in front of one). */
+  containerOrigins?: ContainerOrigins | undefined;
   /** The zones' perma-cache (domain/edge/perma-cache/). */
   permaCache: PermaCache;
   /** The edge scripts' runtime: standalone and middleware scripts at the fetch step (ask-script.ts). */

@@ -105,6 +105,7 @@ export class EdgeWebSockets {
     if (origin.kind === 'storage') return refuse(502, "The pull zone's origin is a storage zone, which takes no WebSocket connections.");
     if (origin.kind === 'script') return refuse(502, "The pull zone's origin is an edge script, which takes no WebSocket connections here.");
     if (origin.kind === 'unavailable') return refuse(502, origin.reason);
+    if (origin.kind === 'containers') return refuse(502, 'WebSocket connections are not passed to container endpoints yet.');
     const release = this.counts.take(admitted.routed.id, zone.MaxWebSocketConnections);
     if (!release)
       return refuse(429, `The pull zone holds its ${effectiveWebSocketLimit(zone.MaxWebSocketConnections)} WebSocket connections; try again later.`);

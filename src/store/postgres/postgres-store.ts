@@ -9,7 +9,7 @@ import { StoreUnavailableError } from '../errors.js';
 import { loadMigrations } from '../migrations.js';
 import { wrapEachMethod } from '../each-method.js';
 import { eachRepository, type Repositories, StoreRepositories } from '../repositories.js';
-import type { CertificateAuthorityRecords, DumpRecord, IdempotencyKeys, Store, StoreStats, StoreTx } from '../types.js';
+import type { CertificateAuthorityRecords, DumpRecord, HeldLock, IdempotencyKeys, Store, StoreStats, StoreTx } from '../types.js';
 import { PgAccessLog } from './access-log.js';
 import { PgAccounts } from './accounts.js';
 import { PgApiKeys } from './api-keys.js';
@@ -230,6 +230,47 @@ export class PostgresStore extends StoreRepositories implements Store {
     }
   }
 
+  private readonly heldLocks = new Set<HeldLock>();
+
+  async holdLock(name: string): Promise<HeldLock | undefined> {
+    const client = await this.pool.connect();
+    let held = false;
+    try {
+      const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS ok', [`held:${name}`]);
+      held = rows[0]?.ok === true;
+    } catch (error) {
+      client.release(true);
+      throw error;
+    }
+    if (!held) {
+      client.release();
+      return undefined;
+    }
+    // The lock lives as long as this connection: a broken one has lost it (and is not pooled again).
+    const lost = () => {
+      held = false;
+    };
+    client.on('error', lost);
+    let released = false;
+    const lock: HeldLock = {
+      held: () => held,
+      release: async () => {
+        if (released) return;
+        released = true;
+        this.heldLocks.delete(lock);
+        client.off('error', lost);
+        if (!held) return client.release(true);
+        held = false;
+        await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`held:${name}`]).then(
+          () => client.release(),
+          () => client.release(true),
+        );
+      },
+    };
+    this.heldLocks.add(lock);
+    return lock;
+  }
+
   async migrate(): Promise<void> {
     const client = await this.pool.connect();
     try {
@@ -304,6 +345,8 @@ export class PostgresStore extends StoreRepositories implements Store {
 
   async close(): Promise<void> {
     await this.changes.close();
+    // Held locks keep their connections out of the pool, which would wait for them forever.
+    for (const lock of [...this.heldLocks]) await lock.release();
     await this.pool.end();
   }
 }

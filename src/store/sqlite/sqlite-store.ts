@@ -15,7 +15,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { loadMigrations } from '../migrations.js';
 import { eachRepository, type Repositories, StoreRepositories } from '../repositories.js';
-import type { CertificateAuthorityRecords, DumpRecord, Durability, IdempotencyKeys, Store, StoreTx } from '../types.js';
+import type { CertificateAuthorityRecords, DumpRecord, Durability, HeldLock, IdempotencyKeys, Store, StoreTx } from '../types.js';
 import { SqliteAccessLog } from './access-log.js';
 import { SqliteAccounts } from './accounts.js';
 import { SqliteApiKeys } from './api-keys.js';
@@ -155,6 +155,16 @@ export class SqliteStore extends StoreRepositories implements Store {
   }
 
   /** Waits for the open batch to commit: its callers are owed an answer, and it must be durable. */
+  async holdLock(_name: string): Promise<HeldLock> {
+    let held = true;
+    return {
+      held: () => held,
+      release: async () => {
+        held = false;
+      },
+    };
+  }
+
   async close(): Promise<void> {
     await this.group.whenUnlocked(() => {
       this.db.close();

@@ -74,6 +74,13 @@ export interface Store extends StoreTx {
    */
   transaction<T>(work: (tx: StoreTx) => Promise<T>, durability?: Durability): Promise<T>;
   migrate(): Promise<void>;
+  /**
+   * Takes the exclusive lock `name` for as long as the caller holds it, across transactions, if no
+   * one else holds it (undefined then): one instance among several does a job (the container
+   * supervisor). On PostgreSQL a session advisory lock on a connection of its own, lost with that
+   * connection; on SQLite, whose file one server serves, always granted.
+   */
+  holdLock(name: string): Promise<HeldLock | undefined>;
   close(): Promise<void>;
   /** Deletes every row and restarts every id sequence: a store as new. */
   wipe(): Promise<void>;
@@ -90,3 +97,10 @@ export type StoreStats =
   | { dialect: 'sqlite'; openTransactions: number; locked: boolean }
   /** Connections open, idle ones among them, and callers waiting for one. */
   | { dialect: 'postgres'; poolTotal: number; poolIdle: number; poolWaiting: number };
+
+/** A lock taken by Store.holdLock. */
+export interface HeldLock {
+  /** False once the lock is released or its connection was lost. */
+  held(): boolean;
+  release(): Promise<void>;
+}

@@ -31,6 +31,7 @@ import type { ContainerAppDoc } from '../types.js';
 import { baseUrlOf, normalHostName, PUBLIC_REGISTRIES, TYPE_HOSTS } from './address.js';
 import { OciClient, RegistryError, type RegistryCredentials, type RegistryLocation } from './oci-client.js';
 import { containerSuggestions, imageConfigSuggestions } from './suggestions.js';
+import type { PullSource } from '../runtime/types.js';
 
 export interface RegistryDoc {
   displayName: string;
@@ -237,8 +238,18 @@ export class RegistryService {
     }
   }
 
+  /**
+   * Where a container's image is pulled from, with the registry's stored credentials: for the
+   * runtime, not for an account's request. A public keyword names its registry, read anonymously.
+   */
+  async pullSource(accountId: number, registryId: string): Promise<PullSource | null> {
+    const location = await this.locate({ accountId }, registryId);
+    const url = new URL(location.baseUrl);
+    return { host: url.host === 'registry-1.docker.io' ? 'docker.io' : url.host, insecure: url.protocol === 'http:', credentials: location.credentials };
+  }
+
   /** The registry `registryId` names: a public keyword, or one of the account's registries (404 for anything else numeric). */
-  private async locate(principal: Principal, registryId: string): Promise<RegistryLocation> {
+  private async locate(principal: Pick<Principal, 'accountId'>, registryId: string): Promise<RegistryLocation> {
     const keyword = PUBLIC_REGISTRIES[registryId.trim().toLowerCase()];
     if (keyword) return { baseUrl: baseUrlOf(keyword.hostName), credentials: null };
     if (!/^\d{1,15}$/.test(registryId.trim())) {

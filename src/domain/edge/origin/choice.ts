@@ -2,10 +2,10 @@
  * Where a zone's answers come from.
  * - A storage zone (`OriginType` StorageZone, or a `StorageZoneId`): its files are read through the
  *   storage domain, with no HTTP hop.
- * - A container endpoint (`OriginType` ManagedContainers): edgeplane runs no containers, so such a
- *   zone answers 502 with a page saying so. A zone that merely records a link to an endpoint
- *   (`ManagedContainersEndpointId`) but pulls from a URL keeps pulling from that URL: point it at
- *   the container running on your machine.
+ * - A container endpoint (`OriginType` ManagedContainers): its ready replicas, when containers run
+ *   (edge/containers/container-origin.ts); with the simulation none is ever ready, and the zone
+ *   answers 502 with a page saying so. A zone that merely records a link to an endpoint
+ *   (`ManagedContainersEndpointId`) but pulls from a URL keeps pulling from that URL.
  * - Otherwise the `OriginUrl` (http or https; its path, if any, prefixes every request path).
  * - A standalone edge script (`OriginType` EdgeScript with its `EdgeScriptId`): the script answers.
  *   Load balancers and push zones have no engine here: with an OriginUrl they pull
@@ -18,6 +18,7 @@ export type OriginChoice =
   | { kind: 'storage'; storageZoneId: number }
   /** A standalone edge script answers the zone's requests (OriginType EdgeScript with an EdgeScriptId; domain/edge/scripts/). */
   | { kind: 'script'; scriptId: number }
+  | { kind: 'containers'; endpointId: string }
   | { kind: 'unavailable'; reason: string };
 
 const ORIGIN_TYPE_NAMES: Record<number, string> = { 3: 'a load balancer', 4: 'an edge script', 6: 'a push zone' };
@@ -28,8 +29,8 @@ export function originOf(zone: EdgeZone): OriginChoice {
     return { kind: 'unavailable', reason: 'The zone pulls from a storage zone, but none is linked to it.' };
   }
   if (zone.OriginType === 5) {
-    const endpoint = zone.ManagedContainersEndpointId ? ` (endpoint ${zone.ManagedContainersEndpointId})` : '';
-    return { kind: 'unavailable', reason: `The zone's origin is a container endpoint${endpoint}, and edgeplane runs no containers.` };
+    if (zone.ManagedContainersEndpointId) return { kind: 'containers', endpointId: zone.ManagedContainersEndpointId };
+    return { kind: 'unavailable', reason: "The zone's origin is a container endpoint, but no endpoint is linked to it." };
   }
   if (zone.OriginType === 4 && zone.EdgeScriptId > 0) return { kind: 'script', scriptId: zone.EdgeScriptId };
   const url = httpUrl(zone.OriginUrl);

@@ -16,7 +16,14 @@ export default function healthRoute(app: Api) {
     handler: async (req, reply) => {
       const ok = await app.services.health();
       if (!ok) return sendError(req, reply, 503, 'The store is unreachable.', 'unavailable');
-      return { status: 'ok' as const, version: VERSION, store: app.services.storeDialect, planes: app.planes.toJSON() };
+      const runtime = app.services.appRuntime;
+      return {
+        status: 'ok' as const,
+        version: VERSION,
+        store: app.services.storeDialect,
+        planes: app.planes.toJSON(),
+        containers: { runtime: runtime.kind, description: runtime.description },
+      };
     },
   });
 }

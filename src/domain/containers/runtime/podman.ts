@@ -1,0 +1,229 @@
+/**
+ * The podman driver: each operation one `podman` command, run without a shell. Containers run
+ * under a user namespace (root inside is an unprivileged user outside), with a read-only root
+ * file system (podman's tmpfs /tmp, /var/tmp and /run stay writable), no capabilities, no new
+ * privileges, and bounded memory, CPU, processes and open files. The OCI runtime is named on each
+ * run (`runc` by default: `crun` fails on hosts with hybrid cgroups). `CONTAINERS_CONF`, when set,
+ * reaches podman as it is.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LABELS, type ContainerRuntime, type ContainerSpec, type PullSource, type RunningContainer } from './types.js';
+
+export interface PodmanOptions {
+  /** The podman binary (`EDGEPLANE_PODMAN`). */
+  binary: string;
+  /** The OCI runtime passed with `--runtime`; empty: podman's own choice. */
+  ociRuntime: string;
+  /** `nofile` and `nproc` limits given to every container (podman's defaults exceed what an unprivileged host may grant). */
+  ulimits: { nofile: number; nproc: number };
+  /** First host id of the range container ids 0…65535 map to. */
+  uidBase: number;
+}
+
+export class PodmanError extends Error {}
+
+interface PsEntry {
+  Id: string;
+  Names: string[];
+  Labels: Record<string, string> | null;
+  State: string;
+  ExitCode: number;
+  Exited: boolean;
+  StartedAt: number;
+  Ports: { host_ip: string; container_port: number; host_port: number; range: number; protocol: string }[] | null;
+}
+
+const COMMAND_TIMEOUT_MS = 120_000;
+
+export class PodmanRuntime implements ContainerRuntime {
+  readonly kind = 'podman' as const;
+
+  constructor(
+    private readonly options: PodmanOptions,
+    readonly description: string,
+  ) {}
+
+  /** Runs podman; its stderr's last line is the error's message. */
+  exec(args: readonly string[], timeoutMs = COMMAND_TIMEOUT_MS): Promise<string> {
+    return new Promise((resolve, reject) => {
+      execFile(this.options.binary, args, { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+        if (!error) return resolve(stdout);
+        const said = stderr.trim().split('\n').filter(Boolean).at(-1) ?? error.message;
+        reject(new PodmanError(`podman ${args[0]} ${args[1] ?? ''}: ${said}`.replace(/\s+/g, ' ')));
+      });
+    });
+  }
+
+  /**
+   * Runs a podman command that starts a container (start, restart): its conmon lives on holding
+   * whatever pipes podman had, so the command's end is its exit, and what it said goes through a file.
+   */
+  private async execDetached(args: readonly string[], timeoutMs = COMMAND_TIMEOUT_MS): Promise<void> {
+    const dir = await mkdtemp(join(tmpdir(), 'edgeplane-podman-'));
+    const file = join(dir, 'stderr');
+    const handle = await open(file, 'w');
+    try {
+      const code = await new Promise<number | null>((resolve, reject) => {
+        const child = spawn(this.options.binary, args, { stdio: ['ignore', 'ignore', handle.fd], timeout: timeoutMs });
+        child.once('error', reject);
+        child.once('exit', (exitCode) => resolve(exitCode));
+      });
+      if (code !== 0) {
+        const said = (await readFile(file, 'utf8')).trim().split('\n').filter(Boolean).at(-1) ?? `exit status ${code}`;
+        throw new PodmanError(`podman ${args[0]}: ${said}`);
+      }
+    } finally {
+      await handle.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  async list(): Promise<RunningContainer[]> {
+    const out = await this.exec(['ps', '-a', '--filter', `label=${LABELS.managed}=1`, '--format', 'json']);
+    return (JSON.parse(out || '[]') as PsEntry[]).map(fromPs);
+  }
+
+  async inspect(id: string): Promise<RunningContainer | undefined> {
+    const out = await this.exec(['ps', '-a', '--filter', `id=${id}`, '--format', 'json']);
+    const found = (JSON.parse(out || '[]') as PsEntry[])[0];
+    return found && fromPs(found);
+  }
+
+  hasImage(image: string): Promise<boolean> {
+    return this.exists(['image', 'exists', image]);
+  }
+
+  /** `podman … exists`: exit status 0 yes, 1 no. */
+  private async exists(args: string[]): Promise<boolean> {
+    try {
+      await this.exec(args);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async pull(image: string, source: PullSource | null, always: boolean): Promise<boolean> {
+    if (!always && (await this.hasImage(image))) return false;
+    const args = ['pull', '--quiet'];
+    if (source?.insecure) args.push('--tls-verify=false');
+    // Credentials go through a file only this process reads, never on a command line others can see.
+    const dir = source?.credentials ? await mkdtemp(join(tmpdir(), 'edgeplane-auth-')) : undefined;
+    try {
+      if (dir && source?.credentials) {
+        const auth = Buffer.from(`${source.credentials.userName}:${source.credentials.password}`).toString('base64');
+        const file = join(dir, 'auth.json');
+        await writeFile(file, JSON.stringify({ auths: { [source.host]: { auth } } }), { mode: 0o600 });
+        args.push('--authfile', file);
+      }
+      await this.exec([...args, image]);
+      return true;
+    } finally {
+      if (dir) await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  async removeImage(image: string): Promise<void> {
+    await this.exec(['rmi', image]).catch(() => undefined);
+  }
+
+  async ensureNetwork(name: string, labels: Record<string, string>): Promise<void> {
+    if (await this.exists(['network', 'exists', name])) return;
+    // `isolate`: the app's bridge cannot reach other apps' bridges.
+    await this.exec(['network', 'create', '--opt', 'isolate=true', ...labelArgs(labels), name]);
+  }
+
+  async removeNetwork(name: string): Promise<void> {
+    await this.exec(['network', 'rm', '-f', name]).catch(() => undefined);
+  }
+
+  async networksOf(appId: string): Promise<string[]> {
+    const out = await this.exec(['network', 'ls', '--filter', `label=${LABELS.app}=${appId}`, '--format', '{{.Name}}']);
+    return out.split('\n').filter(Boolean);
+  }
+
+  async ensureVolume(name: string, labels: Record<string, string>): Promise<void> {
+    if (await this.exists(['volume', 'exists', name])) return;
+    await this.exec(['volume', 'create', ...labelArgs(labels), name]);
+  }
+
+  async volumesOf(appId: string): Promise<string[]> {
+    const out = await this.exec(['volume', 'ls', '--filter', `label=${LABELS.app}=${appId}`, '--format', '{{.Name}}']);
+    return out.split('\n').filter(Boolean);
+  }
+
+  async removeVolume(name: string): Promise<void> {
+    await this.exec(['volume', 'rm', '-f', name]).catch(() => undefined);
+  }
+
+  async run(spec: ContainerSpec): Promise<RunningContainer> {
+    const { options } = this;
+    const args = options.ociRuntime ? ['--runtime', options.ociRuntime] : [];
+    args.push('create', '--name', spec.name, ...labelArgs(spec.labels));
+    args.push('--network', spec.network, ...spec.aliases.flatMap((a) => ['--network-alias', a]));
+    for (const port of spec.ports) args.push('--publish', `127.0.0.1::${port}`);
+    args.push('--uidmap', `0:${options.uidBase}:65536`, '--gidmap', `0:${options.uidBase}:65536`);
+    args.push('--read-only', '--cap-drop', 'all', '--security-opt', 'no-new-privileges');
+    args.push('--memory', `${spec.memoryMb}m`, '--cpus', String(spec.cpus), '--pids-limit', String(spec.pids));
+    args.push('--ulimit', `nofile=${options.ulimits.nofile}:${options.ulimits.nofile}`, '--ulimit', `nproc=${options.ulimits.nproc}:${options.ulimits.nproc}`);
+    for (const [name, value] of Object.entries(spec.env)) args.push('--env', `${name}=${value}`);
+    for (const v of spec.volumes) args.push('--volume', `${v.name}:${v.mountPath}:U`);
+    if (spec.workingDirectory) args.push('--workdir', spec.workingDirectory);
+    if (spec.entrypoint) args.push('--entrypoint', JSON.stringify(spec.entrypoint));
+    args.push(spec.image, ...(spec.args ?? []));
+    const id = (await this.exec(args)).trim();
+    try {
+      await this.execDetached(['start', id]);
+    } catch (error) {
+      await this.remove(id, 0).catch(() => undefined);
+      throw error;
+    }
+    const running = await this.inspect(id);
+    if (!running) throw new PodmanError(`podman run: container ${spec.name} vanished after it started`);
+    return running;
+  }
+
+  async start(id: string): Promise<void> {
+    await this.execDetached(['start', id]);
+  }
+
+  async restart(id: string, graceSeconds: number): Promise<void> {
+    await this.execDetached(['restart', '--time', String(graceSeconds), id], COMMAND_TIMEOUT_MS + graceSeconds * 1000);
+  }
+
+  async remove(id: string, graceSeconds: number): Promise<void> {
+    await this.exec(['rm', '--force', '--ignore', '--time', String(graceSeconds), id], COMMAND_TIMEOUT_MS + graceSeconds * 1000);
+  }
+
+  async logs(id: string, lines: number): Promise<{ at: number; line: string }[]> {
+    const out = await this.exec(['logs', '--timestamps', '--tail', String(lines), id]);
+    return out
+      .split('\n')
+      .filter(Boolean)
+      .map((text) => {
+        const space = text.indexOf(' ');
+        const at = Date.parse(text.slice(0, space));
+        return Number.isNaN(at) ? { at: 0, line: text } : { at, line: text.slice(space + 1) };
+      });
+  }
+}
+
+const labelArgs = (labels: Record<string, string>) => Object.entries(labels).flatMap(([k, v]) => ['--label', `${k}=${v}`]);
+
+function fromPs(entry: PsEntry): RunningContainer {
+  const ports = new Map<number, number>();
+  for (const p of entry.Ports ?? []) if (p.protocol === 'tcp') ports.set(p.container_port, p.host_port);
+  return {
+    id: entry.Id,
+    name: entry.Names[0] ?? entry.Id,
+    labels: entry.Labels ?? {},
+    state: entry.State,
+    exitCode: entry.Exited ? entry.ExitCode : null,
+    startedAt: entry.StartedAt > 0 ? entry.StartedAt * 1000 : null,
+    restarts: 0,
+    ports,
+  };
+}

@@ -1,0 +1,319 @@
+/**
+ * Keeps the host's containers in line with the stored applications (podman): on start it adopts
+ * the containers a previous run left (found by their labels, never duplicated), then after every
+ * write of an application (the store's change feed) and on a steady pace it reconciles: each
+ * deployed application's templates get `autoScaling.min` replicas of their current revision; a
+ * changed template's new container starts beside the old one, which leaves the balance only once
+ * the new one is ready, and stops after a short drain; an application deleted loses its
+ * containers, volumes, network and the images pulled for it. Probes run from here (probes.ts): a
+ * liveness failure restarts the container, readiness decides which replicas the edge uses.
+ */
+import type { HeldLock, Store } from '../../../store/types.js';
+import { hasFunds } from '../../pull-zones/state.js';
+import type { ContainerAppDoc } from '../types.js';
+import { checkProbe, tcpCheck } from './probes.js';
+import { type Replica, replicaOf, Replicas } from './replicas.js';
+import { containerSpec, DEFAULT_GRACE_SECONDS, firstPort, networkName, probePort, pullReference, revisionOf, volumeName } from './specs.js';
+import { type ContainerRuntime, LABELS, type PullSource } from './types.js';
+
+export interface SupervisorOptions {
+  store: Store;
+  runtime: ContainerRuntime;
+  /** Where a template's registry is and how to log in to it (null: the image's own name is pulled anonymously). */
+  pullSource: (accountId: number, registryId: string) => Promise<PullSource | null>;
+  logError: (error: unknown, message: string) => void;
+  /** How often everything is reconciled even when nothing was written (ms). */
+  intervalMs: number;
+  /** How often due probes are looked for (ms). */
+  probeTickMs: number;
+  /** How long a replica taken out of the balance keeps running before it is stopped (ms): requests in flight finish. */
+  drainMs: number;
+  now?: () => number;
+}
+
+export interface AppRuntimeState {
+  /** Something stopped the application from running: a pull or a start failed. */
+  failure: string | undefined;
+  replicas: Replica[];
+}
+
+const PAGE = 500;
+/** One instance among several on one PostgreSQL runs the containers. */
+const SUPERVISOR_LOCK = 'edgeplane container supervisor';
+const MAX_BACKOFF_MS = 30_000;
+
+export class ContainerSupervisor {
+  readonly replicas = new Replicas();
+  private readonly failures = new Map<string, string>();
+  /** Applications whose network is known to exist (each podman command costs most of a second on a busy host). */
+  private readonly networks = new Set<string>();
+  private readonly docs = new Map<string, { accountId: number; doc: ContainerAppDoc }>();
+  private readonly now: () => number;
+  private passing: Promise<void> | undefined;
+  private again = false;
+  private timers: NodeJS.Timeout[] = [];
+  private closed = false;
+  private lock: HeldLock | undefined;
+  /** Resolves after the next complete pass (tests and the bench wait on it). */
+  private waiters: (() => void)[] = [];
+
+  constructor(private readonly options: SupervisorOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  start(): void {
+    this.options.store.changes.subscribe((change) => {
+      if (change.type === 'all' || (change.type === 'doc' && change.kind === 'containerApp')) void this.soon();
+    });
+    void this.soon();
+    this.timers.push(setInterval(() => void this.soon(), this.options.intervalMs).unref());
+    this.timers.push(setInterval(() => this.probeDue(), this.options.probeTickMs).unref());
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const t of this.timers) clearInterval(t);
+    await this.passing;
+    await this.lock?.release();
+  }
+
+  /** A pass as soon as the current one ends. */
+  soon(): Promise<void> {
+    const done = new Promise<void>((resolve) => this.waiters.push(resolve));
+    if (this.passing) {
+      this.again = true;
+      return done;
+    }
+    this.passing = (async () => {
+      do {
+        this.again = false;
+        const waiting = this.waiters.splice(0);
+        try {
+          await this.pass();
+        } catch (error) {
+          this.options.logError(error, 'reconciling containers failed');
+        }
+        for (const w of waiting) w();
+      } while (this.again && !this.closed);
+      this.passing = undefined;
+    })();
+    return done;
+  }
+
+  stateOf(appId: string): AppRuntimeState {
+    return { failure: this.failures.get(appId), replicas: this.replicas.ofApp(appId) };
+  }
+
+  /** Whether this instance runs the containers: with several instances on PostgreSQL, the one holding the supervisor's lock. */
+  get owner(): boolean {
+    return this.lock?.held() ?? false;
+  }
+
+  private async pass(): Promise<void> {
+    const { store, runtime } = this.options;
+    if (!this.owner) {
+      this.lock = await store.holdLock(SUPERVISOR_LOCK);
+      // Another instance supervises; this one looks again on its next pass (and takes over should that one go).
+      if (!this.lock) return;
+    }
+    const seen = new Map<string, { accountId: number; doc: ContainerAppDoc }>();
+    for (let offset = 0; ; offset += PAGE) {
+      const page = await store.docs.scan<ContainerAppDoc>('containerApp', offset, PAGE);
+      for (const d of page) seen.set(d.id, { accountId: d.accountId, doc: d.doc });
+      if (page.length < PAGE) break;
+    }
+    this.sync(await runtime.list());
+    this.docs.clear();
+    for (const [id, app] of seen) this.docs.set(id, app);
+    this.syncEndpoints();
+    for (const [appId, { accountId, doc }] of seen) {
+      if (this.closed) return;
+      const account = await store.accounts.get(accountId);
+      try {
+        await this.reconcile(appId, accountId, doc, account !== undefined && hasFunds(account.balance));
+        this.failures.delete(appId);
+      } catch (error) {
+        this.failures.set(appId, error instanceof Error ? error.message : String(error));
+      }
+    }
+    const gone = new Set([...this.replicas.byId.values()].map((r) => r.appId).filter((id) => !seen.has(id)));
+    for (const appId of gone) await this.teardown(appId);
+  }
+
+  /** The replicas as podman lists them: new ones adopted, vanished ones dropped, states refreshed. */
+  private sync(listed: Awaited<ReturnType<ContainerRuntime['list']>>): void {
+    const ids = new Set<string>();
+    for (const container of listed) {
+      ids.add(container.id);
+      const known = this.replicas.byId.get(container.id);
+      if (known) {
+        const restartedElsewhere = known.container.startedAt !== container.startedAt;
+        known.container = container;
+        if (container.state !== 'running') known.ready = false;
+        if (restartedElsewhere) Object.assign(known, { started: false, ready: false, failures: 0, successes: 0, livenessFailures: 0 });
+      } else {
+        this.replicas.byId.set(container.id, replicaOf(container, this.now()));
+      }
+    }
+    for (const id of this.replicas.byId.keys()) if (!ids.has(id)) this.replicas.byId.delete(id);
+  }
+
+  private syncEndpoints(): void {
+    this.replicas.endpoints.clear();
+    for (const [appId, { doc }] of this.docs) {
+      for (const t of doc.containerTemplates) {
+        for (const e of t.endpoints) {
+          const containerPort = e.portMappings[0]?.containerPort;
+          if (containerPort !== undefined) this.replicas.endpoints.set(e.id, { appId, templateId: t.id, containerPort, sticky: e.stickySessions });
+        }
+      }
+    }
+  }
+
+  private async reconcile(appId: string, accountId: number, doc: ContainerAppDoc, funded: boolean): Promise<void> {
+    const { runtime } = this.options;
+    const grace = doc.terminationGracePeriodSeconds ?? DEFAULT_GRACE_SECONDS;
+    const wanted = doc.lifecycle.deployed && funded && doc.containerTemplates.length > 0 ? Math.max(doc.autoScaling.min, 1) : 0;
+    const mine = this.replicas.ofApp(appId);
+    const keep = new Set<Replica>();
+    if (wanted > 0 && !this.networks.has(appId)) {
+      await runtime.ensureNetwork(networkName(appId), { [LABELS.managed]: '1', [LABELS.app]: appId });
+      this.networks.add(appId);
+    }
+    const pulled = new Set<string>();
+    for (const template of doc.containerTemplates) {
+      const revision = revisionOf(doc, template);
+      for (let slot = 0; slot < wanted; slot++) {
+        const inSlot = mine.filter((r) => r.templateId === template.id && r.slot === slot);
+        let current = inSlot.find((r) => r.revision === revision);
+        if (!current) {
+          const source = await this.options.pullSource(accountId, template.imageRegistryId);
+          const image = pullReference(source?.host ?? null, template);
+          if (!pulled.has(image)) {
+            await runtime.pull(image, source, template.imagePullPolicy === 'always');
+            pulled.add(image);
+          }
+          for (const m of template.volumeMounts) {
+            await runtime.ensureVolume(volumeName(appId, m.name, slot), { [LABELS.managed]: '1', [LABELS.app]: appId });
+          }
+          const container = await runtime.run(containerSpec({ accountId, appId, doc, template, replica: slot, image }));
+          current = replicaOf(container, this.now() + initialDelayMs(template.probes.startup ?? template.probes.liveness));
+          this.replicas.byId.set(container.id, current);
+        } else if (current.container.state !== 'running' && current.container.state !== 'stopping' && this.now() >= current.retryAt) {
+          // A container that stopped on its own is started again, later each time it keeps stopping.
+          current.restarts++;
+          current.retryAt = this.now() + Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(current.restarts, 5));
+          await runtime.start(current.container.id);
+        }
+        keep.add(current);
+        // The old revision goes once the new one takes traffic: no moment without a ready replica.
+        for (const old of inSlot) {
+          if (old === current) continue;
+          if (current.ready) this.retire(old, grace);
+          else keep.add(old);
+        }
+      }
+    }
+    for (const r of mine) if (!keep.has(r)) this.retire(r, grace);
+  }
+
+  /** Out of the balance now, stopped after the drain. */
+  private retire(replica: Replica, graceSeconds: number): void {
+    if (replica.draining) return;
+    replica.draining = true;
+    replica.ready = false;
+    setTimeout(() => {
+      this.options.runtime.remove(replica.container.id, graceSeconds).then(
+        () => this.replicas.byId.delete(replica.container.id),
+        (error: unknown) => {
+          replica.draining = false;
+          this.options.logError(error, 'a container could not be removed');
+        },
+      );
+    }, this.options.drainMs).unref();
+  }
+
+  /** Everything of a deleted application: containers, volumes, network, and the images no other container uses. */
+  private async teardown(appId: string): Promise<void> {
+    const { runtime } = this.options;
+    const mine = this.replicas.ofApp(appId);
+    const images = new Set(mine.map((r) => r.container.labels[LABELS.image]).filter((i): i is string => i !== undefined));
+    for (const r of mine) r.draining = true;
+    await Promise.all(mine.map((r) => runtime.remove(r.container.id, 0)));
+    for (const r of mine) this.replicas.byId.delete(r.container.id);
+    for (const volume of await runtime.volumesOf(appId)) await runtime.removeVolume(volume);
+    for (const network of await runtime.networksOf(appId)) await runtime.removeNetwork(network);
+    this.networks.delete(appId);
+    const used = new Set([...this.replicas.byId.values()].map((r) => r.container.labels[LABELS.image]));
+    for (const image of images) if (!used.has(image)) await runtime.removeImage(image);
+    this.failures.delete(appId);
+  }
+
+  private probeDue(): void {
+    const now = this.now();
+    for (const replica of this.replicas.byId.values()) {
+      if (replica.checking || replica.draining || replica.container.state !== 'running' || now < replica.nextCheck) continue;
+      const app = this.docs.get(replica.appId);
+      const template = app?.doc.containerTemplates.find((t) => t.id === replica.templateId);
+      if (!template) continue;
+      replica.checking = true;
+      void this.probe(replica, template).finally(() => {
+        replica.checking = false;
+      });
+    }
+  }
+
+  private async probe(replica: Replica, template: ContainerAppDoc['containerTemplates'][number]): Promise<void> {
+    const { startup, readiness, liveness } = template.probes;
+    const portOf = (probe: typeof startup) => (probe ? probePort(probe, template) : firstPort(template));
+    const hostPort = (port: number | undefined) => (port === undefined ? undefined : replica.container.ports.get(port));
+    const check = async (probe: typeof startup): Promise<boolean> => {
+      const port = hostPort(portOf(probe));
+      // A template with no port to check is taken as healthy once running.
+      if (port === undefined) return true;
+      return probe ? checkProbe(probe, port, (probe.timeoutSeconds ?? 1) * 1000) : tcpCheck(port, 1000);
+    };
+    const period = (probe: typeof startup) => (probe?.periodSeconds ?? 1) * 1000;
+    if (!replica.started) {
+      const ok = await check(startup);
+      replica.started = ok;
+      replica.nextCheck = this.now() + (ok ? 0 : startup ? period(startup) : 200);
+      return;
+    }
+    if (liveness) {
+      const alive = await check(liveness);
+      replica.livenessFailures = alive ? 0 : replica.livenessFailures + 1;
+      if (replica.livenessFailures >= (liveness.failureThreshold ?? 3)) {
+        replica.ready = false;
+        replica.started = false;
+        replica.livenessFailures = 0;
+        replica.restarts++;
+        const grace = this.docs.get(replica.appId)?.doc.terminationGracePeriodSeconds ?? DEFAULT_GRACE_SECONDS;
+        await this.options.runtime
+          .restart(replica.container.id, Math.min(grace, 10))
+          .catch((error: unknown) => this.options.logError(error, 'a container could not be restarted'));
+        const after = await this.options.runtime.inspect(replica.container.id);
+        if (after) replica.container = after;
+        replica.nextCheck = this.now() + initialDelayMs(startup ?? liveness);
+        return;
+      }
+    }
+    const ready = await check(readiness);
+    if (ready) {
+      replica.successes++;
+      replica.failures = 0;
+      if (!replica.ready && replica.successes >= (readiness?.successThreshold ?? 1)) {
+        replica.ready = true;
+        // The slot's older revision may go now.
+        void this.soon();
+      }
+    } else {
+      replica.failures++;
+      replica.successes = 0;
+      if (replica.failures >= (readiness?.failureThreshold ?? 1)) replica.ready = false;
+    }
+    replica.nextCheck = this.now() + Math.min(period(readiness), liveness ? period(liveness) : Number.POSITIVE_INFINITY);
+  }
+}
+
+const initialDelayMs = (probe: { initialDelaySeconds?: number | null } | undefined) => (probe?.initialDelaySeconds ?? 0) * 1000;

@@ -1,0 +1,155 @@
+/**
+ * Container applications run for real (podman): a small HTTP server image, pushed to a local
+ * registry, deployed through `POST /mc/apps` with a CDN endpoint; its pull zone reaches it through
+ * the edge; it scales 1 → 3 with traffic spread; a failing liveness probe restarts it; a change
+ * rolls without a failed request; a restarted edgeplane adopts its containers; a delete leaves
+ * nothing behind. One deployment, exercised in turn. Skipped, saying why, where podman cannot run.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppRuntime } from '../../../src/domain/containers/runtime/app-runtime.js';
+import { createTestApp, type TestContext } from '../../helpers/app.js';
+import { type LocalRegistry, managedLeftovers, podmanUnavailable, startRegistryWithImage, testTemplate } from '../../helpers/container-image.js';
+import { type EdgePlane, startEdgePlane } from '../../helpers/edge-plane.js';
+
+const unavailable = await podmanUnavailable();
+
+/** Polls `check` every 100 ms until it returns a value, for at most `ms`. */
+async function until<T>(what: string, check: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+// Each podman command takes most of a second on a busy machine: generous limits, rarely reached.
+describe.skipIf(unavailable !== undefined)(`container apps on podman${unavailable ? ` (skipped: ${unavailable})` : ''}`, { timeout: 90_000 }, () => {
+  let t: TestContext;
+  let edge: EdgePlane;
+  let registry: LocalRegistry;
+  let runtime: AppRuntime;
+  let appId: string;
+  let publicHost: string;
+  let zoneId: number;
+  let seq = 0;
+
+  const status = async () => (await t.get(`/mc/apps/${appId}`)).body.status as string;
+  const active = () => until('the application to be active', async () => ((await status()) === 'active' ? true : undefined));
+  /** A fresh path each time, so no answer comes from the edge's cache. */
+  const ask = () => edge.get(publicHost, `/n${seq++}`);
+
+  beforeAll(async () => {
+    t = await createTestApp({ containerRuntime: 'podman', containerReconcileMs: 1000, containerDrainMs: 300 });
+    registry = await startRegistryWithImage();
+    edge = await startEdgePlane(t);
+    runtime = t.app.services.appRuntime;
+    runtime.start();
+  });
+
+  afterAll(async () => {
+    await edge?.close();
+    await t?.close();
+    await registry?.close();
+  });
+
+  it('deploys a template from the registry; its CDN endpoint gets a pull zone that reaches it through the edge', async () => {
+    expect(runtime.kind).toBe('podman');
+    expect((await t.get('/_edgeplane/health', null)).body.containers).toEqual({ runtime: 'podman', description: runtime.description });
+    const reg = await t.post('/mc/registries', { displayName: 'local', type: 'vendorRegistry', hostName: `http://${registry.host}` });
+    expect(reg.status, JSON.stringify(reg.body)).toBe(200);
+    const probe = {
+      initialDelaySeconds: 1,
+      periodSeconds: 1,
+      timeoutSeconds: 1,
+      failureThreshold: 1,
+      httpGet: { request: { path: '/healthz', portNumber: 8080 } },
+    };
+    const created = await t.post('/mc/apps', {
+      name: 'web',
+      runtimeType: 'shared',
+      autoScaling: { min: 1, max: 3 },
+      regionSettings: {},
+      terminationGracePeriodSeconds: 1,
+      containerTemplates: [
+        testTemplate(reg.body.id, registry, { environmentVariables: [{ name: 'GREETING', value: 'hello' }], probes: { readiness: probe, liveness: probe } }),
+      ],
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    appId = created.body.id;
+    const endpoint = (await t.get(`/mc/apps/${appId}`)).body.containerTemplates[0].endpoints[0];
+    expect(endpoint.pullZoneId).toMatch(/^\d+$/);
+    publicHost = endpoint.publicHost;
+    zoneId = Number(endpoint.pullZoneId);
+    const zone = (await t.get(`/pullzone/${zoneId}`)).body;
+    expect(zone).toMatchObject({ OriginType: 5, ManagedContainersAppId: appId, ManagedContainersEndpointId: endpoint.id });
+    expect(zone.Hostnames.map((h: { Value: string }) => h.Value)).toEqual([`app-${endpoint.id}.${t.config.cdnDomain}`, publicHost]);
+
+    await active();
+    const answer = await ask();
+    expect(answer.status).toBe(200);
+    expect(answer.text).toMatch(/^hello from [0-9a-f]{12}$/);
+    expect((await edge.get(`app-${endpoint.id}.${t.config.cdnDomain}`, '/system-host')).text).toBe(answer.text);
+    const containers = (await managedLeftovers(appId)).containers;
+    expect(containers).toHaveLength(1);
+  });
+
+  it('scales 1 → 3 and spreads requests over the replicas', async () => {
+    expect((await t.put(`/mc/apps/${appId}/autoscaling`, { min: 3, max: 3 })).status).toBe(200);
+    await active();
+    const answers = await Promise.all(Array.from({ length: 9 }, () => ask()));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(new Set(answers.map((a) => a.text)).size).toBe(3);
+  });
+
+  it('restarts a container whose liveness probe fails', async () => {
+    expect((await t.put(`/mc/apps/${appId}/autoscaling`, { min: 1, max: 3 })).status).toBe(200);
+    await active();
+    expect((await ask()).text).toMatch(/^hello/);
+    expect((await edge.get(publicHost, '/sick')).status).toBe(200);
+    await until('a restart', async () => (runtime.observe(appId)?.replicas.some((r) => r.restarts > 0) ? true : undefined), 10_000);
+    await active();
+    expect((await ask()).status).toBe(200);
+  });
+
+  it('rolls a changed template new before old, without a failed request', async () => {
+    const templateId = (await t.get(`/mc/apps/${appId}`)).body.containerTemplates[0].id;
+    const statuses: number[] = [];
+    let rolled = false;
+    const load = (async () => {
+      while (!rolled) {
+        const a = await ask();
+        statuses.push(a.status);
+        if (a.text.startsWith('bonjour')) rolled = true;
+      }
+    })();
+    expect((await t.put(`/mc/apps/${appId}/containers/${templateId}/env`, { GREETING: 'bonjour' })).status).toBe(200);
+    await load;
+    await active();
+    expect(statuses.length).toBeGreaterThan(1);
+    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+    // The old container is stopped after its drain.
+    await until('the old container to go', async () => ((await managedLeftovers(appId)).containers.length === 1 ? true : undefined));
+  });
+
+  it('adopts its containers after a restart of edgeplane, without duplicating them', async () => {
+    const before = (await managedLeftovers(appId)).containers;
+    await edge.close();
+    await t.restart();
+    runtime = t.app.services.appRuntime;
+    runtime.start();
+    await runtime.settled();
+    edge = await startEdgePlane(t);
+    await active();
+    expect((await managedLeftovers(appId)).containers).toEqual(before);
+    expect((await ask()).text).toMatch(/^bonjour/);
+  });
+
+  it('deletes the application with its containers, network, volumes and pull zone', async () => {
+    expect((await t.del(`/mc/apps/${appId}`)).status).toBe(200);
+    expect((await t.get(`/pullzone/${zoneId}`)).status).toBe(404);
+    await runtime.settled();
+    expect(await managedLeftovers(appId)).toEqual({ containers: [], volumes: [], networks: [] });
+  });
+});
