@@ -80,6 +80,7 @@ const SLOW_FILES = [
   'test/video-api/encoding.test.ts',
   'test/browser/embed.test.ts',
   'test/browser/console.test.ts',
+  'test/planes/edge/container-apps.test.ts',
   'test/planes/storage/durability.test.ts',
   'test/security/transfer-timeouts.test.ts',
   'test/browser/docs.test.ts',

@@ -194,10 +194,16 @@ describe('OverrideBrowserCacheResponseHeader (25) and RemoveBrowserCacheResponse
   });
 });
 
+describe('RunEdgeScript (21)', () => {
+  it("names the middleware script (ActionParameter1) that runs around the request's origin request, the first rule's winning", () => {
+    expect(effectsOf(action(21, '7'))).toEqual({ requestHeaders: {}, responseHeaders: {}, edgeScriptId: 7 });
+    expect(effectsOf(action(21, '0'))).toEqual({ requestHeaders: {}, responseHeaders: {} });
+  });
+});
+
 describe('actions for features edgeplane does not have', () => {
   it('are recorded, and change nothing else', () => {
     const names: [EdgeRuleExtraActionT['ActionType'], string][] = [
-      [21, 'RunEdgeScript'],
       [22, 'OriginMagicContainers'],
       [23, 'DisableWAF'],
       [24, 'RetryOrigin'],

@@ -153,10 +153,11 @@ export class EdgeScriptService {
   }
 
   /** A change to the script's document, read and written in one transaction. */
-  async edit(principal: Principal, id: number, change: (doc: EdgeScriptDoc) => EdgeScriptDoc): Promise<EdgeScriptDoc> {
+  /** Changes the script's document in one transaction; `change` may draw ids in it (`tx`), after its checks, so a refusal writes nothing. */
+  async edit(principal: Principal, id: number, change: (doc: EdgeScriptDoc, tx: StoreTx) => EdgeScriptDoc | Promise<EdgeScriptDoc>): Promise<EdgeScriptDoc> {
     return this.store.transaction(async (tx) => {
       const current = await this.scripts.get(tx, principal.accountId, id);
-      const next = change(current.doc);
+      const next = await change(current.doc, tx);
       await this.scripts.update(tx, principal.accountId, current, next);
       return next;
     }, principal.durability);

@@ -10,6 +10,7 @@ import type {
   UpdateEdgeScriptVariableRequestT,
   UpsertEdgeScriptVariableRequestT,
 } from '../../../schemas/edge-scripts.js';
+import type { StoreTx } from '../../../store/types.js';
 import { errors } from '../../errors.js';
 import type { Principal } from '../../principal.js';
 import type { EdgeScriptService } from './service.js';
@@ -48,18 +49,19 @@ const secretView = (s: ScriptSecretDoc): EdgeScriptSecretT => ({ Id: s.Id, Name:
 export class EdgeScriptSettings {
   constructor(private readonly scripts: EdgeScriptService) {}
 
-  private nextId(): Promise<number> {
-    return this.scripts.store.transaction((tx) => tx.nextId('edgeScriptVariable'));
+  /** A variable's or secret's id, drawn in the edit's transaction once its checks passed (a refusal draws none). */
+  private nextId(tx: StoreTx): Promise<number> {
+    return tx.nextId('edgeScriptVariable');
   }
 
   async addVariable(principal: Principal, id: number, input: AddEdgeScriptVariableRequestT): Promise<EdgeScriptVariableT> {
-    const variableId = await this.nextId();
-    const variable: ScriptVariableDoc = { Id: variableId, Name: input.Name, Required: input.Required, DefaultValue: input.DefaultValue ?? null };
-    await this.scripts.edit(principal, id, (s) => {
+    let variable: ScriptVariableDoc | undefined;
+    await this.scripts.edit(principal, id, async (s, tx) => {
       checkName(s, input.Name, 'variable');
+      variable = { Id: await this.nextId(tx), Name: input.Name, Required: input.Required, DefaultValue: input.DefaultValue ?? null };
       return { ...s, Variables: [...s.Variables, variable] };
     });
-    return variable;
+    return variable!;
   }
 
   async variable(principal: Principal, id: number, variableId: number): Promise<EdgeScriptVariableT> {
@@ -91,9 +93,8 @@ export class EdgeScriptSettings {
     id: number,
     input: UpsertEdgeScriptVariableRequestT,
   ): Promise<{ created: boolean; variable: EdgeScriptVariableT }> {
-    const newId = await this.nextId();
     let result: { created: boolean; variable: ScriptVariableDoc } | undefined;
-    await this.scripts.edit(principal, id, (s) => {
+    await this.scripts.edit(principal, id, async (s, tx) => {
       const existing = s.Variables.find((v) => sameName(v.Name, input.Name));
       if (existing) {
         const variable = {
@@ -105,7 +106,7 @@ export class EdgeScriptSettings {
         return { ...s, Variables: s.Variables.map((v) => (v.Id === existing.Id ? variable : v)) };
       }
       checkName(s, input.Name, 'variable');
-      const variable = { Id: newId, Name: input.Name, Required: input.Required ?? false, DefaultValue: input.DefaultValue ?? null };
+      const variable = { Id: await this.nextId(tx), Name: input.Name, Required: input.Required ?? false, DefaultValue: input.DefaultValue ?? null };
       result = { created: true, variable };
       return { ...s, Variables: [...s.Variables, variable] };
     });
@@ -128,13 +129,13 @@ export class EdgeScriptSettings {
   }
 
   async addSecret(principal: Principal, id: number, name: string, value: string | null | undefined): Promise<EdgeScriptSecretT> {
-    const secretId = await this.nextId();
-    const secret: ScriptSecretDoc = { Id: secretId, Name: name, Value: value ?? null, LastModified: this.scripts.clock().toISOString() };
-    await this.scripts.edit(principal, id, (s) => {
+    let secret: ScriptSecretDoc | undefined;
+    await this.scripts.edit(principal, id, async (s, tx) => {
       checkName(s, name, 'secret');
+      secret = { Id: await this.nextId(tx), Name: name, Value: value ?? null, LastModified: this.scripts.clock().toISOString() };
       return { ...s, Secrets: [...s.Secrets, secret] };
     });
-    return secretView(secret);
+    return secretView(secret!);
   }
 
   async updateSecret(principal: Principal, id: number, secretId: number, value: string | null | undefined): Promise<EdgeScriptSecretT> {
@@ -154,10 +155,9 @@ export class EdgeScriptSettings {
     name: string | null | undefined,
     value: string | null | undefined,
   ): Promise<{ created: boolean; secret: EdgeScriptSecretT }> {
-    const newId = await this.nextId();
     const now = this.scripts.clock().toISOString();
     let result: { created: boolean; secret: ScriptSecretDoc } | undefined;
-    await this.scripts.edit(principal, id, (s) => {
+    await this.scripts.edit(principal, id, async (s, tx) => {
       // After the script is found: another account's script is a 404 whatever the body.
       if (!name) throw errors.validation('Name', 'The Name field is required.', 'validation_error');
       const existing = s.Secrets.find((x) => sameName(x.Name, name));
@@ -167,7 +167,7 @@ export class EdgeScriptSettings {
         return { ...s, Secrets: s.Secrets.map((x) => (x.Id === existing.Id ? secret : x)) };
       }
       checkName(s, name, 'secret');
-      const secret = { Id: newId, Name: name, Value: value ?? null, LastModified: now };
+      const secret = { Id: await this.nextId(tx), Name: name, Value: value ?? null, LastModified: now };
       result = { created: true, secret };
       return { ...s, Secrets: [...s.Secrets, secret] };
     });

@@ -39,7 +39,6 @@ export interface ActionOptions {
 
 const REDIRECT_STATUSES = new Set([301, 302, 307, 308]);
 const UNAPPLIED: Record<number, string> = {
-  21: 'RunEdgeScript',
   22: 'OriginMagicContainers',
   23: 'DisableWAF',
   24: 'RetryOrigin',
