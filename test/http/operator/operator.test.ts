@@ -45,6 +45,8 @@ describe('operator credential', () => {
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
       store: testStoreKind(),
       planes: { api: 'ok', storage: 'off', edge: 'off', 'edge-tls': 'off', dns: 'off', s3: 'off', video: 'off', logging: 'off' },
+      // Which container runtime runs the apps (test apps run the simulation).
+      containers: { runtime: 'simulated', description: expect.stringContaining('simulated') },
     });
   });
 });
