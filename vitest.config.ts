@@ -120,10 +120,11 @@ export default defineConfig({
     pool: 'forks',
     sequence: { sequencer: SlowFilesFirst },
     // Vitest's default is one worker per core less one: a single worker on a 2-core CI machine,
-    // where test files mostly wait on disk syncs, PostgreSQL and child processes. Three keep both
-    // cores busy: with two, a fresh-clone run used 1.65 cores on average (each PostgreSQL test
-    // works in a database of its own; apt installs take turns).
-    maxWorkers: 3,
+    // where test files mostly wait on disk syncs, PostgreSQL and child processes. Two keep both
+    // cores busy (each PostgreSQL test works in a database of its own; apt installs take turns).
+    // Three were tried (a run with two used 1.65 cores on average): every CPU-bound file took half
+    // as long again, and the run was slower.
+    maxWorkers: 2,
     // Each worker imports the server's modules once rather than once per file: importing them was
     // half of CI's time (collect 620 s of 1,490). Safe because every test builds its own app, store
     // and planes, and no module keeps state from one test file to the next.
