@@ -106,8 +106,6 @@ export class ScriptRuntime {
 
   /** The account's script as a process serving its live release: the running one, or one started (again) now. */
   private async processFor(accountId: number, scriptId: number): Promise<Running | { failure: ScriptFailure }> {
-    // Notices writes of other processes on SQLite (the feed then reports them).
-    this.options.store.changes.generation();
     const current = this.running.get(scriptId);
     if (current && current.accountId === accountId) {
       const retryAfter = this.options.retryAfterFailureMs ?? 1000;
