@@ -1,5 +1,5 @@
 /**
- * The storage and S3 planes over real sockets, their timeouts scaled down (idle 800 ms, head 2 s):
+ * The storage and S3 planes over real sockets, their timeouts scaled down (idle 500 ms, head 1.2 s):
  * an upload whose bytes keep coming finishes however long it takes, while the same trickle under a
  * whole-request deadline of the same size (the planes' old design, Node's `requestTimeout`, then
  * 300 s) is cut with a 408; an upload or a download that stalls is cut after the idle time; a
@@ -22,9 +22,9 @@ import { createS3Zone, type S3Zone } from '../helpers/s3-plane.js';
 import { signedHeaders } from '../helpers/s3-signing.js';
 import { createStorageZone, type Zone } from '../helpers/storage-plane.js';
 
-const TIMEOUTS: TransferTimeouts = { idleMs: 800, headersMs: 2000 };
-/** The trickle: one byte every 100 ms for 2 s, two and a half times the idle time and longer than the whole-request deadline below (1.5 s). */
-const TRICKLE = { bytes: 20, everyMs: 100 };
+const TIMEOUTS: TransferTimeouts = { idleMs: 500, headersMs: 1200 };
+/** The trickle: one byte every 60 ms for 1.44 s, near three times the idle time and longer than the whole-request deadline below (0.9 s). */
+const TRICKLE = { bytes: 24, everyMs: 60 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
@@ -110,9 +110,9 @@ describe('the storage plane', () => {
   });
 
   it('(the old design) a whole-request deadline cuts the same trickle with 408 though it kept making progress', async () => {
-    // The plane as it was: the same front and handler, Node's whole-request deadline (300 s then) scaled down to 1.5 s.
+    // The plane as it was: the same front and handler, Node's whole-request deadline (300 s then) scaled down to 0.9 s.
     const handler = storageHandler({ files: t.app.services.files, usage: t.app.services.usage, logError: (error) => errors.push(error) });
-    const old = createExtensionMethodServer(handler, { requestTimeout: 1500, headersTimeout: 1500, connectionsCheckingInterval: 50 });
+    const old = createExtensionMethodServer(handler, { requestTimeout: 900, headersTimeout: 900, connectionsCheckingInterval: 50 });
     const address = await old.listen(0, '127.0.0.1');
     try {
       const bytes = Buffer.alloc(TRICKLE.bytes, 0x61);

@@ -1,8 +1,8 @@
 /**
  * Files survive a crash: uploads run concurrently while the server is killed with SIGKILL at
  * random moments; after a restart on the same data every upload that was acknowledged reads back
- * byte-exact, and no listed file is a half file. Also: memory stays flat through a 512 MiB upload and
- * download. Runs on SQLite and on PostgreSQL (the project decides).
+ * byte-exact, and no listed file is a half file. Also: memory stays flat through a 256 MiB upload and
+ * download (four times the growth allowed). Runs on SQLite and on PostgreSQL (the project decides).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -110,7 +110,7 @@ describe('files under SIGKILL', () => {
     }
   }, 120_000);
 
-  it('streams a 512 MiB upload and download with the server growing by less than 64 MB', async () => {
+  it('streams a 256 MiB upload and download with the server growing by less than 64 MB', async () => {
     const server = await startServer(workspace.env);
     try {
       const zone = await createZone(server, `big-${randomBytes(3).toString('hex')}`);
@@ -119,7 +119,7 @@ describe('files under SIGKILL', () => {
       const before = rss();
       let peak = before;
       const sampler = setInterval(() => (peak = Math.max(peak, rss())), 50);
-      const size = 512 * 1024 ** 2;
+      const size = 256 * 1024 ** 2;
       const chunk = randomBytes(1024 * 1024);
       const upload = createHash('sha256');
       const body = Readable.from(
