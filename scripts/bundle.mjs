@@ -7,14 +7,14 @@
  * Why a bundle: on Node 20, loading ~700 ES module files (TypeBox alone is hundreds) took ~0.4 s
  * of a ~0.6 s start-up; one bundle loads in a fraction of that.
  *
- * The server is one CommonJS file, server.cjs, loaded by server.js (src/boot/bundle-entry.ts)
+ * The server is one CommonJS file, server.cjs, loaded by server.js (src/boot/server-entry.ts)
  * through V8's code cache, which Node offers for scripts but not for ES modules on Node 20; its
- * SHA-256 is written into server.js, so a cache never serves another build. The CLI is one
- * CommonJS file too, cli.js.
+ * SHA-256 is written into server.js, so a cache never serves another build. The CLI is the same:
+ * cli.cjs, loaded by cli.js (src/boot/cli-entry.ts), the package's binary.
  *
  * Left out of the bundles, loaded from node_modules at run time: the native SQLite binding, the
  * PostgreSQL driver (loaded only when DATABASE_URL names PostgreSQL), pino's pretty printer (it
- * runs in a worker thread, loaded by path; src/boot/bundle-entry.ts tells the bundled pino where
+ * runs in a worker thread, loaded by path; src/boot/bundle-globals.ts tells the bundled pino where
  * that thread's own file is), the docs page's static files (served from the package's own
  * folder), pdfkit (it loads its fonts from files beside its own), sharp (its libvips binding is
  * a native file of a platform package it finds at run time) and esbuild (the optimizer's
@@ -112,16 +112,16 @@ await build({
   entryPoints: Object.fromEntries(Object.entries(LOADED_LATER).map(([source, file]) => [file, source])),
   outExtension: { '.js': '.cjs' },
 });
-await build({ ...commonJs, entryPoints: { server: 'src/start.ts' }, outExtension: { '.js': '.cjs' }, plugins: [loadedLater, routerPrefixMatch] });
-const digest = createHash('sha256')
-  .update(readFileSync(`${OUT}/server.cjs`))
-  .digest('hex');
-await build({
-  ...commonJs,
-  entryPoints: { server: 'src/boot/bundle-entry.ts' },
-  define: { ...commonJs.define, EDGEPLANE_BUNDLE_DIGEST: JSON.stringify(digest) },
-});
-await build({ ...commonJs, entryPoints: { cli: 'src/cli.ts' }, plugins: [loadedLater, routerPrefixMatch] });
+/** A bundle (`name`.cjs) from `source`, and its loader (`name`.js) from `entry`, which knows the bundle's SHA-256. */
+async function bundleWithLoader(name, source, entry) {
+  await build({ ...commonJs, entryPoints: { [name]: source }, outExtension: { '.js': '.cjs' }, plugins: [loadedLater, routerPrefixMatch] });
+  const digest = createHash('sha256')
+    .update(readFileSync(`${OUT}/${name}.cjs`))
+    .digest('hex');
+  await build({ ...commonJs, entryPoints: { [name]: entry }, define: { ...commonJs.define, EDGEPLANE_BUNDLE_DIGEST: JSON.stringify(digest) } });
+}
+await bundleWithLoader('server', 'src/start.ts', 'src/boot/server-entry.ts');
+await bundleWithLoader('cli', 'src/cli.ts', 'src/boot/cli-entry.ts');
 chmodSync(`${OUT}/cli.js`, 0o755);
 
 /**

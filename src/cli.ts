@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 /**
  * `edgeplane <command>`: the server and the operator's tools in one binary. Every `serve` flag is
  * also an environment variable (the flag wins); output is for people, or JSON with `--json`.

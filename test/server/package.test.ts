@@ -28,6 +28,7 @@ describe('the package', () => {
     const files = (JSON.parse(stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
     for (const needed of [
       'dist/bundle/cli.js',
+      'dist/bundle/cli.cjs',
       'dist/bundle/server.js',
       'dist/bundle/server.cjs',
       'dist/bundle/package.json',
@@ -52,8 +53,22 @@ describe('the package', () => {
     const cli = `${root}/dist/bundle/cli.js`;
     expect(existsSync(cli), 'npm install runs the build (prepare)').toBe(true);
     expect(readFileSync(cli, 'utf8').startsWith('#!/usr/bin/env node')).toBe(true);
-    const { stdout } = await run(process.execPath, [cli, '--help']);
-    expect(stdout).toMatch(/^edgeplane \d+\.\d+\.\d+/);
+    // Through the code cache, as the server: the first command writes it, the next ones load from it.
+    const cacheDir = mkdtempSync(join(tmpdir(), 'edgeplane-cli-cache-'));
+    try {
+      const env = { ...process.env, NODE_COMPILE_CACHE: cacheDir };
+      const { stdout } = await run(process.execPath, [cli, '--help'], { env });
+      expect(stdout).toMatch(/^edgeplane \d+\.\d+\.\d+/);
+      const written = readdirSync(cacheDir).filter((name) => /^edgeplane-[0-9a-f]{32}-[0-9a-f]{12}\.bin$/.test(name));
+      expect(written).toHaveLength(1);
+      const inode = statSync(join(cacheDir, written[0]!)).ino;
+      expect((await run(process.execPath, [cli, '--help'], { env })).stdout).toBe(stdout);
+      // Used, not written again (a cache missing or rejected is replaced by a new file).
+      expect(readdirSync(cacheDir).filter((name) => name.endsWith('.bin'))).toEqual(written);
+      expect(statSync(join(cacheDir, written[0]!)).ino).toBe(inode);
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it('serves from the bundle: API, validation errors, docs page and its assets, the web console, health, JSON logs', async () => {
