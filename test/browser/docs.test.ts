@@ -1,15 +1,22 @@
 /**
  * The documentation page in a real browser, against a real listening server: it lists the
  * operations, "try it out" reaches the server with the key entered under Authorize, and nothing is
- * fetched from anywhere else (the page must work offline). Also renders docs/api-docs.png.
+ * fetched from anywhere else (the page must work offline). Also renders the README's screenshot:
+ * into .tmp/ (git-ignored), and over docs/api-docs.png with UPDATE_SCREENSHOTS=1, so that a test
+ * run leaves the checkout as it found it.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, CHROMIUM_ARGS } from '../setup/chromium.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 
-const SCREENSHOT = new URL('../../docs/api-docs.png', import.meta.url);
+const SCREENSHOT =
+  process.env['UPDATE_SCREENSHOTS'] === '1'
+    ? fileURLToPath(new URL('../../docs/api-docs.png', import.meta.url))
+    : join(fileURLToPath(new URL('../../.tmp/', import.meta.url)), 'api-docs.png');
 /** The screenshot shows the page at the default address, so that it does not change with the test's port. */
 const SHOWN_ORIGIN = 'http://localhost:8080';
 
@@ -44,7 +51,7 @@ async function openDocs(page: Page, base: string): Promise<string[]> {
 }
 
 describe('/docs in a browser', () => {
-  it('renders docs/api-docs.png, lists the operations and runs "try it out" against the server', async () => {
+  it("renders the README's screenshot, lists the operations and runs 'try it out' against the server", async () => {
     // One page (rendering the document is most of the test's time): shown at the default address,
     // whose requests go to the test's server, first photographed as it opens, then used.
     const context = await browser.newContext();
@@ -56,6 +63,7 @@ describe('/docs in a browser', () => {
     const elsewhere = await openDocs(page, SHOWN_ORIGIN);
     const png = await page.screenshot();
     expect(png.length).toBeGreaterThan(10_000);
+    mkdirSync(join(SCREENSHOT, '..'), { recursive: true });
     writeFileSync(SCREENSHOT, png);
 
     for (const text of [
