@@ -66,7 +66,7 @@ export function Control({ id, field, raw, problem, onInput }: ControlProps) {
   const help = field.description ? `${id}-help` : undefined;
   const error = problem ? `${id}-error` : undefined;
   const describedBy = [error, help].filter(Boolean).join(' ') || undefined;
-  const common = { id, name: field.name, 'aria-invalid': problem ? true : undefined, 'aria-describedby': describedBy };
+  const common = { id, name: field.name, 'aria-invalid': problem ? true : undefined, 'aria-required': field.required ? true : undefined, 'aria-describedby': describedBy };
   let control: ComponentChildren;
   switch (field.kind) {
     case 'boolean':
@@ -142,7 +142,9 @@ export interface SchemaFormProps {
 }
 
 export function SchemaForm({ id, fields, initial, submitLabel, onSubmit, done, legend, children }: SchemaFormProps) {
-  const start = () => Object.fromEntries(fields.map((field) => [field.name, rawOf(field, getPath(initial, field.name))]));
+  // A new resource's required choice starts at its first value, as the list shows it.
+  const firstChoice = (field: Field) => (!initial && field.kind === 'choice' && field.required && !field.nullable ? field.choices[0]?.value : undefined);
+  const start = () => Object.fromEntries(fields.map((field) => [field.name, rawOf(field, getPath(initial, field.name) ?? firstChoice(field))]));
   const [raw, setRaw] = useState<Record<string, Raw>>(start);
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<{ text: string; error: boolean } | undefined>();
@@ -274,7 +276,7 @@ export function RowsEditor({
         </fieldset>
       ))}
       <button type="button" onClick={() => setRows([...rows, blank()])}>
-        Add a {noun}
+        Add {/^[aeiou]/.test(noun) ? 'an' : 'a'} {noun}
       </button>
     </fieldset>
   );

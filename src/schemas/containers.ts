@@ -406,9 +406,15 @@ export const MAX_INSTANCES_PER_APPLICATION = 1000;
 
 export const AutoScaling = Type.Object(
   {
-    min: Int32({ minimum: 1, maximum: MAX_INSTANCES_PER_APPLICATION, description: `Fewest instances kept running (1 to ${MAX_INSTANCES_PER_APPLICATION}).` }),
+    min: Int32({
+      minimum: 1,
+      maximum: MAX_INSTANCES_PER_APPLICATION,
+      title: 'Minimum instances',
+      description: `Fewest instances kept running (1 to ${MAX_INSTANCES_PER_APPLICATION}).`,
+    }),
     max: Int32({
       minimum: 1,
+      title: 'Maximum instances',
       maximum: MAX_INSTANCES_PER_APPLICATION,
       description: `Most instances started under load (1 to ${MAX_INSTANCES_PER_APPLICATION}).`,
     }),

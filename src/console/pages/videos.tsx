@@ -9,7 +9,7 @@ import { planeAddress } from '../files';
 import { PlaneAddress } from '../plane-address';
 import { modelWith, valueNames } from '../schema';
 import { Collections, VideoDetails } from './video-details';
-import { type Video, VideoApi } from './video-api';
+import { VideoApi } from './video-api';
 import { Table } from '../table';
 import { ActionButton, Loading, useLoad } from '../ui';
 
