@@ -66,7 +66,13 @@ export function Control({ id, field, raw, problem, onInput }: ControlProps) {
   const help = field.description ? `${id}-help` : undefined;
   const error = problem ? `${id}-error` : undefined;
   const describedBy = [error, help].filter(Boolean).join(' ') || undefined;
-  const common = { id, name: field.name, 'aria-invalid': problem ? true : undefined, 'aria-required': field.required ? true : undefined, 'aria-describedby': describedBy };
+  const common = {
+    id,
+    name: field.name,
+    'aria-invalid': problem ? true : undefined,
+    'aria-required': field.required ? true : undefined,
+    'aria-describedby': describedBy,
+  };
   let control: ComponentChildren;
   switch (field.kind) {
     case 'boolean':

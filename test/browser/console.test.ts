@@ -82,7 +82,8 @@ afterAll(async () => {
 
 // A flow that failed leaves the page as it was, for whoever looks into it.
 afterEach(async (test) => {
-  if (test.task.result?.state === 'fail' && page) await page.screenshot({ path: join(SCREENSHOTS, `failed-${test.task.name.slice(0, 40).replace(/\W+/g, '-')}.png`), fullPage: true });
+  if (test.task.result?.state === 'fail' && page)
+    await page.screenshot({ path: join(SCREENSHOTS, `failed-${test.task.name.slice(0, 40).replace(/\W+/g, '-')}.png`), fullPage: true });
 });
 
 /** Serious and critical accessibility violations on the page as it is now (axe-core, WCAG 2 A and AA). */
@@ -95,7 +96,11 @@ async function seriousViolations(): Promise<string[]> {
         axe: { run: (context: Document, options: unknown) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
       }
     ).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] });
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      resultTypes: ['violations'],
+      iframes: false,
+    });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) }));
   });
   return found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.targets.join(', ')}`);

@@ -126,7 +126,11 @@ function ContainerRows({ id, forms, rows }: { id: string; forms: ContainerForms;
 function NewApp({ forms }: { forms: { app: Field[]; containers: ContainerForms } }) {
   const rows = useContainerRows(forms.containers);
   // The first container's fields are named by their place in the body, so the API's complaints about them land beside them.
-  const containerFields = forms.containers.container.map((f) => ({ ...f, name: `containerTemplates.${f.name}`, label: `Container ${f.label.charAt(0).toLowerCase()}${f.label.slice(1)}` }));
+  const containerFields = forms.containers.container.map((f) => ({
+    ...f,
+    name: `containerTemplates.${f.name}`,
+    label: `Container ${f.label.charAt(0).toLowerCase()}${f.label.slice(1)}`,
+  }));
   return (
     <SchemaForm
       id="new-app"
