@@ -247,7 +247,7 @@ export const StickySessionSettings = Type.Object(
 
 export const CdnEndpointRequest = Type.Object(
   {
-    isSslEnabled: Type.Optional(Type.Boolean({ description: 'Serve the endpoint over HTTPS.' })),
+    isSslEnabled: Type.Optional(Type.Boolean({ title: 'Serve over HTTPS', description: 'Serve the endpoint over HTTPS.' })),
     stickySessions: Type.Optional(StickySessionSettings),
     pullZoneId: Type.Optional(
       Nullable(Int64({ minimum: 1 }), { description: 'Existing pull zone to put in front of the container; one is created when left out.' }),
