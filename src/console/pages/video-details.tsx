@@ -42,7 +42,6 @@ export function VideoDetails({ client, guid, collections, changed }: { client: V
       {({ forms, video }) => {
         const collectionField: Field | undefined = forms.collection && {
           ...forms.collection,
-          label: 'Collection',
           kind: 'choice',
           choices: collections.map((c) => ({ value: c.guid, label: c.name ?? c.guid })),
         };
