@@ -422,6 +422,22 @@ describe('the web console', () => {
     });
     await shoot('container-app');
 
+    // A second container, then deleted again.
+    await page.locator('#new-container-name').fill('worker');
+    await page.locator('#new-container-imageNamespace').fill('library');
+    await page.locator('#new-container-imageName').fill('busybox');
+    await page.locator('#new-container-imageTag').fill('1.36');
+    await page.locator('#new-container-imageRegistryId').fill('1');
+    await page.getByRole('button', { name: 'Add container', exact: true }).click();
+    await page.getByRole('button', { name: 'Save container worker' }).waitFor();
+    expect((await app()).containerTemplates.map((c: { name: string; image: string }) => [c.name, c.image])).toEqual([
+      ['web', expect.stringContaining('nginx:1.27-alpine')],
+      ['worker', expect.stringContaining('busybox:1.36')],
+    ]);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Delete container worker' }).click();
+    await expect.poll(async () => (await app()).containerTemplates.length).toBe(1);
+
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Delete container app console app' }).click();
     await page.getByText('No container application yet.').waitFor();

@@ -175,6 +175,28 @@ function ContainerForm({ app, template, forms, saved }: { app: Application; temp
   );
 }
 
+/** Another container for an application (POST /mc/apps/{appId}/containers). */
+function NewContainer({ app, forms, added }: { app: Application; forms: ContainerForms; added: () => void }) {
+  const rows = useContainerRows(forms);
+  return (
+    <SchemaForm
+      id="new-container"
+      legend="Add a container"
+      fields={forms.container}
+      submitLabel="Add container"
+      done="Container added."
+      onSubmit={async (body) => {
+        body['environmentVariables'] = itemsOfRows(forms.variable, rows.variables);
+        body['endpoints'] = endpointsOfRows(forms.endpoint, rows.endpoints);
+        await api.post(`/mc/apps/${app.id}/containers`, body);
+        added();
+      }}
+    >
+      <ContainerRows id="new-container" forms={forms} rows={rows} />
+    </SchemaForm>
+  );
+}
+
 function AppPage({ id }: { id: string }) {
   const app = useLoad(() => api.get<Application>(`/mc/apps/${encodeURIComponent(id)}`), [id]);
   const forms = useLoad(
@@ -220,8 +242,21 @@ function AppPage({ id }: { id: string }) {
                 />
                 <h2>Containers</h2>
                 {a.containerTemplates.map((template) => (
-                  <ContainerForm key={template.id} app={a} template={template} forms={f.containers} saved={app.reload} />
+                  <div key={template.id}>
+                    <ContainerForm app={a} template={template} forms={f.containers} saved={app.reload} />
+                    {a.containerTemplates.length > 1 ? (
+                      <ActionButton
+                        label={`Delete container ${template.name}`}
+                        confirmText={`Delete the container ${template.name}?`}
+                        run={async () => {
+                          await api.del(`/mc/apps/${a.id}/containers/${template.id}`);
+                          app.reload();
+                        }}
+                      />
+                    ) : null}
+                  </div>
                 ))}
+                <NewContainer key={a.containerTemplates.length} app={a} forms={f.containers} added={app.reload} />
               </>
             )}
           </Loading>
