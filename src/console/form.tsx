@@ -257,7 +257,7 @@ export function RowsEditor({
   rows: Record<string, Raw>[];
   setRows: (rows: Record<string, Raw>[]) => void;
 }) {
-  const blank = () => Object.fromEntries(fields.map((f) => [f.name, rawOf(f, f.kind === 'choice' && f.required ? f.choices[0]?.value : undefined)]));
+  const blank = () => Object.fromEntries(fields.map((f) => [f.name, rawOf(f, f.kind === 'choice' ? f.choices[0]?.value : undefined)]));
   return (
     <fieldset>
       <legend>{legend}</legend>
