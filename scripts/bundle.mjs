@@ -129,7 +129,8 @@ chmodSync(`${OUT}/cli.js`, 0o755);
  * page. Nothing is fetched from elsewhere at run time; the sizes are the README's.
  */
 await build({
-  entryPoints: { console: 'src/console/main.tsx' },
+  // The download worker (a service worker) is a script of its own: it cannot be part of the page's.
+  entryPoints: { console: 'src/console/main.tsx', 'download-worker': 'src/console/download-worker.ts' },
   outdir: `${OUT}/console`,
   bundle: true,
   platform: 'browser',

@@ -82,6 +82,7 @@ export const api = {
   get: <T = unknown>(path: string, options?: CallOptions) => call<T>('GET', path, options),
   post: <T = unknown>(path: string, body?: unknown) => call<T>('POST', path, { body }),
   put: <T = unknown>(path: string, body?: unknown) => call<T>('PUT', path, { body }),
+  patch: <T = unknown>(path: string, body?: unknown) => call<T>('PATCH', path, { body }),
   del: <T = unknown>(path: string, body?: unknown) => call<T>('DELETE', path, { body }),
 };
 

@@ -39,7 +39,7 @@ function Page({ route }: { route: string[] }) {
     case 'video':
       return <VideoLibraries id={hasId ? zoneId : undefined} />;
     case 'containers':
-      return <ContainerApps />;
+      return <ContainerApps id={id} />;
     case 'keys':
       return <ApiKeys />;
     case 'billing':

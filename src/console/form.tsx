@@ -6,7 +6,7 @@
 import { useRef, useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
 import { ApiError, errorText, type FieldProblem } from './api';
-import { type Field, problemWith } from './schema';
+import { type Field, getPath, problemWith, setPath } from './schema';
 
 export type Raw = string | boolean;
 
@@ -32,16 +32,22 @@ export function valueForApi(field: Field, raw: Raw): unknown {
   return text;
 }
 
-/** The API names a field as the client sent it, maybe with a path (`Triggers[0].Type`): its first name. */
-const topName = (field: string) => field.split(/[.[]/)[0]!.toLowerCase();
+/** The API names a field as the client sent it, maybe with a path (`Triggers[0].Type`, `/autoScaling/min`): as a dotted path. */
+const pathOf = (field: string) =>
+  field
+    .replace(/^\/+/, '')
+    .replace(/\//g, '.')
+    .replace(/\[\d+\]/g, '')
+    .toLowerCase();
 
-/** The API's complaints by the form's field names; the rest (no field, or one the form lacks) come back apart. */
+/** The API's complaints by the form's field names (the whole path, else its first name); the rest come back apart. */
 export function problemsByField(fields: Field[], problems: FieldProblem[]): { byField: Record<string, string>; other: string[] } {
   const names = new Map(fields.map((field) => [field.name.toLowerCase(), field.name]));
   const byField: Record<string, string> = {};
   const other: string[] = [];
   for (const problem of problems) {
-    const name = names.get(topName(problem.field));
+    const path = pathOf(problem.field ?? '');
+    const name = names.get(path) ?? names.get(path.split('.')[0]!);
     if (name) byField[name] = byField[name] ? `${byField[name]} ${problem.message}` : problem.message;
     else other.push(problem.field ? `${problem.field}: ${problem.message}` : problem.message);
   }
@@ -60,7 +66,13 @@ export function Control({ id, field, raw, problem, onInput }: ControlProps) {
   const help = field.description ? `${id}-help` : undefined;
   const error = problem ? `${id}-error` : undefined;
   const describedBy = [error, help].filter(Boolean).join(' ') || undefined;
-  const common = { id, name: field.name, 'aria-invalid': problem ? true : undefined, 'aria-describedby': describedBy };
+  const common = {
+    id,
+    name: field.name,
+    'aria-invalid': problem ? true : undefined,
+    'aria-required': field.required ? true : undefined,
+    'aria-describedby': describedBy,
+  };
   let control: ComponentChildren;
   switch (field.kind) {
     case 'boolean':
@@ -102,7 +114,7 @@ export function Control({ id, field, raw, problem, onInput }: ControlProps) {
   return (
     <div class={`field field-${field.kind}${problem ? ' invalid' : ''}`}>
       <label for={id}>
-        {field.name}
+        {field.label}
         {field.required ? <span aria-hidden="true"> *</span> : null}
         {field.kind === 'list' ? <span class="hint"> (one per line)</span> : null}
       </label>
@@ -136,7 +148,9 @@ export interface SchemaFormProps {
 }
 
 export function SchemaForm({ id, fields, initial, submitLabel, onSubmit, done, legend, children }: SchemaFormProps) {
-  const start = () => Object.fromEntries(fields.map((field) => [field.name, rawOf(field, initial?.[field.name])]));
+  // A new resource's required choice starts at its first value, as the list shows it.
+  const firstChoice = (field: Field) => (!initial && field.kind === 'choice' && field.required && !field.nullable ? field.choices[0]?.value : undefined);
+  const start = () => Object.fromEntries(fields.map((field) => [field.name, rawOf(field, getPath(initial, field.name) ?? firstChoice(field))]));
   const [raw, setRaw] = useState<Record<string, Raw>>(start);
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<{ text: string; error: boolean } | undefined>();
@@ -154,14 +168,14 @@ export function SchemaForm({ id, fields, initial, submitLabel, onSubmit, done, l
     const body: Record<string, unknown> = {};
     const found: Record<string, string> = {};
     for (const field of fields) {
-      const before = rawOf(field, initial?.[field.name]);
+      const before = rawOf(field, getPath(initial, field.name));
       const now = raw[field.name] ?? before;
       if (initial && now === before) continue;
       if (!initial && (now === '' || now === false) && !field.required) continue;
       const value = valueForApi(field, now);
       const problem = problemWith(field, value);
       if (problem) found[field.name] = problem;
-      else if (value !== undefined) body[field.name] = value;
+      else if (value !== undefined) setPath(body, field.name, value);
     }
     setProblems(found);
     if (Object.keys(found).length > 0) {
@@ -225,3 +239,66 @@ export function Status({ message }: { message: { text: string; error: boolean } 
     </p>
   );
 }
+
+/** Rows of an array of objects (a rule's triggers, a container's variables, a video's chapters): a fieldset per row, its fields the item schema's. */
+export function RowsEditor({
+  id,
+  legend,
+  noun,
+  fields,
+  rows,
+  setRows,
+}: {
+  id: string;
+  legend: string;
+  /** One row's name, in its buttons and legend: "trigger", "variable". */
+  noun: string;
+  fields: Field[];
+  rows: Record<string, Raw>[];
+  setRows: (rows: Record<string, Raw>[]) => void;
+}) {
+  const blank = () => Object.fromEntries(fields.map((f) => [f.name, rawOf(f, f.kind === 'choice' ? f.choices[0]?.value : undefined)]));
+  return (
+    <fieldset>
+      <legend>{legend}</legend>
+      {rows.map((row, at) => (
+        <fieldset class="row" key={at}>
+          <legend>
+            {noun.charAt(0).toUpperCase() + noun.slice(1)} {at + 1}
+          </legend>
+          {fields.map((field) => (
+            <Control
+              key={field.name}
+              id={`${id}-${noun}-${at}-${field.name}`}
+              field={{ ...field, description: at === 0 ? field.description : '' }}
+              raw={row[field.name] ?? rawOf(field, undefined)}
+              problem={undefined}
+              onInput={(raw) => setRows(rows.map((r, i) => (i === at ? { ...r, [field.name]: raw } : r)))}
+            />
+          ))}
+          <button type="button" onClick={() => setRows(rows.filter((_, i) => i !== at))}>
+            Remove {noun} {at + 1}
+          </button>
+        </fieldset>
+      ))}
+      <button type="button" onClick={() => setRows([...rows, blank()])}>
+        Add {/^[aeiou]/.test(noun) ? 'an' : 'a'} {noun}
+      </button>
+    </fieldset>
+  );
+}
+
+/** Rows for an array of objects as the API sent it. */
+export const rowsOf = (fields: Field[], items: unknown[] | null | undefined): Record<string, Raw>[] =>
+  (items ?? []).map((item) => Object.fromEntries(fields.map((field) => [field.name, rawOf(field, getPath(item, field.name))])));
+
+/** The array of objects the API takes for rows: empty values left out (the API's defaults). */
+export const itemsOfRows = (fields: Field[], rows: Record<string, Raw>[]): Record<string, unknown>[] =>
+  rows.map((row) => {
+    const item: Record<string, unknown> = {};
+    for (const field of fields) {
+      const value = valueForApi(field, row[field.name] ?? rawOf(field, undefined));
+      if (value !== undefined && value !== null && !(value === '' && !field.required)) setPath(item, field.name, value);
+    }
+    return item;
+  });

@@ -4,6 +4,9 @@
  * from there, so a form shows and checks what the API checks, declared once on the server.
  */
 import { api } from './api';
+import { labelOf } from './labels';
+
+export { labelOf };
 
 export interface JsonSchema {
   type?: string | string[];
@@ -14,6 +17,7 @@ export interface JsonSchema {
   maxLength?: number;
   pattern?: string;
   format?: string;
+  title?: string;
   description?: string;
   default?: unknown;
   items?: JsonSchema;
@@ -45,7 +49,10 @@ export interface Choice {
 }
 
 export interface Field {
+  /** The API's name of the field; a dotted path (`autoScaling.min`) for a field of a nested object. */
   name: string;
+  /** What a person reads: the schema's `title`, else the name split into words (`OriginUrl`: "Origin URL"). */
+  label: string;
   kind: FieldKind;
   required: boolean;
   nullable: boolean;
@@ -77,9 +84,9 @@ function resolve(document: Document, schema: JsonSchema): JsonSchema {
   return schema;
 }
 
-/** The schema of an operation's JSON body: `bodySchema('post', '/pullzone/{id}')`. */
-export async function bodySchema(method: string, path: string): Promise<JsonSchema> {
-  const document = await documentOnce();
+/** The schema of an operation's JSON body: `bodySchema('post', '/pullzone/{id}')`; `at`: another plane's document. */
+export async function bodySchema(method: string, path: string, at?: string): Promise<JsonSchema> {
+  const document = await documentOnce(at);
   const schema = document.paths[path]?.[method]?.requestBody?.content?.['application/json']?.schema;
   if (!schema) throw new Error(`The API's document has no JSON body for ${method.toUpperCase()} ${path}.`);
   return resolve(document, schema);
@@ -119,7 +126,8 @@ export function fieldOf(name: string, schema: JsonSchema, required: boolean): Fi
   const nullable = types.includes('null');
   const type = types.find((t) => t !== 'null');
   const description = schema.description ?? '';
-  const base = { name, required, nullable, description, choices: [] as Choice[] };
+  const label = schema.title ?? labelOf(name);
+  const base = { name, label, required, nullable, description, choices: [] as Choice[] };
   const values = schema.enum?.filter((v): v is string | number => v !== null);
   if (values && values.length > 0) {
     const labels = enumLabels(description);
@@ -161,21 +169,49 @@ export function fieldsOf(schema: JsonSchema): Field[] {
     .filter((field) => field.kind !== 'unsupported');
 }
 
+/** An object schema's property, its reference resolved (`objectAt(app, 'autoScaling')`): a nested object or an array's item. */
+export async function propertyOf(schema: JsonSchema, path: string, at?: string): Promise<JsonSchema> {
+  const document = await documentOnce(at);
+  let node: JsonSchema = resolve(document, schema);
+  for (const step of path.split('.')) {
+    const next: JsonSchema = resolve(document, node.properties?.[step] ?? {});
+    const inner = next.anyOf?.find((s) => !typesOf(s).includes('null')) ?? next;
+    node = resolve(document, typesOf(inner).includes('array') ? (inner.items ?? {}) : inner);
+  }
+  return node;
+}
+
+/** The fields of an object nested in a body, named by their path (`autoScaling.min`), labelled as their own. */
+export const nestedFields = (prefix: string, schema: JsonSchema, required = true): Field[] =>
+  fieldsOf(schema).map((field) => ({ ...field, name: `${prefix}.${field.name}`, required: required && field.required }));
+
+/** Sets a dotted path's value in a body, making the objects on the way. */
+export function setPath(body: Record<string, unknown>, path: string, value: unknown): void {
+  const steps = path.split('.');
+  let node = body;
+  for (const step of steps.slice(0, -1)) node = (node[step] ??= {}) as Record<string, unknown>;
+  node[steps.at(-1)!] = value;
+}
+
+/** A dotted path's value in an object. */
+export const getPath = (value: unknown, path: string): unknown =>
+  path.split('.').reduce<unknown>((node, step) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[step] : undefined), value);
+
 /** What is wrong with a value by the field's own bounds, or undefined; the API checks again. */
 export function problemWith(field: Field, value: unknown): string | undefined {
   const empty = value === undefined || value === null || value === '';
-  if (empty) return field.required ? `${field.name} is required.` : undefined;
+  if (empty) return field.required ? `${field.label} is required.` : undefined;
   if (field.kind === 'integer' || field.kind === 'number') {
     const n = Number(value);
     if (!Number.isFinite(n) || (field.kind === 'integer' && !Number.isInteger(n)))
-      return `${field.name} must be ${field.kind === 'integer' ? 'a whole number' : 'a number'}.`;
-    if (field.minimum !== undefined && n < field.minimum) return `${field.name} must be at least ${field.minimum}.`;
-    if (field.maximum !== undefined && n > field.maximum) return `${field.name} must be at most ${field.maximum}.`;
+      return `${field.label} must be ${field.kind === 'integer' ? 'a whole number' : 'a number'}.`;
+    if (field.minimum !== undefined && n < field.minimum) return `${field.label} must be at least ${field.minimum}.`;
+    if (field.maximum !== undefined && n > field.maximum) return `${field.label} must be at most ${field.maximum}.`;
   }
   if (field.kind === 'text' && typeof value === 'string') {
-    if (field.minLength !== undefined && value.length < field.minLength) return `${field.name} must have at least ${field.minLength} characters.`;
-    if (field.maxLength !== undefined && value.length > field.maxLength) return `${field.name} must have at most ${field.maxLength} characters.`;
-    if (field.pattern !== undefined && !new RegExp(field.pattern, 'u').test(value)) return `${field.name} does not have the expected form.`;
+    if (field.minLength !== undefined && value.length < field.minLength) return `${field.label} must have at least ${field.minLength} characters.`;
+    if (field.maxLength !== undefined && value.length > field.maxLength) return `${field.label} must have at most ${field.maxLength} characters.`;
+    if (field.pattern !== undefined && !new RegExp(field.pattern, 'u').test(value)) return `${field.label} does not have the expected form.`;
   }
   return undefined;
 }

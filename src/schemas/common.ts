@@ -5,7 +5,7 @@
  */
 import { Type, type TSchema, type TUnsafe, type Static } from 'typebox';
 
-type Described = { description?: string };
+type Described = { title?: string; description?: string };
 
 export const Int32 = (o: Described & { minimum?: number; maximum?: number; default?: number } = {}) =>
   Type.Integer({ format: 'int32', minimum: -2147483648, maximum: 2147483647, ...o });

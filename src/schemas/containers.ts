@@ -247,7 +247,7 @@ export const StickySessionSettings = Type.Object(
 
 export const CdnEndpointRequest = Type.Object(
   {
-    isSslEnabled: Type.Optional(Type.Boolean({ description: 'Serve the endpoint over HTTPS.' })),
+    isSslEnabled: Type.Optional(Type.Boolean({ title: 'Serve over HTTPS', description: 'Serve the endpoint over HTTPS.' })),
     stickySessions: Type.Optional(StickySessionSettings),
     pullZoneId: Type.Optional(
       Nullable(Int64({ minimum: 1 }), { description: 'Existing pull zone to put in front of the container; one is created when left out.' }),
@@ -406,9 +406,15 @@ export const MAX_INSTANCES_PER_APPLICATION = 1000;
 
 export const AutoScaling = Type.Object(
   {
-    min: Int32({ minimum: 1, maximum: MAX_INSTANCES_PER_APPLICATION, description: `Fewest instances kept running (1 to ${MAX_INSTANCES_PER_APPLICATION}).` }),
+    min: Int32({
+      minimum: 1,
+      maximum: MAX_INSTANCES_PER_APPLICATION,
+      title: 'Minimum instances',
+      description: `Fewest instances kept running (1 to ${MAX_INSTANCES_PER_APPLICATION}).`,
+    }),
     max: Int32({
       minimum: 1,
+      title: 'Maximum instances',
       maximum: MAX_INSTANCES_PER_APPLICATION,
       description: `Most instances started under load (1 to ${MAX_INSTANCES_PER_APPLICATION}).`,
     }),

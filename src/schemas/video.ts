@@ -201,7 +201,9 @@ export type VideoCreateBodyT = Static<typeof VideoCreateBody>;
 export const VideoUpdateBody = Type.Object(
   {
     title: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 1000 }), { description: 'New title.' })),
-    collectionId: Type.Optional(Nullable(Type.String(), { description: 'Collection to move the video to; an empty string takes it out of its collection.' })),
+    collectionId: Type.Optional(
+      Nullable(Type.String(), { title: 'Collection', description: 'Collection to move the video to; an empty string takes it out of its collection.' }),
+    ),
     chapters: Type.Optional(Nullable(Type.Array(Chapter, { maxItems: 1000 }), { description: 'Replaces the chapters.' })),
     moments: Type.Optional(Nullable(Type.Array(Moment, { maxItems: 1000 }), { description: 'Replaces the moments.' })),
     metaTags: Type.Optional(Nullable(Type.Array(MetaTag, { maxItems: 1000 }), { description: 'Replaces the meta tags.' })),
@@ -230,7 +232,7 @@ export type FetchBodyT = Static<typeof FetchBody>;
 
 export const CaptionAddBody = Type.Object(
   {
-    srclang: Type.Optional(Nullable(Type.String(), { description: 'Language code; the path names it already.' })),
+    srclang: Type.Optional(Nullable(Type.String(), { title: 'Language code', description: 'Language code; the path names it already.' })),
     label: Type.Optional(Nullable(Type.String({ maxLength: 200 }), { description: 'Name of the track as players show it.' })),
     captionsFile: Type.Optional(Nullable(Type.String(), { description: 'The captions file (WebVTT or SubRip), base64-encoded.' })),
   },

@@ -7,9 +7,10 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, CHROMIUM_ARGS } from '../setup/chromium.js';
 import { createTestApp, TestClock, type TestContext } from '../helpers/app.js';
 import { type EdgePlane, startEdgePlane, startOrigin, type TestOrigin } from '../helpers/edge-plane.js';
@@ -36,12 +37,16 @@ let work: string;
 /** Every request the page made to a place other than this server's planes. */
 const elsewhere: string[] = [];
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+/** The 50 MB file the file browser uploads and downloads, written while the planes and Chromium start. */
+const big = randomBytes(BIG_FILE_BYTES);
 
 beforeAll(async () => {
   const launching = chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   // The statistics are counted at the time the edge answers: the API's clock is the real one.
   t = await createTestApp({}, { clock: new TestClock(Date.now()) });
   video = await buildVideoApp({ services: t.app.services, config: t.config });
+  work = join(PACKAGE_ROOT, '.tmp', `console-test-${process.pid}`);
+  mkdirSync(work, { recursive: true });
   [api, storage, edge, origin, browser, videoUrl] = await Promise.all([
     t.app.listen({ port: 0, host: '127.0.0.1' }),
     startStoragePlane(t),
@@ -49,8 +54,10 @@ beforeAll(async () => {
     startOrigin(),
     launching,
     video.listen({ port: 0, host: '127.0.0.1' }),
-    // The document the forms are made from is generated on its first request: while Chromium starts.
+    // The documents the forms are made from are generated on their first request: while Chromium starts.
     t.get('/openapi.json', null),
+    video.inject({ url: '/openapi.json' }),
+    writeFile(join(work, 'big.bin'), big),
   ]);
   context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
   // Offline: whatever is not this machine (the server's planes: the API, and the file API on its
@@ -64,8 +71,6 @@ beforeAll(async () => {
   page = await context.newPage();
   rmSync(SCREENSHOTS, { recursive: true, force: true });
   mkdirSync(SCREENSHOTS, { recursive: true });
-  work = join(PACKAGE_ROOT, '.tmp', `console-test-${process.pid}`);
-  mkdirSync(work, { recursive: true });
 });
 
 afterAll(async () => {
@@ -73,6 +78,12 @@ afterAll(async () => {
   await Promise.all([storage?.close(), edge?.close(), origin?.close(), video?.close()]);
   await t?.close();
   if (work) rmSync(work, { recursive: true, force: true });
+});
+
+// A flow that failed leaves the page as it was, for whoever looks into it.
+afterEach(async (test) => {
+  if (test.task.result?.state === 'fail' && page)
+    await page.screenshot({ path: join(SCREENSHOTS, `failed-${test.task.name.slice(0, 40).replace(/\W+/g, '-')}.png`), fullPage: true });
 });
 
 /** Serious and critical accessibility violations on the page as it is now (axe-core, WCAG 2 A and AA). */
@@ -85,7 +96,11 @@ async function seriousViolations(): Promise<string[]> {
         axe: { run: (context: Document, options: unknown) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
       }
     ).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      resultTypes: ['violations'],
+      iframes: false,
+    });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) }));
   });
   return found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.targets.join(', ')}`);
@@ -118,21 +133,22 @@ describe('the web console', () => {
 
   it("shows the API's error next to its field, then creates a pull zone and changes a setting", async () => {
     await page.getByLabel('Name').fill('console-zone');
-    await page.getByLabel('OriginUrl').fill('not a url');
+    // Labels are the schema's names in words (`OriginUrl`: "Origin URL"), its descriptions the help beside them.
+    await page.getByLabel('Origin URL').fill('not a url');
     await page.getByRole('button', { name: 'Add pull zone' }).click();
     await expect.poll(() => problemBeside('new-pull-zone-OriginUrl').textContent()).toBe('The OriginUrl must be an absolute http or https URL.');
-    expect(await page.getByLabel('OriginUrl').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByLabel('Origin URL').getAttribute('aria-invalid')).toBe('true');
     expect((await t.get('/pullzone')).body).toEqual([]);
     await shoot('pull-zone-error', { checkAccessibility: false });
 
-    await page.getByLabel('OriginUrl').fill(origin.url);
+    await page.getByLabel('Origin URL').fill(origin.url);
     await page.getByRole('button', { name: 'Add pull zone' }).click();
     await page.getByRole('heading', { name: 'Pull zone console-zone' }).waitFor();
     const [zone] = (await t.get('/pullzone')).body as { Id: number; OriginUrl: string }[];
     expect(zone?.OriginUrl).toBe(origin.url);
 
     await page.getByText('Caching', { exact: false }).first().click();
-    await page.getByLabel('CacheControlMaxAgeOverride').fill('3600');
+    await page.getByLabel('Cache control max age override').fill('3600');
     await page.getByRole('button', { name: 'Save Caching settings' }).click();
     await expect.poll(async () => (await t.get(`/pullzone/${zone!.Id}`)).body.CacheControlMaxAgeOverride).toBe(3600);
     await shoot('pull-zone-settings');
@@ -161,7 +177,7 @@ describe('the web console', () => {
     expect((await edge.get(host, '/a.txt')).headers['cdn-cache']).toBe('HIT');
 
     await page.getByRole('link', { name: 'Purge' }).click();
-    await page.getByLabel('url').fill(`https://${host}/a.txt`);
+    await page.getByLabel(/^URL/).fill(`https://${host}/a.txt`);
     await page.getByRole('button', { name: 'Purge URL' }).click();
     await page.getByText('Purged.').waitFor();
     expect((await edge.get(host, '/a.txt')).headers['cdn-cache']).toBe('MISS');
@@ -192,10 +208,8 @@ describe('the web console', () => {
     await page.getByRole('button', { name: 'Use this address' }).click();
     await page.getByText('This folder is empty.').waitFor();
 
-    const big = randomBytes(BIG_FILE_BYTES);
     const bigDigest = sha256(big);
     const bigPath = join(work, 'big.bin');
-    writeFileSync(bigPath, big);
     const smallPath = join(work, 'notes.txt');
     writeFileSync(smallPath, 'small file\n');
     // Every value the progress bars take, as the page sets them.
@@ -217,22 +231,25 @@ describe('the web console', () => {
     expect(seen.at(-1)).toBe(1);
 
     // The file API lists both, with the SHA-256 of what it stored.
-    const api = files(storage, zone!);
-    const listed = (await api.list('')).body.map(({ ObjectName, Length, Checksum }) => ({ ObjectName, Length, Checksum }));
+    const fileApi = files(storage, zone!);
+    const listed = (await fileApi.list('')).body.map(({ ObjectName, Length, Checksum }) => ({ ObjectName, Length, Checksum }));
     expect(listed).toEqual([
       { ObjectName: 'big.bin', Length: BIG_FILE_BYTES, Checksum: bigDigest.toUpperCase() },
       { ObjectName: 'notes.txt', Length: 11, Checksum: sha256(Buffer.from('small file\n')).toUpperCase() },
     ]);
 
+    // Streamed: the download worker answers a one-time address of the console (the key went to it by message, not in the address).
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download big.bin' }).click()]);
     expect(download.suggestedFilename()).toBe('big.bin');
+    expect(download.url()).toMatch(new RegExp(`^${api}/console/download/[0-9a-f-]{36}$`));
+    expect(download.url()).not.toContain(zone!.Password);
     expect(sha256(readFileSync(await download.path()))).toBe(bigDigest);
     await shoot('storage-files');
 
     await page.getByLabel('New folder name').fill('images');
     await page.getByRole('button', { name: 'Create folder' }).click();
     await page.getByRole('link', { name: 'images/' }).waitFor();
-    expect((await api.list('')).body.map((entry) => entry['ObjectName']).sort()).toEqual(['big.bin', 'images', 'notes.txt']);
+    expect((await fileApi.list('')).body.map((entry) => entry['ObjectName']).sort()).toEqual(['big.bin', 'images', 'notes.txt']);
   });
 
   it('adds and edits DNS records of three types, imports a zone file, turns DNSSEC on with its DS record', async () => {
@@ -310,7 +327,121 @@ describe('the web console', () => {
     const player = page.frameLocator('iframe[title="Player: First clip"]');
     await player.locator('body').waitFor();
     expect(await page.locator('iframe.player').getAttribute('src')).toBe(`${videoUrl}/embed/${library!.Id}/${stored!.guid}`);
+    await page.getByRole('button', { name: 'Play First clip' }).click();
+
+    // A collection, captions, chapters, and the video moved into the collection: each checked by what the video API then answers.
+    const videoApi = (path: string) =>
+      fetch(`${videoUrl}/library/${library!.Id}${path}`, { headers: { AccessKey: library!.ApiKey } }).then((r) => r.json() as Promise<Record<string, unknown>>);
+    await page.locator('#new-collection-name').fill('Trailers');
+    await page.getByRole('button', { name: 'Add collection' }).click();
+    await page.getByRole('button', { name: 'Delete collection Trailers' }).waitFor();
+    const [collection] = (await videoApi('/collections')).items as { guid: string; name: string }[];
+    expect(collection?.name).toBe('Trailers');
+
+    await page.getByRole('button', { name: 'Captions, chapters and collection of First clip' }).click();
+    const at = `#video-${stored!.guid}`;
+    const vtt = join(work, 'english.vtt');
+    writeFileSync(vtt, 'WEBVTT\n\n00:00.000 --> 00:02.000\nHello\n');
+    await page.locator(`${at}-caption-srclang`).fill('en');
+    await page.locator(`${at}-caption-label`).fill('English');
+    await page.locator(`${at}-captions-file`).setInputFiles(vtt);
+    await page.getByRole('button', { name: 'Upload captions' }).click();
+    await page.getByRole('button', { name: 'Delete captions en' }).waitFor();
+
+    await page.getByRole('button', { name: 'Add a chapter' }).click();
+    await page.locator(`${at}-chapter-0-title`).fill('Opening');
+    await page.locator(`${at}-chapter-0-start`).fill('0');
+    await page.locator(`${at}-chapter-0-end`).fill('2');
+    await page.getByRole('button', { name: 'Save chapters' }).click();
+    await page.getByText('Chapters saved.').waitFor();
+
+    await page.locator(`${at}-move-collectionId`).selectOption({ label: 'Trailers' });
+    await page.getByRole('button', { name: 'Move to the collection' }).click();
+    await page.getByText('Moved.').waitFor();
+    expect(await videoApi(`/videos/${stored!.guid}`)).toMatchObject({
+      captions: [{ srclang: 'en', label: 'English' }],
+      chapters: [{ title: 'Opening', start: 0, end: 2 }],
+      collectionId: collection!.guid,
+    });
     await shoot('video-library');
+
+    await page.getByRole('button', { name: 'Delete captions en' }).click();
+    await page.getByText('No captions yet.').waitFor();
+    expect((await videoApi(`/videos/${stored!.guid}`)).captions).toEqual([]);
+  });
+
+  it('creates a container app with its container, environment and port, scales it, edits its container, deletes it', async () => {
+    await page.getByRole('link', { name: 'Container apps' }).click();
+    await page.getByLabel(/^Name/).fill('console app');
+    await page.getByLabel('Minimum instances').fill('1');
+    await page.getByLabel('Maximum instances').fill('2');
+    await page.getByLabel('Container name').fill('web');
+    await page.getByLabel('Container image namespace').fill('library');
+    await page.getByRole('textbox', { name: 'Container image name', exact: true }).fill('nginx');
+    await page.getByLabel('Container image tag').fill('1.25-alpine');
+    await page.getByLabel('Container image registry ID').fill('1');
+    await page.getByRole('button', { name: 'Add a variable' }).click();
+    await page.locator('#new-app-variable-0-name').fill('MODE');
+    await page.locator('#new-app-variable-0-value').fill('prod');
+    await page.getByRole('button', { name: 'Add an endpoint' }).click();
+    await page.locator('#new-app-endpoint-0-displayName').fill('site');
+    await page.locator('[id="new-app-endpoint-0-port.containerPort"]').fill('8080');
+    await page.getByRole('button', { name: 'Add container app' }).click();
+    await page.getByRole('heading', { name: 'Container app console app' }).waitFor();
+
+    const [listed] = (await t.get('/mc/apps')).body.items as { id: string }[];
+    const app = async () => (await t.get(`/mc/apps/${listed!.id}`)).body;
+    const created = await app();
+    expect(created).toMatchObject({
+      name: 'console app',
+      runtimeType: 'shared',
+      autoScaling: { min: 1, max: 2 },
+      containerTemplates: [
+        {
+          name: 'web',
+          image: expect.stringContaining('nginx:1.25-alpine'),
+          environmentVariables: [{ name: 'MODE', value: 'prod' }],
+          endpoints: [{ displayName: 'site', type: 'cdn', portMappings: [{ containerPort: 8080 }] }],
+        },
+      ],
+    });
+
+    await page.locator('#app-scale-max').fill('3');
+    await page.getByRole('button', { name: 'Save scale' }).click();
+    await expect.poll(() => page.getByTestId('app-instances').textContent()).toBe('1 to 3');
+    expect((await app()).autoScaling).toEqual({ min: 1, max: 3 });
+
+    const container = `#container-${created.containerTemplates[0].id}`;
+    await page.locator(`${container}-imageTag`).fill('1.27-alpine');
+    await page.locator(`${container}-variable-0-value`).fill('test');
+    await page.getByRole('button', { name: 'Save container web' }).click();
+    await expect.poll(async () => (await app()).containerTemplates[0].imageTag).toBe('1.27-alpine');
+    expect((await app()).containerTemplates[0]).toMatchObject({
+      environmentVariables: [{ name: 'MODE', value: 'test' }],
+      endpoints: [{ displayName: 'site', portMappings: [{ containerPort: 8080 }] }],
+    });
+    await shoot('container-app');
+
+    // A second container, then deleted again.
+    await page.locator('#new-container-name').fill('worker');
+    await page.locator('#new-container-imageNamespace').fill('library');
+    await page.locator('#new-container-imageName').fill('busybox');
+    await page.locator('#new-container-imageTag').fill('1.36');
+    await page.locator('#new-container-imageRegistryId').fill('1');
+    await page.getByRole('button', { name: 'Add container', exact: true }).click();
+    await page.getByRole('button', { name: 'Save container worker' }).waitFor();
+    expect((await app()).containerTemplates.map((c: { name: string; image: string }) => [c.name, c.image])).toEqual([
+      ['web', expect.stringContaining('nginx:1.27-alpine')],
+      ['worker', expect.stringContaining('busybox:1.36')],
+    ]);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Delete container worker' }).click();
+    await expect.poll(async () => (await app()).containerTemplates.length).toBe(1);
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Delete container app console app' }).click();
+    await page.getByText('No container application yet.').waitFor();
+    expect((await t.get('/mc/apps')).body.items).toEqual([]);
   });
 
   it('is usable on a narrow screen and fetched nothing from elsewhere', async () => {

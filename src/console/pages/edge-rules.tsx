@@ -1,8 +1,8 @@
 /** A pull zone's edge rules: listed in order, switched on and off, deleted, added and edited with their triggers. */
 import { useState } from 'preact/hooks';
 import { api } from '../api';
-import { Control, type Raw, rawOf, SchemaForm, valueForApi } from '../form';
-import { bodyFields, type Field, fieldsOf, model } from '../schema';
+import { type Raw, rawOf, RowsEditor, SchemaForm, valueForApi } from '../form';
+import { bodyFields, fieldsOf, model } from '../schema';
 import { ActionButton, Loading, useLoad } from '../ui';
 import type { PullZone } from './pull-zones';
 
@@ -23,46 +23,6 @@ interface EdgeRule {
 }
 
 const RULE_FIELDS = ['Description', 'ActionType', 'ActionParameter1', 'ActionParameter2', 'ActionParameter3', 'TriggerMatchingType', 'Enabled'];
-
-function TriggersEditor({
-  id,
-  fields,
-  rows,
-  setRows,
-}: {
-  id: string;
-  fields: Field[];
-  rows: Record<string, Raw>[];
-  setRows: (rows: Record<string, Raw>[]) => void;
-}) {
-  const blank = () => Object.fromEntries(fields.map((f) => [f.name, rawOf(f, f.kind === 'choice' ? f.choices[0]?.value : undefined)]));
-  return (
-    <fieldset>
-      <legend>Triggers</legend>
-      {rows.map((row, at) => (
-        <fieldset class="trigger" key={at}>
-          <legend>Trigger {at + 1}</legend>
-          {fields.map((field) => (
-            <Control
-              key={field.name}
-              id={`${id}-trigger-${at}-${field.name}`}
-              field={{ ...field, name: field.name, description: at === 0 ? field.description : '' }}
-              raw={row[field.name] ?? ''}
-              problem={undefined}
-              onInput={(raw) => setRows(rows.map((r, i) => (i === at ? { ...r, [field.name]: raw } : r)))}
-            />
-          ))}
-          <button type="button" onClick={() => setRows(rows.filter((_, i) => i !== at))}>
-            Remove trigger {at + 1}
-          </button>
-        </fieldset>
-      ))}
-      <button type="button" onClick={() => setRows([...rows, blank()])}>
-        Add a trigger
-      </button>
-    </fieldset>
-  );
-}
 
 function RuleForm({ zone, rule, done }: { zone: PullZone; rule?: EdgeRule; done: () => void }) {
   const forms = useLoad(
@@ -94,7 +54,7 @@ function RuleForm({ zone, rule, done }: { zone: PullZone; rule?: EdgeRule; done:
               done();
             }}
           >
-            <TriggersEditor id={rule ? `rule-${rule.Guid}` : 'new-rule'} fields={f.trigger} rows={triggers} setRows={setRows} />
+            <RowsEditor id={rule ? `rule-${rule.Guid}` : 'new-rule'} legend="Triggers" noun="trigger" fields={f.trigger} rows={triggers} setRows={setRows} />
           </SchemaForm>
         );
       }}

@@ -17,16 +17,6 @@ interface Upload {
   abort: () => void;
 }
 
-/** Saves a file as the browser saves downloads (read whole first: the file API wants its key in a header, which a link cannot send). */
-async function save(client: FileApi, path: string, name: string): Promise<void> {
-  const url = URL.createObjectURL(await client.download(path));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
-
 /** Uploads running at once; the rest wait their turn. */
 const PARALLEL_UPLOADS = 3;
 let nextUpload = 1;
@@ -161,7 +151,7 @@ export function FileBrowser({ zone, path, changed }: { zone: StorageZone; path: 
                 entry.LastChanged,
                 <>
                   {entry.IsDirectory ? null : (
-                    <ActionButton label={`Download ${entry.ObjectName}`} run={() => save(client, `${folder}${entry.ObjectName}`, entry.ObjectName)} />
+                    <ActionButton label={`Download ${entry.ObjectName}`} run={() => client.save(`${folder}${entry.ObjectName}`, entry.ObjectName)} />
                   )}{' '}
                   <ActionButton
                     label={`Delete ${entry.ObjectName}`}

@@ -4,56 +4,17 @@
  * (the video is created, then its file sent), the player (the plane's embed page), deletes.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { errorText, problemOf } from '../api';
-import { planeAddress, sendWithProgress } from '../files';
+import { errorText } from '../api';
+import { planeAddress } from '../files';
 import { PlaneAddress } from '../plane-address';
 import { modelWith, valueNames } from '../schema';
+import { Collections, VideoDetails } from './video-details';
+import { VideoApi } from './video-api';
 import { Table } from '../table';
 import { ActionButton, Loading, useLoad } from '../ui';
 
-interface Video {
-  guid: string;
-  title: string;
-  status: number;
-  encodeProgress: number;
-  length: number;
-}
-
 /** Statuses from which a video moves on by itself (uploaded, processing, transcoding). */
 const WORKING = new Set([1, 2, 3]);
-
-class VideoApi {
-  constructor(
-    readonly address: string,
-    readonly libraryId: number,
-    private readonly key: string,
-  ) {}
-
-  async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const headers: Record<string, string> = { AccessKey: this.key, accept: 'application/json' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${this.address}/library/${this.libraryId}/videos${path}`, {
-      method,
-      headers,
-      body: body === undefined ? null : JSON.stringify(body),
-    });
-    if (!response.ok) throw await problemOf(response);
-    return (await response.json()) as T;
-  }
-
-  list = () => this.call<{ items: Video[] | null }>('GET', '?page=1&itemsPerPage=100').then((page) => page.items ?? []);
-  create = (title: string) => this.call<Video>('POST', '', { title });
-  remove = (guid: string) => this.call('DELETE', `/${guid}`);
-  upload = (guid: string, file: File, progress: (sent: number, total: number) => void) =>
-    sendWithProgress(
-      'PUT',
-      `${this.address}/library/${this.libraryId}/videos/${guid}`,
-      { AccessKey: this.key, 'Content-Type': 'application/octet-stream' },
-      file,
-      progress,
-    );
-  player = (guid: string) => `${this.address}/embed/${this.libraryId}/${guid}`;
-}
 
 export function Videos({ libraryId, apiKey }: { libraryId: number; apiKey: string }) {
   const [address, setAddress] = useState<string | undefined>(undefined);
@@ -63,9 +24,11 @@ export function Videos({ libraryId, apiKey }: { libraryId: number; apiKey: strin
     if (address === undefined) setAddress(base);
     const client = new VideoApi(base, libraryId, apiKey);
     const statusField = (await modelWith(['guid', 'encodeProgress', 'status'], `${base}/openapi.json`))?.properties?.['status'];
-    return { client, list: await client.list(), statuses: valueNames(statusField?.description) };
+    const [list, collections] = await Promise.all([client.list(), client.collections()]);
+    return { client, list, collections, statuses: valueNames(statusField?.description) };
   }, [libraryId, address, turn]);
   const [playing, setPlaying] = useState<string | undefined>(undefined);
+  const [managing, setManaging] = useState<string | undefined>(undefined);
   const [upload, setUpload] = useState<{ name: string; sent: number; total: number; message: string; failed: boolean } | undefined>();
 
   // Look again while a video is being encoded.
@@ -92,7 +55,7 @@ export function Videos({ libraryId, apiKey }: { libraryId: number; apiKey: strin
     <>
       {address !== undefined ? <PlaneAddress plane="video" address={address} chosen={setAddress} /> : null}
       <Loading loaded={videos}>
-        {({ client, list, statuses }) => (
+        {({ client, list, collections, statuses }) => (
           <>
             <form
               class="inline"
@@ -136,6 +99,9 @@ export function Videos({ libraryId, apiKey }: { libraryId: number; apiKey: strin
                   <button type="button" onClick={() => setPlaying(playing === v.guid ? undefined : v.guid)}>
                     Play {v.title}
                   </button>{' '}
+                  <button type="button" aria-expanded={managing === v.guid} onClick={() => setManaging(managing === v.guid ? undefined : v.guid)}>
+                    Captions, chapters and collection of {v.title}
+                  </button>{' '}
                   <ActionButton
                     label={`Delete ${v.title}`}
                     confirmText={`Delete the video ${v.title}?`}
@@ -146,12 +112,16 @@ export function Videos({ libraryId, apiKey }: { libraryId: number; apiKey: strin
                   />
                 </>,
               ]}
-              below={(v) =>
-                playing === v.guid ? (
-                  <iframe class="player" title={`Player: ${v.title}`} src={client.player(v.guid)} allow="fullscreen; picture-in-picture" />
-                ) : null
-              }
+              below={(v) => (
+                <>
+                  {playing === v.guid ? (
+                    <iframe class="player" title={`Player: ${v.title}`} src={client.player(v.guid)} allow="fullscreen; picture-in-picture" />
+                  ) : null}
+                  {managing === v.guid ? <VideoDetails client={client} guid={v.guid} collections={collections} changed={() => setTurn((n) => n + 1)} /> : null}
+                </>
+              )}
             />
+            <Collections client={client} collections={collections} changed={() => setTurn((n) => n + 1)} />
           </>
         )}
       </Loading>
