@@ -37,6 +37,7 @@ describe('the package', () => {
       'dist/bundle/console/index.html',
       'dist/bundle/console/console.js',
       'dist/bundle/console/console.css',
+      'dist/bundle/console/download-worker.js',
       'migrations/sqlite/0001-initial.sql',
       'migrations/postgres/0001-initial.sql',
       'README.md',
