@@ -70,6 +70,11 @@ export class ScriptProcess {
     });
   }
 
+  /** The Deno process's id (the bench reads its CPU time). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
   get alive(): boolean {
     return this.stopped === undefined;
   }
