@@ -88,7 +88,10 @@ export class ScriptProcess {
     const runner = join(packageRoot(), 'assets', 'edge-scripts', 'runner.js');
     await writeFile(join(dir, 'script.ts'), withLocalSdk(code));
     await writeFile(join(dir, 'import-map.json'), JSON.stringify(sdkImportMap()));
-    await writeFile(join(dir, 'main.js'), `import { start } from ${JSON.stringify(pathToFileURL(runner).href)};\nimport './script.ts';\nstart();\n`);
+    await writeFile(
+      join(dir, 'main.js'),
+      `import { start } from ${JSON.stringify(pathToFileURL(runner).href)};\nimport * as script from './script.ts';\nstart(script);\n`,
+    );
     const names = Object.keys(env);
     const args = [
       'run',
