@@ -5,10 +5,23 @@
 // script's module has run, it serves edgeplane's edge on a Unix socket (the only file it may
 // write), one HTTP exchange per request or hook; `x-edgeplane-script` carries what is not the
 // message itself (JSON: the hook, the client's URL and method, the origin request's headers).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import process from 'node:process';
 
 const META = 'x-edgeplane-script';
 const socketPath = Deno.args[0];
+/** The platform's limits page: a script may make 50 subrequests (fetch calls) per request. */
+const SUBREQUESTS = Number(Deno.args[1] ?? 50);
+/** The request a fetch is made for: its subrequests are counted there. */
+const requestScope = new AsyncLocalStorage();
+const platformFetch = globalThis.fetch;
+globalThis.fetch = function fetch(input, init) {
+  const scope = requestScope.getStore();
+  if (scope && ++scope.subrequests > SUBREQUESTS) {
+    return Promise.reject(new TypeError(`Too many subrequests: a script may make ${SUBREQUESTS} per request.`));
+  }
+  return platformFetch(input, init);
+};
 let handler;
 const middlewares = { onOriginRequest: [], onOriginResponse: [] };
 
@@ -139,7 +152,7 @@ async function serve(request) {
   try {
     const meta = JSON.parse(request.headers.get(META) ?? '{}');
     const run = HOOKS[meta.hook] ?? standalone;
-    response = await run(meta, request);
+    response = await requestScope.run({ subrequests: 0 }, () => run(meta, request));
     if (!(response instanceof Response)) response = new Response('The script answered no Response.', { status: 502 });
   } catch (error) {
     console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));

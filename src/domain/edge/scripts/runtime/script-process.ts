@@ -15,7 +15,7 @@ import type { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { packageRoot } from '../../../../package-root.js';
 import { processCpuMs } from './cpu-usage.js';
-import { FAILURES, type ScriptFailure, type ScriptLimits } from './limits.js';
+import { FAILURES, PLATFORM_LIMITS, type ScriptFailure, type ScriptLimits } from './limits.js';
 import { sdkImportMap, withLocalSdk } from './sdk-compatibility.js';
 
 export const META_HEADER = 'x-edgeplane-script';
@@ -110,6 +110,7 @@ export class ScriptProcess {
       ...(names.length > 0 ? [`--allow-env=${names.join(',')}`] : []),
       join(dir, 'main.js'),
       this.socket,
+      String(limits.subrequests ?? PLATFORM_LIMITS.subrequests),
     ];
     const started = performance.now();
     const child = spawn(denoBinary(), args, {
