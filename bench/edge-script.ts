@@ -140,6 +140,10 @@ async function main(): Promise<void> {
   }
 
   if (COLD_STARTS === 0) await services.edgeScripts.scripts.publish(principal, script.Id, null);
+  const idleBefore = process.cpuUsage();
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  const idle = process.cpuUsage(idleBefore);
+  console.error(`bench: the edge's process idle: ${Math.round((idle.user + idle.system) / 2000)} ms of CPU a second`);
   const deno = await startDenoServe(dir);
   console.error(`bench: deno serve at ${deno.url}`);
   // Warm both.
