@@ -11,13 +11,25 @@ import type { ScriptRuntime } from './script-runtime.js';
 const MAX_ANSWER_BYTES = 64 * 1024;
 const TYPES = new Set(['A', 'AAAA', 'CNAME', 'TXT', 'PULLZONE']);
 
+/** A resolver gives up on a server after a few seconds: a script that waits longer (on a fetch, a timer) answers SERVFAIL. */
+const ANSWER_WITHIN_MS = 5000;
+
+type DnsOutcome = { ok: true; answers: DnsScriptAnswer[] } | { ok: false; message: string };
+
 /** The script's records, or why there are none (the query is then answered SERVFAIL). */
-export async function askDnsScript(
-  scripts: ScriptRuntime,
-  accountId: number,
-  scriptId: number,
-  query: DnsScriptQuery,
-): Promise<{ ok: true; answers: DnsScriptAnswer[] } | { ok: false; message: string }> {
+export async function askDnsScript(scripts: ScriptRuntime, accountId: number, scriptId: number, query: DnsScriptQuery): Promise<DnsOutcome> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<DnsOutcome>((resolve) => {
+    timer = setTimeout(() => resolve({ ok: false, message: `The DNS script did not answer within ${ANSWER_WITHIN_MS} ms.` }), ANSWER_WITHIN_MS);
+  });
+  try {
+    return await Promise.race([ask(scripts, accountId, scriptId, query), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function ask(scripts: ScriptRuntime, accountId: number, scriptId: number, query: DnsScriptQuery): Promise<DnsOutcome> {
   const outcome = await scripts.run(accountId, scriptId, { hook: 'dns', query }, {}, undefined);
   if (!outcome.ok) return { ok: false, message: outcome.failure.message };
   const chunks: Buffer[] = [];
