@@ -7,11 +7,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 import { request } from 'undici';
 import { readConfig } from '../src/config.js';
+import { packageRoot } from '../src/package-root.js';
+import { processCpuMs } from '../src/domain/edge/scripts/runtime/cpu-usage.js';
 import { denoBinary } from '../src/domain/edge/scripts/runtime/script-process.js';
 import { createEdgeCore } from '../src/planes/edge/core.js';
 import { listenEdge } from '../src/planes/edge/listen.js';
@@ -21,17 +24,55 @@ import { openStore } from '../src/store/open.js';
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 32);
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 2);
+/** A file name prefix: the edge's process is profiled while it is loaded (bench/profile.ts reads the files). */
+const PROFILE = process.env['BENCH_PROFILE'];
+const COLD_STARTS = Number(process.env['BENCH_COLD_STARTS'] ?? 3);
 
 const HANDLER = `(request) => new Response("hello from the edge", { headers: { "content-type": "text/plain", "cache-control": "no-store" } })`;
 const SCRIPT = `import * as BunnySDK from "https://esm.sh/@bunny.net/edgescript-sdk@0.11.2";\nBunnySDK.net.http.serve(${HANDLER});\n`;
 const DENO_SERVE = `export default { fetch: ${HANDLER} };\n`;
 
+/** autocannon in a process of its own (as `deno serve` is): in the edge's process it would take the edge's CPU. */
 function load(url: string, host?: string): Promise<autocannon.Result> {
+  const bin = join(packageRoot(), 'node_modules', 'autocannon', 'autocannon.js');
+  const args = [bin, '--json', '-c', String(CONNECTIONS), '-d', String(SECONDS), ...(host ? ['-H', `host=${host}`] : []), url];
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers: host ? { host } : {} }, (error, result) =>
-      error ? reject(error) : resolve(result),
-    );
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => {
+      out += text;
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      try {
+        resolve(JSON.parse(out) as autocannon.Result);
+      } catch {
+        reject(new Error(`autocannon exited ${code}: ${out.slice(0, 500)}`));
+      }
+    });
   });
+}
+
+async function startProfile(): Promise<{ stop: (file: string) => Promise<void> }> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    stop: async (file) => {
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
+/** A bare node:http server answering the script's text: the origin of the control zone. */
+async function startPlainOrigin(): Promise<{ url: string; child: ChildProcess }> {
+  const code = `require('http').createServer((q, s) => { s.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store', 'content-length': 19 }); s.end('hello from the edge'); }).listen(0, '127.0.0.1', function () { console.log(this.address().port); });`;
+  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<string>((resolve) => child.stdout!.once('data', (text: Buffer) => resolve(text.toString().trim())));
+  return { url: `http://127.0.0.1:${port}`, child };
 }
 
 async function startDenoServe(dir: string): Promise<{ url: string; child: ChildProcess }> {
@@ -71,11 +112,15 @@ async function main(): Promise<void> {
     LinkedPullZoneName: 'bench-script',
   });
   const host = `bench-script.${config.cdnDomain}`;
+  // The control: the same answer from a bare node:http origin, passed through the edge (a no-store miss).
+  const origin = await startPlainOrigin();
+  await services.pullZones.create(principal, { Name: 'bench-plain', OriginUrl: origin.url } as Parameters<typeof services.pullZones.create>[1]);
+  const plainHost = `bench-plain.${config.cdnDomain}`;
   const edgeUrl = `${edge.url}/`;
 
   // Cold start: publish, then the first request (the process starts for it).
   const coldStarts: { firstAnswerMs: number; processStartMs: number }[] = [];
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < COLD_STARTS; i++) {
     if (i > 0) await services.edgeScripts.scripts.setCode(principal, script.Id, `${SCRIPT}// ${i}\n`);
     await services.edgeScripts.scripts.publish(principal, script.Id, null);
     const fresh = buildRuntime({ config, store, masterKey });
@@ -94,25 +139,53 @@ async function main(): Promise<void> {
     await fresh.close();
   }
 
+  if (COLD_STARTS === 0) await services.edgeScripts.scripts.publish(principal, script.Id, null);
+  const idleBefore = process.cpuUsage();
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  const idle = process.cpuUsage(idleBefore);
+  console.error(`bench: the edge's process idle: ${Math.round((idle.user + idle.system) / 2000)} ms of CPU a second`);
   const deno = await startDenoServe(dir);
   console.error(`bench: deno serve at ${deno.url}`);
   // Warm both.
   await load(edgeUrl, host);
   await load(deno.url);
+  await load(edgeUrl, plainHost);
   const edgeRps: number[] = [];
   const denoRps: number[] = [];
   const edgeP99: number[] = [];
   const denoP99: number[] = [];
+  const edgeCpuUs: number[] = [];
+  const scriptCpuUs: number[] = [];
+  const plainRps: number[] = [];
+  const plainCpuUs: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
+    const profiling = PROFILE ? await startProfile() : undefined;
+    const cpuBefore = process.cpuUsage();
+    const scriptPid = runtime.services.edgeScripts.runtime.pidOf(script.Id);
+    const scriptCpuBefore = scriptPid === undefined ? undefined : await processCpuMs(scriptPid);
     const e = await load(edgeUrl, host);
+    const cpu = process.cpuUsage(cpuBefore);
+    const scriptCpuAfter = scriptPid === undefined ? undefined : await processCpuMs(scriptPid);
+    if (scriptCpuBefore !== undefined && scriptCpuAfter !== undefined)
+      scriptCpuUs.push(Math.round(((scriptCpuAfter - scriptCpuBefore) * 1000) / e.requests.total));
+    if (profiling) await profiling.stop(`${PROFILE}-${round}.cpuprofile`);
+    edgeCpuUs.push(Math.round((cpu.user + cpu.system) / e.requests.total));
+    console.error(`bench: edge CPU per request: user ${Math.round(cpu.user / e.requests.total)} µs, system ${Math.round(cpu.system / e.requests.total)} µs`);
     if (e.non2xx > 0 || e.errors > 0) throw new Error(`edge: ${e.non2xx} non-2xx, ${e.errors} errors`);
     const d = await load(deno.url);
+    const plainCpuBefore = process.cpuUsage();
+    const p = await load(edgeUrl, plainHost);
+    const plainCpu = process.cpuUsage(plainCpuBefore);
+    if (p.non2xx > 0 || p.errors > 0) throw new Error(`plain origin: ${p.non2xx} non-2xx, ${p.errors} errors`);
+    plainRps.push(p.requests.average);
+    plainCpuUs.push(Math.round((plainCpu.user + plainCpu.system) / p.requests.total));
     edgeRps.push(e.requests.average);
     edgeP99.push(e.latency.p99);
     denoRps.push(d.requests.average);
     denoP99.push(d.latency.p99);
   }
   deno.child.kill();
+  origin.child.kill();
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   const ratio = sum(edgeRps) / sum(denoRps);
   console.log(
@@ -121,9 +194,14 @@ async function main(): Promise<void> {
         load: loadavg().map((l) => Number(l.toFixed(2))),
         connections: CONNECTIONS,
         seconds: SECONDS,
-        edge: { rps: edgeRps.map(Math.round), p99Ms: edgeP99 },
+        edge: { rps: edgeRps.map(Math.round), p99Ms: edgeP99, cpuUsPerRequest: edgeCpuUs, scriptProcessCpuUsPerRequest: scriptCpuUs },
         denoServe: { rps: denoRps.map(Math.round), p99Ms: denoP99 },
         ratio: Number(ratio.toFixed(2)),
+        plainOriginThroughEdge: {
+          rps: plainRps.map(Math.round),
+          cpuUsPerRequest: plainCpuUs,
+          ratioToDenoServe: Number((sum(plainRps) / sum(denoRps)).toFixed(2)),
+        },
         coldStarts: coldStarts.map((c) => ({ firstAnswerMs: Math.round(c.firstAnswerMs), processStartMs: Math.round(c.processStartMs) })),
       },
       null,

@@ -5,10 +5,23 @@
 // script's module has run, it serves edgeplane's edge on a Unix socket (the only file it may
 // write), one HTTP exchange per request or hook; `x-edgeplane-script` carries what is not the
 // message itself (JSON: the hook, the client's URL and method, the origin request's headers).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import process from 'node:process';
 
 const META = 'x-edgeplane-script';
 const socketPath = Deno.args[0];
+/** The platform's limits page: a script may make 50 subrequests (fetch calls) per request. */
+const SUBREQUESTS = Number(Deno.args[1] ?? 50);
+/** The request a fetch is made for: its subrequests are counted there. */
+const requestScope = new AsyncLocalStorage();
+const platformFetch = globalThis.fetch;
+globalThis.fetch = function fetch(input, init) {
+  const scope = requestScope.getStore();
+  if (scope && ++scope.subrequests > SUBREQUESTS) {
+    return Promise.reject(new TypeError(`Too many subrequests: a script may make ${SUBREQUESTS} per request.`));
+  }
+  return platformFetch(input, init);
+};
 let handler;
 const middlewares = { onOriginRequest: [], onOriginResponse: [] };
 
@@ -24,6 +37,48 @@ globalThis.Bunny = {
     },
   },
 };
+
+// A DNS script's answers (Scriptable DNS): `handleQuery` returns one of these, or an array of them.
+// Globals, as the platform's DNS runtime defines them (their names and fields are a compatibility surface).
+class DnsAnswer {
+  constructor(type, value, ttl) {
+    this.type = type;
+    this.value = String(value);
+    this.ttl = ttl === undefined ? 30 : Number(ttl);
+  }
+}
+globalThis.ARecord = class ARecord extends DnsAnswer {
+  constructor(ip, ttl) {
+    super('A', ip, ttl);
+    this.ip = String(ip);
+  }
+};
+globalThis.AaaaRecord = class AaaaRecord extends DnsAnswer {
+  constructor(ip, ttl) {
+    super('AAAA', ip, ttl);
+    this.ip = String(ip);
+  }
+};
+globalThis.CnameRecord = class CnameRecord extends DnsAnswer {
+  constructor(hostname, ttl) {
+    super('CNAME', hostname, ttl);
+    this.hostname = String(hostname);
+  }
+};
+globalThis.TxtRecord = class TxtRecord extends DnsAnswer {
+  constructor(text, ttl) {
+    super('TXT', text, ttl);
+    this.text = String(text);
+  }
+};
+/** The edge's addresses (the pull zone is served by this edge): the DNS side answers them as A or AAAA. */
+globalThis.PullZoneRecord = class PullZoneRecord extends DnsAnswer {
+  constructor(pullzone, ttl) {
+    super('PULLZONE', pullzone, ttl);
+    this.pullzone = String(pullzone);
+  }
+};
+let dnsHandler;
 
 const cpuMs = () => {
   const used = process.cpuUsage();
@@ -76,7 +131,20 @@ async function originResponse(meta, request) {
   return response;
 }
 
-const HOOKS = { standalone, 'origin-request': originRequest, 'origin-response': originResponse };
+/** A DNS query: the script's `handleQuery` answers with records, sent back as JSON ({ answers: [{ type, value, ttl }] }). */
+async function dns(meta) {
+  if (!dnsHandler) return new Response('The DNS script exports no handleQuery function.', { status: 502 });
+  const result = await dnsHandler({ request: meta.query });
+  const list = result === undefined || result === null ? [] : Array.isArray(result) ? result : [result];
+  const answers = [];
+  for (const item of list) {
+    if (!(item instanceof DnsAnswer)) return new Response('The DNS script answered something that is not a DNS record object.', { status: 502 });
+    answers.push({ type: item.type, value: item.value, ttl: Number.isFinite(item.ttl) ? Math.max(0, Math.floor(item.ttl)) : 30 });
+  }
+  return Response.json({ answers });
+}
+
+const HOOKS = { standalone, 'origin-request': originRequest, 'origin-response': originResponse, dns };
 
 async function serve(request) {
   const started = cpuMs();
@@ -84,7 +152,7 @@ async function serve(request) {
   try {
     const meta = JSON.parse(request.headers.get(META) ?? '{}');
     const run = HOOKS[meta.hook] ?? standalone;
-    response = await run(meta, request);
+    response = await requestScope.run({ subrequests: 0 }, () => run(meta, request));
     if (!(response instanceof Response)) response = new Response('The script answered no Response.', { status: 502 });
   } catch (error) {
     console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
@@ -102,7 +170,9 @@ async function serve(request) {
   }
 }
 
-/** Called by main.js once the script's module has run: serves whatever it registered. */
-export function start() {
+/** Called by main.js once the script's module has run, with its exports: serves whatever it registered (a DNS script exports handleQuery). */
+export function start(exports) {
+  const query = exports?.default ?? exports?.handleQuery;
+  if (typeof query === 'function') dnsHandler = query;
   Deno.serve({ path: socketPath, onListen: () => console.log('edgeplane-script-ready') }, serve);
 }

@@ -44,6 +44,7 @@ import { EdgeUsage } from './edge/usage/edge-usage.js';
 import { CdnStatistics } from './edge/usage/statistics.js';
 import { UrlPurges } from './edge/purge/url-purges.js';
 import { buildEdgeScripts } from './edge/scripts/build.js';
+import { askDnsScript } from './edge/scripts/runtime/dns-query.js';
 import { OriginAddresses } from './edge/origin/addresses.js';
 import { OriginShield } from './edge/shield/origin-shield.js';
 import type { BlobStore } from '../files/types.js';
@@ -133,6 +134,8 @@ export function buildServices(ctx: ServiceContext) {
   const dnsAuthority = new ServingAuthority({
     edgeAddresses: ctx.config.edgeAddresses.split(','),
     ...(ctx.config.dnsUpstream ? { resolveUpstream: upstreamResolver(ctx.config.dnsUpstream) } : {}),
+    // Script records: their DNS script answers (made below; asked only once queries come).
+    runScript: (accountId, scriptId, query) => askDnsScript(edgeScripts.runtime, accountId, scriptId, query),
     clock: ctx.clock,
   });
   const servedZones = new ServedZones(ctx.store, dnsZones.zones, dnsAuthority, {

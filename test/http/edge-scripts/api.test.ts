@@ -37,6 +37,13 @@ describe('scripts', () => {
     expect((await t.get(`/compute/script/${s.Id}/code`)).body).toEqual({ Code: CODE, LastModified: expect.any(String) });
     expect((await t.post(`/compute/script/${s.Id}/code`, { Code: 'x' })).status).toBe(204);
     expect((await t.get(`/compute/script/${s.Id}/code`)).body.Code).toBe('x');
+    // The platform's 10 MB bound on a script's code (more than the API's usual 64 Ki characters a string is taken).
+    const tooBig = await t.post(`/compute/script/${s.Id}/code`, { Code: `//${'x'.repeat(10 * 1024 * 1024 - 1)}` });
+    expectErrorBody(tooBig, 400);
+    expect(tooBig.body.detail).toContain('10 MB');
+    const large = `//${'x'.repeat(100_000)}`;
+    expect((await t.post(`/compute/script/${s.Id}/code`, { Code: large })).status).toBe(204);
+    expect((await t.get(`/compute/script/${s.Id}/code`)).body.Code).toBe(large);
 
     expect((await t.post(`/compute/script/${s.Id}/deploymentKey/rotate`)).status).toBe(204);
     expect((await t.get(`/compute/script/${s.Id}`)).body.DeploymentKey).not.toBe(s.DeploymentKey);

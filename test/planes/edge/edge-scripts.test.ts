@@ -95,17 +95,27 @@ describe('a standalone script', () => {
         run: await attempt(() => new Deno.Command("/usr/bin/id").output()),
         ownListener: await attempt(() => fetch("http://127.0.0.1:${apiPort}/")),
         metadata: await attempt(() => fetch("http://169.254.169.254/latest/meta-data/", { signal: AbortSignal.timeout(1000) })),
+        // 2 subrequests so far; 48 more reach the limit of 50, the next is refused.
+        subrequests: await (async () => {
+          const outcomes = new Set();
+          for (let i = 0; i < 48; i++) outcomes.add(await attempt(() => fetch("http://127.0.0.1:${apiPort}/")));
+          try { await fetch("http://127.0.0.1:${apiPort}/"); return [...outcomes, "allowed"]; } catch (e) { return [...outcomes, (e as Error).message]; }
+        })(),
       }));`;
     const s = await standalone('denied', code);
     const res = await edge.get(s.host, '/');
-    expect(JSON.parse(res.text)).toEqual({
+    const denied = {
       read: 'NotCapable',
       write: 'NotCapable',
       env: 'NotCapable',
       run: 'NotCapable',
       ownListener: 'NotCapable',
       metadata: 'NotCapable',
-    });
+      subrequests: ['NotCapable', 'Too many subrequests: a script may make 50 per request.'],
+    };
+    expect(JSON.parse(res.text)).toEqual(denied);
+    // The count is per request: the next one gets its 50 again.
+    expect(JSON.parse((await edge.get(s.host, '/')).text)).toEqual(denied);
   });
 });
 

@@ -15,6 +15,7 @@
  * - Negative answers carry the zone's SOA at the negative TTL (RFC 2308 §3, §5); signed zones add
  *   compact denial (denial.ts).
  */
+import { isIPv4, isIPv6 } from 'node:net';
 import type { Packet } from 'dns-packet';
 import { systemClock } from '../../principal.js';
 import { compactNsec, EDNS_COMPACT_OK, nxnameNsec } from './denial.js';
@@ -24,9 +25,20 @@ import { bareName, hostName, lowerName, parentName } from './names.js';
 import { Reply } from './reply.js';
 import { badVersion, errorResponse, queryOpt, RCODE, response, responseOpt } from './response.js';
 import { APEX_TTL, NEGATIVE_TTL } from './soa.js';
-import type { AnswerDependencies, Answered, Authority, AuthorityOptions, QueryContext, RecordChanges, ServedZone } from './types.js';
+import { characterStrings } from './rdata.js';
+import type {
+  AnswerDependencies,
+  Answered,
+  Authority,
+  AuthorityOptions,
+  DnsScriptQuery,
+  DnsScriptRunner,
+  QueryContext,
+  RecordChanges,
+  ServedZone,
+} from './types.js';
 import { type Resolved, UpstreamAddresses } from './upstream.js';
-import type { RR, Selection } from './weighted.js';
+import { answerIdentity, type RR, type Selection } from './weighted.js';
 import { changedNames, ZoneChanges } from './zone-changes.js';
 import { changedRecords, editZoneIndex } from './zone-edit.js';
 import { buildZoneIndex, edgeAddresses, type IndexOptions, type NameNode, type ZoneIndex } from './zone-index.js';
@@ -36,6 +48,21 @@ export const MAX_CHAIN = 8;
 const ANY_ORDER = ['CNAME', 'A', 'AAAA', 'UNKNOWN_65', 'MX', 'TXT', 'SRV', 'UNKNOWN_64', 'CAA', 'PTR', 'TLSA', 'NS', 'SOA', 'DNSKEY'];
 /** Types no authority answers here: zone transfers are not offered. */
 const REFUSED_TYPES = new Set(['AXFR', 'IXFR']);
+/** The types a Script record's name answers from its script (the platform's record objects). */
+const SCRIPTED_TYPES = new Set(['A', 'AAAA', 'CNAME', 'TXT']);
+/** A script's answers live at most this long in resolvers' caches (it decides per query). */
+const MAX_SCRIPT_TTL = 86_400;
+
+/** A script's record value as dns-packet data; undefined when it is not one of its type. */
+function scriptData(type: string, value: string): string | Buffer[] | undefined {
+  if (type === 'A') return isIPv4(value) ? value : undefined;
+  if (type === 'AAAA') return isIPv6(value) ? value : undefined;
+  if (type === 'CNAME') {
+    const target = hostName(value);
+    return target === '' || target === '.' ? undefined : target;
+  }
+  return characterStrings(value);
+}
 
 /**
  * A zone as set, and its index once built. Building is left to the first query that needs it: a
@@ -86,6 +113,7 @@ export class ServingAuthority implements Authority {
   private readonly indexOptions: IndexOptions;
   private readonly random: () => number;
   private readonly upstream: UpstreamAddresses;
+  private readonly runScript: DnsScriptRunner | undefined;
   /** Told when a zone set again has another serial (zone transfers: NOTIFY, history); not at a zone's first load. */
   readonly onSerialMoved: ((zone: ServedZone) => void)[] = [];
   readonly onRemoved: ((id: number) => void)[] = [];
@@ -95,6 +123,7 @@ export class ServingAuthority implements Authority {
     this.indexOptions = { ...edgeAddresses(options.edgeAddresses), clock };
     this.random = options.random ?? Math.random;
     this.upstream = new UpstreamAddresses(options.resolveUpstream, clock);
+    this.runScript = options.runScript;
   }
 
   setZone(zone: ServedZone, changes?: RecordChanges): void {
@@ -175,7 +204,7 @@ export class ServingAuthority implements Authority {
 
     const compactOk = opt !== undefined && (opt.flags & EDNS_COMPACT_OK) !== 0;
     const reply = new Reply(context.dnssecOk);
-    const done = this.resolve(reply, index, asked, name, qtype, compactOk);
+    const done = this.resolve(reply, index, asked, name, qtype, compactOk, context);
     const finish = (): Answered => ({
       response: response(query, reply.rcode, reply.authoritative, reply, opt && responseOpt(opt, compactOk ? EDNS_COMPACT_OK : 0)),
       zone: index.zone,
@@ -201,7 +230,7 @@ export class ServingAuthority implements Authority {
   }
 
   /** Fills `reply`; a promise only when a Flatten target must be asked upstream. */
-  private resolve(reply: Reply, start: ZoneIndex, asked: string, lower: string, qtype: string, compactOk: boolean): Maybe<void> {
+  private resolve(reply: Reply, start: ZoneIndex, asked: string, lower: string, qtype: string, compactOk: boolean, context: QueryContext): Maybe<void> {
     const visited = new Set<string>();
     let index = start;
     let owner = asked;
@@ -218,6 +247,11 @@ export class ServingAuthority implements Authority {
       if (found.kind === 'nxdomain') return this.deny(reply, index, owner, name, undefined, compactOk);
 
       const node = found.node;
+      if (node.script && this.runScript && SCRIPTED_TYPES.has(qtype)) {
+        // The script answers per query: nothing of it is cached.
+        reply.cacheable = false;
+        return this.scripted(reply, index, owner, name, node, qtype, compactOk, context);
+      }
       if (node.cname && qtype !== 'CNAME' && qtype !== 'ANY') {
         if (node.cname.drawn) reply.cacheable = false;
         const selection = node.cname.select(this.random);
@@ -248,6 +282,48 @@ export class ServingAuthority implements Authority {
         reply.add(reply.answers, index, owner, type, answers, `${selection.key}|${resolved.data.join(',')}`);
       });
     }
+  }
+
+  /**
+   * A Script record's answer: its DNS script's records of the type asked (a CNAME it returns answers
+   * any type; PullZoneRecord stands for the edge's addresses). A script that fails (throws, runs past
+   * its CPU bound, is not published) answers SERVFAIL; one that returns nothing of the type, NODATA.
+   */
+  private async scripted(
+    reply: Reply,
+    index: ZoneIndex,
+    owner: string,
+    name: string,
+    node: NameNode,
+    qtype: string,
+    compactOk: boolean,
+    context: QueryContext,
+  ): Promise<void> {
+    const script = node.script!;
+    const query: DnsScriptQuery = {
+      hostname: owner,
+      clientIP: context.address,
+      queryType: qtype,
+      ednsIP: '',
+      geoLocation: { latitude: 0, longitude: 0, country: '', asn: 0 },
+      serverZone: '',
+    };
+    const result = await this.runScript!(index.zone.accountId, script.scriptId, query).catch(() => undefined);
+    if (!result?.ok) return reply.fail(RCODE.SERVFAIL);
+    const cname = result.answers.find((a) => a.type === 'CNAME');
+    const type = cname ? 'CNAME' : qtype;
+    const answers: RR[] = [];
+    for (const a of cname ? [cname] : result.answers) {
+      const ttl = Math.min(a.ttl, MAX_SCRIPT_TTL);
+      if (a.type === 'PULLZONE' && (qtype === 'A' || qtype === 'AAAA')) {
+        for (const data of qtype === 'A' ? this.indexOptions.edge4 : this.indexOptions.edge6)
+          answers.push({ name: owner, type: qtype, class: 'IN', ttl, data });
+      } else if (a.type === type && scriptData(a.type, a.value) !== undefined) {
+        answers.push({ name: owner, type, class: 'IN', ttl, data: scriptData(a.type, a.value) } as RR);
+      }
+    }
+    if (answers.length === 0) return this.deny(reply, index, owner, name, node, compactOk);
+    reply.add(reply.answers, index, owner, type, answers, answers.map(answerIdentity).join('\n'));
   }
 
   /** A referral (RFC 1034 §4.3.2): no AA, the delegation's NS, glue; signed zones prove there is no DS. */

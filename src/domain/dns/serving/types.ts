@@ -98,7 +98,36 @@ export interface AnswerDependencies {
  */
 export type UpstreamResolver = (name: string, type: 'A' | 'AAAA') => Promise<Answer[] | undefined>;
 
+/** What a DNS script (a Script record's, the platform's Scriptable DNS) is told of a query. */
+export interface DnsScriptQuery {
+  hostname: string;
+  clientIP: string;
+  /** A, AAAA, TXT, CNAME… */
+  queryType: string;
+  /** The EDNS Client Subnet address, when the query carried one; else empty. */
+  ednsIP: string;
+  /** No location database here: unknown (empty country, 0, 0). */
+  geoLocation: { latitude: number; longitude: number; country: string; asn: number };
+  serverZone: string;
+}
+
+/** One record a DNS script answered; PULLZONE stands for the edge's addresses. */
+export interface DnsScriptAnswer {
+  type: 'A' | 'AAAA' | 'CNAME' | 'TXT' | 'PULLZONE';
+  value: string;
+  ttl: number;
+}
+
+/** Runs a zone account's DNS script for a query; `ok: false` is answered SERVFAIL. */
+export type DnsScriptRunner = (
+  accountId: number,
+  scriptId: number,
+  query: DnsScriptQuery,
+) => Promise<{ ok: true; answers: DnsScriptAnswer[] } | { ok: false; message: string }>;
+
 export interface AuthorityOptions {
+  /** Answers Script records; without it they answer no type (NODATA). */
+  runScript?: DnsScriptRunner;
   /** The edge's addresses, IPv4 and IPv6: what PullZone and Redirect records answer. */
   edgeAddresses: readonly string[];
   /** Without it, a Flatten record whose target is outside the store answers SERVFAIL. */

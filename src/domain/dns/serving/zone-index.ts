@@ -9,8 +9,9 @@
  *   for AAAA), at the record's TTL: the edge serves the pull zone or the redirect.
  * - Flatten records, and CNAME records at the apex (where a CNAME cannot stand beside SOA and NS,
  *   RFC 1034 §3.6.2), answer A and AAAA with the addresses their target has when asked.
- * - Script records make their name exist but answer no type (NODATA): there is no script runtime
- *   to produce an answer, and NODATA lets resolvers cache that for the SOA minimum only.
+ * - A Script record makes its name answer A, AAAA, CNAME and TXT queries with what its DNS script
+ *   returns for each query (the authority asks it: `script` on the name); other types, or a server
+ *   without scripts, get NODATA. The record's own other data at that name are not served.
  * - NS records at the apex are served after the zone's own name servers, in one RRset at the apex
  *   TTL (multi-provider setups list both providers there); NS records below the apex delegate.
  * - A CNAME below the apex is the only data of its name (RFC 2181 §10.1): other records there are
@@ -18,6 +19,7 @@
  */
 import { isIPv4 } from 'node:net';
 import type { DnsRecordT } from '../../../schemas/dns.js';
+import { linkedId } from '../record-model.js';
 import type { Clock } from '../../principal.js';
 import { ALGORITHM, CSK_FLAGS } from './dnssec.js';
 import { hostName, isWithin, labelCount, ownerName, parentName } from './names.js';
@@ -53,6 +55,8 @@ export interface NameNode {
   records: PlacedRecord[];
   /** Names directly below that exist: a name with neither records nor children does not exist. */
   children: number;
+  /** A Script record's: the script answers this name's queries. */
+  script?: { scriptId: number; ttl: number };
 }
 
 export interface ZoneIndex {
@@ -162,6 +166,9 @@ export function renderNode(index: ZoneIndex, node: NameNode, options: IndexOptio
   }
 
   const rrsets = new Map<string, RRset>();
+  const script = node.records.find(({ record }) => record.Type === 11)?.record;
+  const scriptId = script ? linkedId(script) : null;
+  node.script = script && scriptId ? { scriptId, ttl: script.Ttl } : undefined;
   node.cname = undefined;
   if (node.cut) index.cuts.delete(node);
   node.cut = undefined;

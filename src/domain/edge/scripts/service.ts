@@ -72,6 +72,7 @@ export class EdgeScriptService {
   }
 
   async create(principal: Principal, input: AddEdgeScriptRequestT): Promise<EdgeScriptT> {
+    checkCodeSize(input.Code);
     const type = input.ScriptType ?? 1;
     const name = input.Name?.trim() || `script-${Date.now().toString(36)}`;
     if (input.CreateLinkedPullZone && type !== 1) {
@@ -144,6 +145,7 @@ export class EdgeScriptService {
 
   /** New code runs once published. */
   async setCode(principal: Principal, id: number, code: string | null | undefined): Promise<void> {
+    checkCodeSize(code);
     const now = this.now();
     await this.edit(principal, id, (s) => ({ ...s, Code: code ?? null, CodeModified: now, LastModified: now }));
   }
@@ -266,4 +268,13 @@ function releaseView(r: ScriptReleaseDoc, liveId: number): EdgeScriptReleaseT {
     DateReleased: r.DateReleased,
     DatePublished: r.DatePublished,
   };
+}
+
+/** The platform's limits page: a script's code is at most 10 MB. */
+export const MAX_CODE_BYTES = 10 * 1024 * 1024;
+
+function checkCodeSize(code: string | null | undefined): void {
+  if (code && Buffer.byteLength(code) > MAX_CODE_BYTES) {
+    throw errors.validation('Code', `The script's code is larger than the 10 MB a script may have (${Buffer.byteLength(code)} bytes).`);
+  }
 }

@@ -17,6 +17,13 @@ export const INPUT_LIMITS = {
   maxStringLength: 65_536,
 } as const;
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A route whose strings may be longer (a script's code): its own bound on string length. */
+    maxStringLength?: number;
+  }
+}
+
 interface Visit {
   value: unknown;
   depth: number;
@@ -38,7 +45,10 @@ function pathOf(visit: Visit): string {
 const tooLarge = (visit: Visit, message: string) => new AppError('validation', message, 'input_limit', [{ field: pathOf(visit), message }]);
 
 /** The first limit the value breaks, as the 400 to answer; undefined when it keeps them all. */
-export function checkInputLimits(body: unknown, limits = INPUT_LIMITS): AppError | undefined {
+export function checkInputLimits(
+  body: unknown,
+  limits: { maxDepth: number; maxArrayItems: number; maxStringLength: number } = INPUT_LIMITS,
+): AppError | undefined {
   const stack: Visit[] = [{ value: body, depth: 1, parent: undefined, segment: '' }];
   while (stack.length > 0) {
     const visit = stack.pop()!;
@@ -69,7 +79,8 @@ export function registerInputLimits(app: FastifyInstance): void {
     'preValidation',
     quickHook((request) => {
       if (request.body === undefined || request.body === null) return;
-      const problem = checkInputLimits(request.body);
+      const longer = request.routeOptions.config.maxStringLength;
+      const problem = checkInputLimits(request.body, longer === undefined ? INPUT_LIMITS : { ...INPUT_LIMITS, maxStringLength: longer });
       if (problem) throw problem;
     }),
   );

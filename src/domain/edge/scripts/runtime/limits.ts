@@ -6,9 +6,11 @@ export interface ScriptLimits {
   startupMs: number;
   /** The V8 heap of a script's process (128 MB on the platform). */
   memoryMb: number;
+  /** fetch calls a request may make (50 on the platform); the next one fails. */
+  subrequests?: number;
 }
 
-export const PLATFORM_LIMITS: ScriptLimits = { cpuMs: 30_000, startupMs: 500, memoryMb: 128 };
+export const PLATFORM_LIMITS: Required<ScriptLimits> = { cpuMs: 30_000, startupMs: 500, memoryMb: 128, subrequests: 50 };
 
 /** Why a script's request failed, and the status the edge answers. */
 export type ScriptFailure = { status: 500 | 502 | 503; reason: 'threw' | 'cpu' | 'startup' | 'crashed' | 'unavailable'; message: string };

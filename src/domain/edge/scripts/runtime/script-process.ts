@@ -15,12 +15,14 @@ import type { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { packageRoot } from '../../../../package-root.js';
 import { processCpuMs } from './cpu-usage.js';
-import { FAILURES, type ScriptFailure, type ScriptLimits } from './limits.js';
+import { FAILURES, PLATFORM_LIMITS, type ScriptFailure, type ScriptLimits } from './limits.js';
 import { sdkImportMap, withLocalSdk } from './sdk-compatibility.js';
 
 export const META_HEADER = 'x-edgeplane-script';
 export const CPU_HEADER = 'x-edgeplane-cpu-ms';
 const READY_LINE = 'edgeplane-script-ready';
+/** The message's framing and the connection's own headers: the exchange with the script has its own. */
+const NOT_FORWARDED = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade']);
 /** A request in flight, and the process's CPU time when it was first seen. */
 interface Watched {
   startCpu: number | undefined;
@@ -70,6 +72,11 @@ export class ScriptProcess {
     });
   }
 
+  /** The Deno process's id (the bench reads its CPU time). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
   get alive(): boolean {
     return this.stopped === undefined;
   }
@@ -81,7 +88,10 @@ export class ScriptProcess {
     const runner = join(packageRoot(), 'assets', 'edge-scripts', 'runner.js');
     await writeFile(join(dir, 'script.ts'), withLocalSdk(code));
     await writeFile(join(dir, 'import-map.json'), JSON.stringify(sdkImportMap()));
-    await writeFile(join(dir, 'main.js'), `import { start } from ${JSON.stringify(pathToFileURL(runner).href)};\nimport './script.ts';\nstart();\n`);
+    await writeFile(
+      join(dir, 'main.js'),
+      `import { start } from ${JSON.stringify(pathToFileURL(runner).href)};\nimport * as script from './script.ts';\nstart(script);\n`,
+    );
     const names = Object.keys(env);
     const args = [
       'run',
@@ -100,6 +110,7 @@ export class ScriptProcess {
       ...(names.length > 0 ? [`--allow-env=${names.join(',')}`] : []),
       join(dir, 'main.js'),
       this.socket,
+      String(limits.subrequests ?? PLATFORM_LIMITS.subrequests),
     ];
     const started = performance.now();
     const child = spawn(denoBinary(), args, {
@@ -149,12 +160,10 @@ export class ScriptProcess {
     if (this.stopped) return Promise.resolve({ ok: false, failure: this.stopped });
     this.inFlight++;
     return new Promise<ScriptAnswer>((resolve) => {
-      const outgoing: Record<string, string | string[]> = { ...headers, [META_HEADER]: JSON.stringify(meta) };
-      delete outgoing['content-length'];
-      delete outgoing['transfer-encoding'];
-      delete outgoing['connection'];
-      delete outgoing['keep-alive'];
-      delete outgoing['upgrade'];
+      // Built without `delete` (which turns the object into a slow dictionary for node:http to walk).
+      const outgoing: Record<string, string | string[]> = {};
+      for (const name in headers) if (!NOT_FORWARDED.has(name)) outgoing[name] = headers[name]!;
+      outgoing[META_HEADER] = JSON.stringify(meta);
       const watchdog = this.watch();
       let settled = false;
       const finish = (answer: ScriptAnswer) => {

@@ -80,6 +80,11 @@ export class ScriptRuntime {
     return this.running.size;
   }
 
+  /** The process id of the script's current process (the bench reads its CPU time). */
+  pidOf(scriptId: number): number | undefined {
+    return this.running.get(scriptId)?.process.pid;
+  }
+
   /** The start-up time of the script's current process, in ms (the bench's cold start). */
   startMsOf(scriptId: number): number | undefined {
     return this.running.get(scriptId)?.process.startMs;

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { Api } from '../../api.js';
 import { errorResponses } from '../../api.js';
 import { EdgeScriptCode, EdgeScriptParams, UpdateEdgeScriptCodeRequest } from '../../../../schemas/edge-scripts.js';
-import { TAGS } from './tags.js';
+import { CODE_BODY_LIMIT, CODE_MAX_CHARACTERS, TAGS } from './tags.js';
 
 export default function codeRoutes(app: Api) {
   app.get('/compute/script/:id/code', {
@@ -18,7 +18,9 @@ export default function codeRoutes(app: Api) {
     handler: (req) => app.services.edgeScripts.scripts.code(req.principal, req.params.id),
   });
   app.post('/compute/script/:id/code', {
-    config: { access: 'write' },
+    config: { access: 'write', maxStringLength: CODE_MAX_CHARACTERS },
+    // Code up to the platform's 10 MB (checked exactly by the service), escaped in JSON.
+    bodyLimit: CODE_BODY_LIMIT,
     schema: {
       operationId: 'setEdgeScriptCode',
       summary: 'Upload the code of a script; it runs once published',

@@ -11,7 +11,7 @@ import {
   EdgeScriptParams,
   UpdateEdgeScriptRequest,
 } from '../../../../schemas/edge-scripts.js';
-import { TAGS } from './tags.js';
+import { CODE_BODY_LIMIT, CODE_MAX_CHARACTERS, TAGS } from './tags.js';
 
 export default function scriptRoutes(app: Api) {
   const scripts = () => app.services.edgeScripts.scripts;
@@ -27,7 +27,9 @@ export default function scriptRoutes(app: Api) {
     handler: (req) => scripts().list(req.principal, req.query),
   });
   app.post('/compute/script', {
-    config: { access: 'write' },
+    config: { access: 'write', maxStringLength: CODE_MAX_CHARACTERS },
+    // Code up to the platform's 10 MB (checked exactly by the service), escaped in JSON.
+    bodyLimit: CODE_BODY_LIMIT,
     schema: {
       operationId: 'addEdgeScript',
       summary: 'Create an edge script (and, for a standalone script, a pull zone that it serves)',
