@@ -41,6 +41,8 @@ const storelessPlaneTests = [
   // scripting API on each store is test/http/edge-scripts/'s; publishing across instances on
   // PostgreSQL is test/postgres/edge-scripts.test.ts's).
   'test/planes/edge/edge-scripts.test.ts',
+  // Script DNS records answered by a DNS script's Deno process: the same runtime, whatever the store.
+  'test/planes/dns/script-records.test.ts',
   // Log forwarding to syslog collectors: sockets and queues in memory, the same whatever the store.
   'test/planes/edge/log-forwarding.test.ts',
   // Real containers (podman): the runtime's work is the same whatever the store.
