@@ -154,11 +154,11 @@ function report(results: Record<string, Pair[]>): void {
   };
   for (const [name, pairs] of Object.entries(results)) {
     console.log(`\n${name}\n| round | edge req/s | peer req/s | ratio | CPU µs per hit, edge / peer |\n|--:|--:|--:|--:|--:|`);
-    pairs.forEach((p, i) =>
+    for (const [i, p] of pairs.entries()) {
       console.log(
         `| ${i + 1} | ${Math.round(p.ours.rps)} | ${Math.round(p.theirs.rps)} | ${f(p.ours.rps / p.theirs.rps, 2)}x | ${f(p.ours.cpuUs)} / ${f(p.theirs.cpuUs)} |`,
-      ),
-    );
+      );
+    }
     const ratios = pairs.map((p) => p.ours.rps / p.theirs.rps);
     const cpuRatios = pairs.map((p) => p.theirs.cpuUs / p.ours.cpuUs);
     console.log(
