@@ -102,7 +102,7 @@ async function main(): Promise<void> {
     const autocannon = async (url: string, path: string, headers: Record<string, string>, pid: number | undefined) =>
       fromLoad(await w.runLoad(url, load(path, headers), timing, pid));
     /** Each case: its peer's run, then each edge's. */
-    const cases: { name: string; peer: string; sides: (() => Promise<Side>)[] }[] = [];
+    const cases: { name: string; peer: string; edges: string[]; sides: (() => Promise<Side>)[] }[] = [];
     if (only.has('gzip')) {
       const varnish = await startVarnish(workDir, origin.url);
       stops.unshift(varnish.stop);
@@ -113,7 +113,7 @@ async function main(): Promise<void> {
         await gzipAnswer(edge.url, { host });
         sides.push(() => autocannon(edge.url, CSS_PATH, { host, ...ACCEPT }, edge.server.pid));
       }
-      cases.push({ name: 'gzip hit x Varnish do_gzip', peer: 'Varnish', sides });
+      cases.push({ name: 'gzip hit x Varnish do_gzip', peer: 'Varnish', edges: edges.map((e) => e.name), sides });
     }
     if (only.has('h2')) {
       const ceiling = await startHttp2Ceiling();
@@ -128,7 +128,7 @@ async function main(): Promise<void> {
         const host = await zone(edge, `h2${edges.indexOf(edge)}`, {});
         sides.push(() => h2(edge.server.planes['edge-tls']!, host, edge.server.pid));
       }
-      cases.push({ name: 'HTTP/2 hit x bare node:http2', peer: 'bare node:http2', sides });
+      cases.push({ name: 'HTTP/2 hit x bare node:http2', peer: 'bare node:http2', edges: edges.map((e) => e.name), sides });
     }
     if (only.has('logs')) {
       const sink = await startSyslogSink();
@@ -148,6 +148,7 @@ async function main(): Promise<void> {
         cases.push({
           name: `${edge.name}: forwarded hit x logging off`,
           peer: 'logging off',
+          edges: [`${edge.name}, forwarding`],
           sides: [
             () => autocannon(edge.url, '/obj/hit', { host: off }, edge.server.pid),
             () => autocannon(edge.url, '/obj/hit', { host: fwd }, edge.server.pid),
@@ -179,7 +180,7 @@ interface Edge {
   url: string;
 }
 
-function report(results: Record<string, Round[]>, cases: { name: string; peer: string; sides: unknown[] }[]): void {
+function report(results: Record<string, Round[]>, cases: { name: string; peer: string; edges: string[] }[]): void {
   const f = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
   const spread = (xs: number[], digits: number) => {
     const s = [...xs].sort((a, b) => a - b);
@@ -187,8 +188,7 @@ function report(results: Record<string, Round[]>, cases: { name: string; peer: s
   };
   for (const c of cases) {
     const rounds = results[c.name] ?? [];
-    const edges = c.sides.length - 1;
-    const names = edges === 1 ? ['edge'] : Array.from({ length: edges }, (_, i) => (i === 0 ? 'edge' : 'edge before'));
+    const names = c.edges;
     console.log(`\n${c.name} (CPU: µs per answer, every thread of the server)`);
     console.log(`| round | ${c.peer} req/s (CPU) | ${names.map((n) => `${n} req/s (CPU) | ratio`).join(' | ')} |`);
     console.log(`|--:|--:|${names.map(() => '--:|--:').join('|')}|`);
