@@ -17,8 +17,9 @@ export interface CompressedHits {
   varnish: w.LoadResult;
 }
 
-const PATH = '/css/site.css';
-const ACCEPT = { 'accept-encoding': 'gzip, deflate, br;q=0' };
+export const CSS_PATH = '/css/site.css';
+const PATH = CSS_PATH;
+export const ACCEPT = { 'accept-encoding': 'gzip, deflate, br;q=0' };
 const TARGET = 1.0;
 
 export async function measureCompressedHits(
@@ -43,7 +44,7 @@ export async function measureCompressedHits(
 }
 
 /** Fetches the stylesheet twice (the second a hit) and checks it comes gzipped and decodes to the origin's bytes: its length. */
-async function gzipAnswer(url: string, headers: Record<string, string>): Promise<number> {
+export async function gzipAnswer(url: string, headers: Record<string, string>): Promise<number> {
   let body = Buffer.alloc(0);
   for (let i = 0; i < 2; i++) {
     const res = await request(`${url}${PATH}`, { headers: { ...headers, ...ACCEPT } });

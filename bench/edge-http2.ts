@@ -69,7 +69,7 @@ export async function measureHttp2Hits(edgeTls: string, host: string, serverPid:
   }
 }
 
-async function h2load(url: string, authority: string, timing: Timing, label: string, pid: number): Promise<H2Result> {
+export async function h2load(url: string, authority: string, timing: Timing, label: string, pid: number): Promise<H2Result> {
   const args = [
     '-c',
     String(CONNECTIONS),

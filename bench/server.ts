@@ -5,7 +5,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FREE_PORTS } from '../test/helpers/server-process.js';
 
@@ -58,6 +58,8 @@ export interface EdgeplaneOptions {
   bootstrapKey: string;
   /** When set, the server writes a V8 CPU profile there on exit. */
   cpuProfDir?: string | undefined;
+  /** Another tree's built server (`<tree>/dist/bundle/server.js`), run from that tree: before-and-after comparisons. */
+  serverJs?: string | undefined;
   /** More EDGEPLANE_* settings for this server. */
   settings?: Record<string, string>;
   /** Other variables for this server's process (Node's own). */
@@ -68,19 +70,27 @@ export function startEdgeplane(options: EdgeplaneOptions): Promise<Child> {
   const profile = options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`] : [];
   // Only the settings below apply: a fault rule or seed file left in the caller's shell would skew the numbers.
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('EDGEPLANE_')));
-  return startChild('edgeplane', [...profile, SERVER_JS], /edgeplane: listening on (http:\/\/127\.0\.0\.1:\d+)/, {
-    ...inherited,
-    ...FREE_PORTS,
-    DATABASE_URL: options.postgres ? options.postgres.url : `sqlite:${options.dbFile}`,
-    ...(options.postgres ? { EDGEPLANE_MASTER_KEY: options.postgres.masterKey } : {}),
-    EDGEPLANE_BOOTSTRAP_KEY: options.bootstrapKey,
-    // The per-key limit (200/s by default) would cap every workload, all of which use one key.
-    EDGEPLANE_RATE_LIMIT_PER_SECOND: '0',
-    // Likewise the DNS plane's limit per client address: dnsperf is one address sending 100,000s a second.
-    EDGEPLANE_DNS_RATE_LIMIT_PER_SECOND: '0',
-    ...options.settings,
-    ...options.environment,
-  });
+  const serverJs = options.serverJs ?? SERVER_JS;
+  const cwd = options.serverJs ? join(dirname(options.serverJs), '..', '..') : ROOT;
+  return startChild(
+    'edgeplane',
+    [...profile, serverJs],
+    /edgeplane: listening on (http:\/\/127\.0\.0\.1:\d+)/,
+    {
+      ...inherited,
+      ...FREE_PORTS,
+      DATABASE_URL: options.postgres ? options.postgres.url : `sqlite:${options.dbFile}`,
+      ...(options.postgres ? { EDGEPLANE_MASTER_KEY: options.postgres.masterKey } : {}),
+      EDGEPLANE_BOOTSTRAP_KEY: options.bootstrapKey,
+      // The per-key limit (200/s by default) would cap every workload, all of which use one key.
+      EDGEPLANE_RATE_LIMIT_PER_SECOND: '0',
+      // Likewise the DNS plane's limit per client address: dnsperf is one address sending 100,000s a second.
+      EDGEPLANE_DNS_RATE_LIMIT_PER_SECOND: '0',
+      ...options.settings,
+      ...options.environment,
+    },
+    cwd,
+  );
 }
 
 /**
@@ -92,8 +102,8 @@ export function startEdgeplane(options: EdgeplaneOptions): Promise<Child> {
  * collector or a file would take it, and not in the event loop that runs the load generator (which
  * then had to split and test some 20,000 lines a second, competing with its own requests).
  */
-export function startChild(name: string, args: string[], readyLine: RegExp, env: NodeJS.ProcessEnv): Promise<Child> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startChild(name: string, args: string[], readyLine: RegExp, env: NodeJS.ProcessEnv, cwd = ROOT): Promise<Child> {
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   const filter = spawn('grep', ['--line-buffered', '-v', '-E', '^\\{"level":(10|20|30),'], { stdio: [child.stdout, 'pipe', 'inherit'] });
   // grep holds the pipe now; this process must not read from it too.

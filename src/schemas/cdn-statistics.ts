@@ -83,7 +83,7 @@ export const OriginShieldQueueStatistics = Type.Object(
   {
     ConcurrentRequestsChart: Chart("Origin requests the zone's origin shield concurrency limit let through per point, at once or after waiting."),
     QueuedRequestsChart: Chart(
-      "Requests that waited in the queue of the zone's origin shield concurrency limit per point (whether they then went or were refused).",
+      "Requests above the zone's origin shield concurrency limit per point: those that waited in its queue (whether they then went or were refused) and those refused at once because the queue was full.",
     ),
   },
   {

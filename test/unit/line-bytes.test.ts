@@ -1,6 +1,6 @@
 /** LineBytes: log lines kept as UTF-8 bytes while they wait for the store, read back as written, the oldest dropped first. */
 import { describe, expect, it } from 'vitest';
-import { LineBytes } from '../../src/domain/edge/logs/line-bytes.js';
+import { LineBytes, SpareBuffers } from '../../src/domain/edge/logs/line-bytes.js';
 
 const text = (lines: LineBytes) => lines.bytes().toString();
 
@@ -35,5 +35,28 @@ describe('LineBytes', () => {
     const empty = new LineBytes();
     empty.prepend(older);
     expect(text(empty)).toBe('a1\na2');
+  });
+
+  it('hands its buffer back once its lines are written out, and the next lines reuse it without seeing the old ones', () => {
+    const spares = new SpareBuffers();
+    const first = new LineBytes(10_000, spares);
+    for (let i = 0; i < 100; i++) first.push(`first ${i}`);
+    const buffer = first.bytes().buffer;
+    first.release();
+    expect([first.count, first.byteLength]).toEqual([0, 0]);
+    const second = new LineBytes(10_000, spares);
+    expect(second.bytes().buffer).toBe(buffer);
+    second.push('second');
+    expect([second.count, text(second)]).toEqual([1, 'second']);
+    // A spare too small for what is expected is not taken; a grown buffer's old one goes back.
+    const third = new LineBytes(1 << 20, spares);
+    expect(third.bytes().buffer).not.toBe(buffer);
+    for (let i = 0; i < 100_000; i++) third.push('a line long enough to grow the buffer beyond its first size');
+    expect(third.count).toBe(100_000);
+    expect(
+      text(third)
+        .split('\n')
+        .every((line) => line === 'a line long enough to grow the buffer beyond its first size'),
+    ).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 /** The access log's line: plain and JSON, the extended fields, parsing back, anonymised addresses, the syslog message around it. */
 import { describe, expect, it } from 'vitest';
 import { octetCounted, syslogMessage } from '../../src/domain/edge/logs/forwarding/syslog.js';
-import { formatLine, inFormat, lineOf, parseLine, timestampOf } from '../../src/domain/edge/logs/line.js';
+import { ClientAddresses, formatLine, inFormat, lineOf, parseLine, plainLineOf, timestampOf } from '../../src/domain/edge/logs/line.js';
 import type { EdgeZone, ServedEvent } from '../../src/domain/edge/types.js';
 import { anonymized } from '../../src/domain/usage/anonymize.js';
 
@@ -53,6 +53,21 @@ describe('the access log line', () => {
       Authorization: 'Bearer',
     });
     expect(inFormat(plain, 0)).toBe(plain);
+  });
+
+  it('the edge makes the same line at once, its client addresses anonymised once per address', () => {
+    const addresses = new ClientAddresses();
+    const cases: ServedEvent[] = [
+      event({}, '203.0.113.77', { 'user-agent': 'ua|x', referer: 'https://r.test/' }),
+      event({}, '203.0.113.77'),
+      event({ LogAnonymizationType: 1 }, '203.0.113.77'),
+      event({ LoggingIPAnonymizationEnabled: false }, '2001:db8::1'),
+      event({}, '2001:db8:1:2:3:4:5:6'),
+      event({ EnableExtendedLogging: true }, '::1', { range: 'bytes=0-3', authorization: 'Bearer s3cret' }),
+      event({ EnableExtendedLogging: true }, 'not an address', { authorization: 's3cret' }),
+      { ...event({}), cacheStatus: 'MISS', status: 502, request: { ...event({}).request, query: '' } },
+    ];
+    for (const served of [...cases, ...cases]) expect(plainLineOf(served, addresses)).toBe(formatLine(lineOf(served)));
   });
 
   it('anonymises IPv4 to its last octet, IPv6 to its /64, or drops the address', () => {

@@ -62,7 +62,19 @@ function representationDelivery(
 ): Delivery {
   const copy = answerFromCopy(admitted.request, entry, deps.now(), chosen);
   const fromCache = cacheStatus === 'HIT' || cacheStatus === 'STALE' || cacheStatus === 'UPDATING';
-  return answer(deps, admitted, copy.status, copy.headers, copy.body, cacheStatus, { origin, cachedAt: fromCache ? entry.storedAt : undefined });
+  return answer(deps, admitted, copy.status, copy.headers, copy.body, cacheStatus, { origin, cachedAt: fromCache ? cachedAtOf(entry) : undefined });
+}
+
+/** A copy's `CDN-CachedAt`, written once per copy (a date formatted per hit was a hit's own largest step). */
+const cachedAtTexts = new WeakMap<CachedAnswer, string>();
+
+function cachedAtOf(entry: CachedAnswer): string {
+  let text = cachedAtTexts.get(entry);
+  if (text === undefined) {
+    text = cachedAtHeader(entry.storedAt);
+    cachedAtTexts.set(entry, text);
+  }
+  return text;
 }
 
 /**
@@ -123,7 +135,7 @@ function answer(
   headers: Record<string, string | string[]>,
   body: Buffer | Readable,
   cacheStatus: CacheStatus,
-  extra: { origin?: OriginReport | undefined; cachedAt?: number | undefined; own?: boolean },
+  extra: { origin?: OriginReport | undefined; cachedAt?: string | undefined; own?: boolean },
 ): Delivery {
   if (admitted.shielded)
     return answerToEdge(admitted.request, status, headers, body, cacheStatus, reportOnce(deps, admitted, status, cacheStatus, extra.origin));
@@ -146,7 +158,7 @@ function answer(
   out['cdn-uid'] = String(zone.UserId ?? routed.accountId);
   out['cdn-requestid'] = admitted.requestId;
   out['cdn-cache'] = cacheStatus;
-  if (extra.cachedAt !== undefined) out['cdn-cachedat'] = cachedAtHeader(extra.cachedAt);
+  if (extra.cachedAt !== undefined) out['cdn-cachedat'] = extra.cachedAt;
   if (extra.origin) {
     out['cdn-requestpullsuccess'] = extra.origin.answered ? 'True' : 'False';
     if (extra.origin.answered && status !== 502 && status !== 504) out['cdn-requestpullcode'] = String(status);

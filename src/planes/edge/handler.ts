@@ -94,11 +94,11 @@ function send(res: AnswerTarget, delivery: Delivery, logError: (error: unknown) 
   writeHead(res, delivery.status, delivery.headers, body === undefined);
   if (body === undefined) {
     res.end();
-    res.once('close', () => delivery.done(0));
+    reportOnClose(res, delivery, reportNothing);
     return;
   }
   if (Buffer.isBuffer(body)) {
-    res.once('close', () => delivery.done(res.writableFinished ? body.length : 0));
+    reportOnClose(res, delivery, reportBuffer);
     if (!throttle) {
       res.end(body);
       return;
@@ -114,6 +114,29 @@ function send(res: AnswerTarget, delivery: Delivery, logError: (error: unknown) 
   res.once('close', () => delivery.done(sent));
   if (throttle) pipeline(body, throttle, res, ignoreClosed(logError));
   else pipeline(body, res, ignoreClosed(logError));
+}
+
+/**
+ * The answer's report once it is closed: one listener function shared by every answer, the
+ * delivery kept on the answer, instead of a closure and a `once` wrapper per answer (whose
+ * removal at the close was a hit's largest cost in node:events; BENCHMARKS.md). An answer closes once.
+ */
+const DELIVERY = Symbol('edge delivery');
+type Reported = AnswerTarget & { [DELIVERY]?: Delivery };
+
+function reportOnClose(res: AnswerTarget, delivery: Delivery, report: (this: Reported) => void): void {
+  (res as Reported)[DELIVERY] = delivery;
+  res.on('close', report);
+}
+
+function reportNothing(this: Reported): void {
+  this[DELIVERY]?.done(0);
+}
+
+/** A whole buffer's bytes count when the answer finished writing. */
+function reportBuffer(this: Reported): void {
+  const delivery = this[DELIVERY];
+  if (delivery) delivery.done(this.writableFinished ? (delivery.body as Buffer).length : 0);
 }
 
 /** A client that leaves mid-answer is no error; an origin that breaks off mid-body is logged. */

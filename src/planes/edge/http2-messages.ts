@@ -61,5 +61,8 @@ export function writeHead(res: AnswerTarget, status: number, headers: Record<str
   // node:http2 copies the headers it is given: the answer's own object carries the status.
   const head = headers as Record<string, string | string[] | number>;
   head[':status'] = status;
-  res.respond(head, { endStream: endsHere });
+  res.respond(head, endsHere ? ENDS_HERE : BODY_FOLLOWS);
 }
+
+const ENDS_HERE = Object.freeze({ endStream: true });
+const BODY_FOLLOWS = Object.freeze({ endStream: false });

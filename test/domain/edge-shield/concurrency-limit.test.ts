@@ -21,7 +21,7 @@ function settled(turn: Turn | Promise<Turn>, log: string[], name: string): Promi
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('ConcurrencyLimit', () => {
-  it('lets maxConcurrent through at once and queues the next, telling each (the queue statistics)', async () => {
+  it('lets maxConcurrent through at once, queues the next and refuses what finds the queue full, telling each (the queue statistics)', async () => {
     const events: string[] = [];
     const limit = new ConcurrencyLimit(undefined, (event) => events.push(event));
     const first = went(limit.take(bounds(2, 5)));
@@ -29,10 +29,12 @@ describe('ConcurrencyLimit', () => {
     const third = limit.take(bounds(2, 5));
     expect(third).toBeInstanceOf(Promise);
     expect([limit.running, limit.waiting]).toEqual([2, 1]);
+    // The queue holds one: a fourth is refused at once.
+    expect(limit.take(bounds(2, 1))).toEqual({ kind: 'refused', why: 'queue-full' });
     first.release();
     expect((await third).kind).toBe('go');
     expect([limit.running, limit.waiting]).toEqual([2, 0]);
-    expect(events).toEqual(['ran', 'ran', 'queued', 'ran']);
+    expect(events).toEqual(['ran', 'ran', 'queued', 'refused', 'ran']);
   });
 
   it('hands freed places to the waiting requests first come, first served', async () => {

@@ -73,9 +73,9 @@ async function curl(version: '--http2' | '--http1.1', host: string, path: string
   return { version: protocol, status: Number(status), headers, body: stdout.slice(end + 4) };
 }
 
-/** The headers two answers to the same request must share: all but the date, the request's id and HTTP/1.1's connection headers. */
+/** The headers two answers to the same request must share: all but the date, the age (a second may pass between them), the request's id and HTTP/1.1's connection headers. */
 function comparable(headers: Record<string, string>): Record<string, string> {
-  const { date: _date, 'cdn-requestid': _id, connection: _connection, 'keep-alive': _keepAlive, ...rest } = headers;
+  const { date: _date, age: _age, 'cdn-requestid': _id, connection: _connection, 'keep-alive': _keepAlive, ...rest } = headers;
   return rest;
 }
 

@@ -15,8 +15,12 @@ export interface ConcurrencyBounds {
   maxWaitMs: number;
 }
 
-/** What a limit tells as requests pass it: one went to the origin (at once or after waiting), one had to wait in the queue. */
-export type QueueEvent = 'ran' | 'queued';
+/**
+ * What a limit tells as requests pass it: one went to the origin (at once or after waiting), one
+ * had to wait in the queue, one was refused at once because it could not wait (the queue full, or
+ * no wait allowed). A request that waits and is then refused was told as `queued`.
+ */
+export type QueueEvent = 'ran' | 'queued' | 'refused';
 
 /** A request's turn: go (then `release` once its origin request is done), or refused and why. */
 export type Turn = { kind: 'go'; release(): void } | { kind: 'refused'; why: 'queue-full' | 'waited-too-long' };
@@ -51,7 +55,10 @@ export class ConcurrencyLimit {
     // A raised limit lets those already waiting go first.
     if (this.queue.size > 0 && this.inFlight < this.maxConcurrent) this.next();
     if (this.inFlight < this.maxConcurrent && this.queue.size === 0) return this.go();
-    if (this.queue.size >= bounds.maxQueued || bounds.maxWaitMs <= 0) return REFUSED_FULL;
+    if (this.queue.size >= bounds.maxQueued || bounds.maxWaitMs <= 0) {
+      this.counted('refused');
+      return REFUSED_FULL;
+    }
     return new Promise<Turn>((resolve) => {
       const waiter: Waiter = {
         resolve,

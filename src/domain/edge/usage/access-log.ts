@@ -20,8 +20,8 @@ import { brotliCompress, brotliDecompressSync, constants as zlib, gunzipSync } f
 import type { Store } from '../../../store/types.js';
 import { BoundedMap } from '../../bounded-map.js';
 import { type Clock, systemClock } from '../../principal.js';
-import { type AccessLogLine, formatLine, lineOf, timestampOf } from '../logs/line.js';
-import { LineBytes } from '../logs/line-bytes.js';
+import { type AccessLogLine, ClientAddresses, formatLine, plainLineOf, timestampOf } from '../logs/line.js';
+import { LineBytes, SpareBuffers } from '../logs/line-bytes.js';
 import type { EdgeZone, ServedEvent } from '../types.js';
 
 /** Lines kept per zone; older ones are removed at the next flush. */
@@ -81,6 +81,10 @@ export class EdgeAccessLog {
   private readonly lastChunkBytes = new BoundedMap<number, number>(SIZES_KEPT);
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
+  /** The buffers of chunks written, for the next seconds' lines (logs/line-bytes.ts). */
+  private readonly spares = new SpareBuffers();
+  /** Client addresses anonymised as the zones ask (logs/line.ts). */
+  private readonly addresses = new ClientAddresses();
   /** Lines dropped because the store could not take them fast enough. */
   dropped = 0;
 
@@ -102,7 +106,7 @@ export class EdgeAccessLog {
   add(event: ServedEvent): void {
     const zone = event.zone;
     if (!zone.EnableLogging && !zone.LogForwardingEnabled) return;
-    const line = formatLine(lineOf(event));
+    const line = plainLineOf(event, this.addresses);
     if (zone.LogForwardingEnabled) this.sinks.forwarding?.add(zone, event.accountId, line);
     if (!zone.EnableLogging) return;
     if (zone.LoggingSaveToStorage) this.sinks.files?.add(zone, event.accountId, line);
@@ -115,7 +119,7 @@ export class EdgeAccessLog {
       chunk.lines.push(line);
       chunk.at = event.at.getTime();
     } else {
-      const lines = new LineBytes(this.lastChunkBytes.get(event.zoneId));
+      const lines = new LineBytes(this.lastChunkBytes.get(event.zoneId), this.spares);
       lines.push(line);
       this.pending.set(event.zoneId, { accountId: event.accountId, at: event.at.getTime(), lines });
     }
@@ -148,6 +152,7 @@ export class EdgeAccessLog {
           if (expire) await tx.accessLog.expire(now - ACCESS_LOG_DAYS * DAY_MS);
         });
         if (expire) this.lastExpiry = now;
+        for (const chunk of batch.values()) chunk.lines.release();
       } catch (error) {
         this.requeue(batch);
         throw error;

@@ -84,7 +84,11 @@ export class EdgeUsage {
     zone.of(metric.OPTIMIZER_MS).add(Math.round(event.ms), hour);
   };
 
-  /** A request the zone's origin shield concurrency limit let through or queued (shield/concurrency-limit.ts). */
+  /**
+   * A request the zone's origin shield concurrency limit let through, queued, or refused at once
+   * (shield/concurrency-limit.ts): the queue's chart counts the requests above the limit, those
+   * that waited and those the full queue turned away, each once.
+   */
   readonly shieldQueue = (zoneId: number, event: QueueEvent, at = new Date()): void => {
     this.counters
       .of(zoneId)
