@@ -6,7 +6,9 @@
  * through the edge against the container reached directly on its published port, alternately in
  * the same run (the edge passes every request on: the server's answers carry no freshness).
  *
- *   npx tsx bench/container-apps.ts [--seconds 5] [--connections 10]
+ *   npx tsx bench/container-apps.ts [--seconds 5] [--connections 10] [--cpu-prof DIR]
+ *
+ * `--cpu-prof DIR`: the server writes a V8 CPU profile there when it stops.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -19,7 +21,7 @@ import autocannon from 'autocannon';
 import { podmanUnavailable, startRegistryWithImage, testTemplate } from '../test/helpers/container-image.js';
 import { ensureBuilt, killAll, startEdgeplane } from './server.js';
 
-const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '10' } } });
+const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '10' }, 'cpu-prof': { type: 'string' } } });
 const seconds = Number(args.seconds);
 const connections = Number(args.connections);
 
@@ -55,6 +57,7 @@ async function main(): Promise<void> {
   const server = await startEdgeplane({
     dbFile: join(dir, 'bench.db'),
     bootstrapKey: key,
+    cpuProfDir: args['cpu-prof'],
     settings: { EDGEPLANE_CONTAINER_RUNTIME: 'podman', EDGEPLANE_CONTAINER_RECONCILE_MS: '1000', LOG_LEVEL: 'warn' },
   });
   try {

@@ -21,6 +21,8 @@ export interface PodmanOptions {
   ulimits: { nofile: number; nproc: number };
   /** First host id of the range container ids 0…65535 map to. */
   uidBase: number;
+  /** The value of the `io.edgeplane.managed` label on everything this installation makes, and the only one it touches. */
+  installation: string;
 }
 
 export class PodmanError extends Error {}
@@ -41,10 +43,19 @@ const COMMAND_TIMEOUT_MS = 120_000;
 export class PodmanRuntime implements ContainerRuntime {
   readonly kind = 'podman' as const;
 
+  /** The filter that finds only what this installation made. */
+  private readonly mine: string;
+
   constructor(
     private readonly options: PodmanOptions,
     readonly description: string,
-  ) {}
+  ) {
+    this.mine = `label=${LABELS.managed}=${options.installation}`;
+  }
+
+  private labelArgs(labels: Record<string, string>): string[] {
+    return labelArgs({ ...labels, [LABELS.managed]: this.options.installation });
+  }
 
   /** Runs podman; its stderr's last line is the error's message. */
   exec(args: readonly string[], timeoutMs = COMMAND_TIMEOUT_MS): Promise<string> {
@@ -82,7 +93,7 @@ export class PodmanRuntime implements ContainerRuntime {
   }
 
   async list(): Promise<RunningContainer[]> {
-    const out = await this.exec(['ps', '-a', '--filter', `label=${LABELS.managed}=1`, '--format', 'json']);
+    const out = await this.exec(['ps', '-a', '--filter', this.mine, '--format', 'json']);
     return (JSON.parse(out || '[]') as PsEntry[]).map(fromPs);
   }
 
@@ -133,7 +144,7 @@ export class PodmanRuntime implements ContainerRuntime {
   async ensureNetwork(name: string, labels: Record<string, string>): Promise<void> {
     if (await this.exists(['network', 'exists', name])) return;
     // `isolate`: the app's bridge cannot reach other apps' bridges.
-    await this.exec(['network', 'create', '--opt', 'isolate=true', ...labelArgs(labels), name]);
+    await this.exec(['network', 'create', '--opt', 'isolate=true', ...this.labelArgs(labels), name]);
   }
 
   async removeNetwork(name: string): Promise<void> {
@@ -141,18 +152,20 @@ export class PodmanRuntime implements ContainerRuntime {
   }
 
   async networksOf(appId: string): Promise<string[]> {
-    const out = await this.exec(['network', 'ls', '--filter', `label=${LABELS.app}=${appId}`, '--format', '{{.Name}}']);
+    const out = await this.exec(['network', 'ls', '--filter', this.mine, '--filter', `label=${LABELS.app}=${appId}`, '--format', '{{.Name}}']);
     return out.split('\n').filter(Boolean);
   }
 
   async ensureVolume(name: string, labels: Record<string, string>): Promise<void> {
     if (await this.exists(['volume', 'exists', name])) return;
-    await this.exec(['volume', 'create', ...labelArgs(labels), name]);
+    await this.exec(['volume', 'create', ...this.labelArgs(labels), name]);
   }
 
   async volumesOf(appId: string): Promise<string[]> {
-    const out = await this.exec(['volume', 'ls', '--filter', `label=${LABELS.app}=${appId}`, '--format', '{{.Name}}']);
-    return out.split('\n').filter(Boolean);
+    // `volume ls` takes either of two label filters, not both: this installation's are picked here.
+    const out = await this.exec(['volume', 'ls', '--filter', `label=${LABELS.app}=${appId}`, '--format', 'json']);
+    const volumes = JSON.parse(out || '[]') as { Name: string; Labels: Record<string, string> | null }[];
+    return volumes.filter((v) => v.Labels?.[LABELS.managed] === this.options.installation).map((v) => v.Name);
   }
 
   async removeVolume(name: string): Promise<void> {
@@ -162,7 +175,7 @@ export class PodmanRuntime implements ContainerRuntime {
   async run(spec: ContainerSpec): Promise<RunningContainer> {
     const { options } = this;
     const args = options.ociRuntime ? ['--runtime', options.ociRuntime] : [];
-    args.push('create', '--name', spec.name, ...labelArgs(spec.labels));
+    args.push('create', '--name', spec.name, ...this.labelArgs(spec.labels));
     args.push('--network', spec.network, ...spec.aliases.flatMap((a) => ['--network-alias', a]));
     for (const port of spec.ports) args.push('--publish', `127.0.0.1::${port}`);
     args.push('--uidmap', `0:${options.uidBase}:65536`, '--gidmap', `0:${options.uidBase}:65536`);

@@ -177,7 +177,7 @@ export class ContainerSupervisor {
     const mine = this.replicas.ofApp(appId);
     const keep = new Set<Replica>();
     if (wanted > 0 && !this.networks.has(appId)) {
-      await runtime.ensureNetwork(networkName(appId), { [LABELS.managed]: '1', [LABELS.app]: appId });
+      await runtime.ensureNetwork(networkName(appId), { [LABELS.app]: appId });
       this.networks.add(appId);
     }
     const pulled = new Set<string>();
@@ -194,7 +194,7 @@ export class ContainerSupervisor {
             pulled.add(image);
           }
           for (const m of template.volumeMounts) {
-            await runtime.ensureVolume(volumeName(appId, m.name, slot), { [LABELS.managed]: '1', [LABELS.app]: appId });
+            await runtime.ensureVolume(volumeName(appId, m.name, slot), { [LABELS.app]: appId });
           }
           const container = await runtime.run(containerSpec({ accountId, appId, doc, template, replica: slot, image }));
           current = replicaOf(container, this.now() + initialDelayMs(template.probes.startup ?? template.probes.liveness));

@@ -6,7 +6,10 @@
 
 /** The labels every container, network and volume edgeplane makes carries: operators find an app's parts by them. */
 export const LABELS = {
-  /** Marks what edgeplane made, so nothing else on the host is ever touched. */
+  /**
+   * Marks what edgeplane made, its value the installation's key (a hash of the store's location,
+   * choose.ts): nothing else on the host is ever touched, not even another installation's containers.
+   */
   managed: 'io.edgeplane.managed',
   app: 'io.edgeplane.app',
   template: 'io.edgeplane.template',
