@@ -10,7 +10,16 @@ import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LABELS, type ContainerRuntime, type ContainerSpec, type PullSource, type RunningContainer } from './types.js';
+import { createInterface } from 'node:readline';
+import {
+  LABELS,
+  type ContainerRuntime,
+  type ContainerSpec,
+  type PullSource,
+  type RunningContainer,
+  type RuntimeEvent,
+  type RuntimeWatch,
+} from './types.js';
 
 export interface PodmanOptions {
   /** The podman binary (`EDGEPLANE_PODMAN`). */
@@ -211,6 +220,36 @@ export class PodmanRuntime implements ContainerRuntime {
     await this.exec(['rm', '--force', '--ignore', '--time', String(graceSeconds), id], COMMAND_TIMEOUT_MS + graceSeconds * 1000);
   }
 
+  /** One long-lived `podman events` for the installation's containers: nothing is polled while it runs. */
+  watch(onEvent: (event: RuntimeEvent) => void, ended: (reason: string) => void): RuntimeWatch {
+    const child = spawn(this.options.binary, ['events', '--format', 'json', '--filter', 'type=container', '--filter', this.mine], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let said = '';
+    let stopped = false;
+    child.stderr.on('data', (chunk: Buffer) => {
+      said = `${said}${chunk.toString()}`.slice(-2000);
+    });
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const event = eventOf(line);
+      if (event) onEvent(event);
+    });
+    child.once('error', (error) => {
+      if (!stopped) ended(`podman events: ${error.message}`);
+      stopped = true;
+    });
+    child.once('exit', (code) => {
+      if (!stopped) ended(`podman events exited (${code}): ${said.trim().split('\n').at(-1) ?? ''}`);
+      stopped = true;
+    });
+    return {
+      stop: () => {
+        stopped = true;
+        child.kill();
+      },
+    };
+  }
+
   async logs(id: string, lines: number): Promise<{ at: number; line: string }[]> {
     const out = await this.exec(['logs', '--timestamps', '--tail', String(lines), id]);
     return out
@@ -225,6 +264,24 @@ export class PodmanRuntime implements ContainerRuntime {
 }
 
 const labelArgs = (labels: Record<string, string>) => Object.entries(labels).flatMap(([k, v]) => ['--label', `${k}=${v}`]);
+
+function eventOf(line: string): RuntimeEvent | undefined {
+  try {
+    const raw = JSON.parse(line) as { ID?: string; Name?: string; Status?: string; Time?: string; Attributes?: Record<string, string>; ContainerExitCode?: number };
+    if (!raw.ID || !raw.Status) return undefined;
+    const at = Date.parse(raw.Time ?? '');
+    return {
+      at: Number.isNaN(at) ? Date.now() : at,
+      containerId: raw.ID,
+      name: raw.Name ?? raw.ID,
+      labels: raw.Attributes ?? {},
+      status: raw.Status,
+      exitCode: raw.Status === 'died' ? (raw.ContainerExitCode ?? null) : null,
+    };
+  } catch {
+    return undefined;
+  }
+}
 
 function fromPs(entry: PsEntry): RunningContainer {
   const ports = new Map<number, number>();

@@ -28,6 +28,8 @@ export interface Replica {
   restarts: number;
   /** When a stopped container may be started again (crash loops back off). */
   retryAt: number;
+  /** When a probe (or the port check standing for one) last passed (epoch ms); undefined: never yet. */
+  lastPassed: number | undefined;
 }
 
 /** Where the edge sends an endpoint's requests. */
@@ -60,6 +62,7 @@ export function replicaOf(container: RunningContainer, now: number): Replica {
     checking: false,
     restarts: 0,
     retryAt: 0,
+    lastPassed: undefined,
   };
 }
 
