@@ -23,6 +23,7 @@ export interface RuntimeChoice {
   podmanOciRuntime: string;
   containerReconcileMs: number;
   containerDrainMs: number;
+  containerAnycastAddress: string;
 }
 
 export interface RuntimeDeps {
@@ -103,6 +104,7 @@ export function chooseAppRuntime(config: RuntimeChoice, deps: RuntimeDeps): AppR
     intervalMs: config.containerReconcileMs,
     probeTickMs: 100,
     drainMs: config.containerDrainMs,
+    anycastAddress: config.containerAnycastAddress,
   });
   const revisionsOf = (doc: ContainerAppDoc) => new Map(doc.containerTemplates.map((t) => [t.id, revisionOf(doc, t)]));
   return new PodmanApps(supervisor, runtime.description, revisionsOf);

@@ -92,6 +92,17 @@ export class Replicas {
     return [...this.byId.values()].filter((r) => r.appId === appId);
   }
 
+  /** The loopback ports of the ready replicas of a template that publish `containerPort`, in a stable order. */
+  readyPorts(appId: string, templateId: string, containerPort: number): number[] {
+    const ports: number[] = [];
+    for (const r of this.byId.values()) {
+      if (r.appId !== appId || r.templateId !== templateId || !r.ready || r.draining) continue;
+      const port = r.container.ports.get(containerPort);
+      if (port !== undefined) ports.push(port);
+    }
+    return ports.sort((a, b) => a - b);
+  }
+
   /** The ready replicas behind an endpoint, in a stable order. */
   readyFor(endpointId: string): { target: EndpointTarget; backends: Backend[] } | undefined {
     const target = this.endpoints.get(endpointId);

@@ -15,6 +15,7 @@
 import type { HeldLock, Store } from '../../../store/types.js';
 import { hasFunds } from '../../pull-zones/state.js';
 import type { ContainerAppDoc } from '../types.js';
+import { AnycastListeners, type AnycastPort } from './anycast.js';
 import { checkProbe, tcpCheck } from './probes.js';
 import { type Replica, replicaOf, Replicas } from './replicas.js';
 import { containerSpec, DEFAULT_GRACE_SECONDS, firstPort, networkName, probePort, pullReference, revisionOf, volumeName } from './specs.js';
@@ -32,6 +33,8 @@ export interface SupervisorOptions {
   probeTickMs: number;
   /** How long a replica taken out of the balance keeps running before it is stopped (ms): requests in flight finish. */
   drainMs: number;
+  /** The address anycast endpoints' ports listen on (`EDGEPLANE_CONTAINER_ANYCAST_ADDRESS`). */
+  anycastAddress: string;
   now?: () => number;
 }
 
@@ -64,6 +67,8 @@ const MAX_BACKOFF_MS = 30_000;
 
 export class ContainerSupervisor {
   readonly replicas = new Replicas();
+  /** The anycast endpoints' listeners on the configured address. */
+  readonly anycast: AnycastListeners;
   private readonly failures = new Map<string, string>();
   /** Applications whose network is known to exist (each podman command costs most of a second on a busy host). */
   private readonly networks = new Set<string>();
@@ -84,6 +89,7 @@ export class ContainerSupervisor {
 
   constructor(private readonly options: SupervisorOptions) {
     this.now = options.now ?? Date.now;
+    this.anycast = new AnycastListeners(options.anycastAddress, this.replicas);
   }
 
   start(): void {
@@ -100,6 +106,7 @@ export class ContainerSupervisor {
     for (const t of this.timers) clearInterval(t);
     this.watching?.stop();
     this.watching = undefined;
+    this.anycast.close();
     await this.passing;
     await this.lock?.release();
   }
@@ -168,6 +175,7 @@ export class ContainerSupervisor {
     this.docs.clear();
     for (const [id, app] of seen) this.docs.set(id, app);
     this.syncEndpoints();
+    await this.syncAnycast();
     for (const [appId, { accountId, doc }] of seen) {
       if (this.closed) return;
       const account = await store.accounts.get(accountId);
@@ -231,6 +239,23 @@ export class ContainerSupervisor {
           if (containerPort !== undefined) this.replicas.endpoints.set(e.id, { appId, templateId: t.id, containerPort, sticky: e.stickySessions });
         }
       }
+    }
+  }
+
+  /** A listener for each anycast endpoint's port of every stored application; one that cannot listen is an event of its app. */
+  private async syncAnycast(): Promise<void> {
+    const wanted: AnycastPort[] = [];
+    for (const [appId, { doc }] of this.docs) {
+      for (const t of doc.containerTemplates) {
+        for (const e of t.endpoints) {
+          if (e.type !== 'anycast') continue;
+          for (const m of e.portMappings) wanted.push({ appId, endpointId: e.id, templateId: t.id, containerPort: m.containerPort, exposedPort: m.exposedPort });
+        }
+      }
+    }
+    for (const { port, reason } of await this.anycast.sync(wanted)) {
+      const last = this.events.get(port.appId)?.at(-1);
+      if (last?.message !== reason) this.note(port.appId, undefined, 'failed', reason);
     }
   }
 
