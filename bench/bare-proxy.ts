@@ -9,7 +9,12 @@ import { fileURLToPath } from 'node:url';
 import { startChild, type Child } from './server.js';
 
 export function startBareProxy(target: string): Promise<Child> {
-  return startChild('bare-proxy', ['--import', 'tsx', fileURLToPath(import.meta.url), target], /bare-proxy: listening on (http:\/\/127\.0\.0\.1:\d+)/, process.env);
+  return startChild(
+    'bare-proxy',
+    ['--import', 'tsx', fileURLToPath(import.meta.url), target],
+    /bare-proxy: listening on (http:\/\/127\.0\.0\.1:\d+)/,
+    process.env,
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -23,7 +23,9 @@ import { startBareProxy } from './bare-proxy.js';
 import { cpuSeconds } from './proc.js';
 import { ensureBuilt, killAll, startEdgeplane } from './server.js';
 
-const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '10' }, 'cpu-prof': { type: 'string' } } });
+const { values: args } = parseArgs({
+  options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '10' }, 'cpu-prof': { type: 'string' } },
+});
 const seconds = Number(args.seconds);
 const connections = Number(args.connections);
 
@@ -109,7 +111,11 @@ async function main(): Promise<void> {
     const rounds: Record<'direct' | 'proxy' | 'edge', Measured>[] = [];
     try {
       for (let i = 0; i < 2; i++) {
-        rounds.push({ direct: await measure(direct, undefined), proxy: await measure(`${proxy.url}/`, undefined, proxy.pid), edge: await measure(`${edge}/`, host, server.pid) });
+        rounds.push({
+          direct: await measure(direct, undefined),
+          proxy: await measure(`${proxy.url}/`, undefined, proxy.pid),
+          edge: await measure(`${edge}/`, host, server.pid),
+        });
       }
     } finally {
       await proxy.stop();

@@ -41,7 +41,8 @@ export async function podmanUnavailable(waitMs = 120_000): Promise<string | unde
   }
 }
 
-async function freePort(): Promise<number> {
+/** A loopback port free right now (bound on port 0, then closed). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;

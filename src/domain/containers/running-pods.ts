@@ -18,8 +18,10 @@ export interface RunningPod {
   pod: OverviewPodT;
 }
 
-const containerStatus = (r: Replica | undefined): ContainerStatus =>
-  !r || r.container.state !== 'running' ? 'notStarted' : r.ready && !r.draining ? 'ready' : 'started';
+function containerStatus(r: Replica | undefined): ContainerStatus {
+  if (r?.container.state !== 'running') return 'notStarted';
+  return r.ready && !r.draining ? 'ready' : 'started';
+}
 
 function podStatus(live: Replica[], templates: number): PodStatus {
   if (live.length === 0) return 'deleting';

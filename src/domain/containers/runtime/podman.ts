@@ -11,15 +11,7 @@ import { mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import {
-  LABELS,
-  type ContainerRuntime,
-  type ContainerSpec,
-  type PullSource,
-  type RunningContainer,
-  type RuntimeEvent,
-  type RuntimeWatch,
-} from './types.js';
+import { LABELS, type ContainerRuntime, type ContainerSpec, type PullSource, type RunningContainer, type RuntimeEvent, type RuntimeWatch } from './types.js';
 
 export interface PodmanOptions {
   /** The podman binary (`EDGEPLANE_PODMAN`). */
@@ -267,7 +259,14 @@ const labelArgs = (labels: Record<string, string>) => Object.entries(labels).fla
 
 function eventOf(line: string): RuntimeEvent | undefined {
   try {
-    const raw = JSON.parse(line) as { ID?: string; Name?: string; Status?: string; Time?: string; Attributes?: Record<string, string>; ContainerExitCode?: number };
+    const raw = JSON.parse(line) as {
+      ID?: string;
+      Name?: string;
+      Status?: string;
+      Time?: string;
+      Attributes?: Record<string, string>;
+      ContainerExitCode?: number;
+    };
     if (!raw.ID || !raw.Status) return undefined;
     const at = Date.parse(raw.Time ?? '');
     return {

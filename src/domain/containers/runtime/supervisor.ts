@@ -249,7 +249,8 @@ export class ContainerSupervisor {
       for (const t of doc.containerTemplates) {
         for (const e of t.endpoints) {
           if (e.type !== 'anycast') continue;
-          for (const m of e.portMappings) wanted.push({ appId, endpointId: e.id, templateId: t.id, containerPort: m.containerPort, exposedPort: m.exposedPort });
+          for (const m of e.portMappings)
+            wanted.push({ appId, endpointId: e.id, templateId: t.id, containerPort: m.containerPort, exposedPort: m.exposedPort });
         }
       }
     }
