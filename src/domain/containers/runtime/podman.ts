@@ -70,25 +70,30 @@ export class PodmanRuntime implements ContainerRuntime {
   }
 
   /**
-   * Runs a podman command that starts a container (start, restart): its conmon lives on holding
-   * whatever pipes podman had, so the command's end is its exit, and what it said goes through a file.
+   * Runs a podman command that starts a container (run, start, restart): its conmon lives on
+   * holding whatever pipes podman had, so the command's end is its exit, and what it printed and
+   * said go through files. Resolves with what it printed.
    */
-  private async execDetached(args: readonly string[], timeoutMs = COMMAND_TIMEOUT_MS): Promise<void> {
+  private async execDetached(args: readonly string[], timeoutMs = COMMAND_TIMEOUT_MS): Promise<string> {
     const dir = await mkdtemp(join(tmpdir(), 'edgeplane-podman-'));
-    const file = join(dir, 'stderr');
-    const handle = await open(file, 'w');
+    const errFile = join(dir, 'stderr');
+    const outFile = join(dir, 'stdout');
+    const err = await open(errFile, 'w');
+    const out = await open(outFile, 'w');
     try {
       const code = await new Promise<number | null>((resolve, reject) => {
-        const child = spawn(this.options.binary, args, { stdio: ['ignore', 'ignore', handle.fd], timeout: timeoutMs });
+        const child = spawn(this.options.binary, args, { stdio: ['ignore', out.fd, err.fd], timeout: timeoutMs });
         child.once('error', reject);
         child.once('exit', (exitCode) => resolve(exitCode));
       });
       if (code !== 0) {
-        const said = (await readFile(file, 'utf8')).trim().split('\n').filter(Boolean).at(-1) ?? `exit status ${code}`;
+        const said = (await readFile(errFile, 'utf8')).trim().split('\n').filter(Boolean).at(-1) ?? `exit status ${code}`;
         throw new PodmanError(`podman ${args[0]}: ${said}`);
       }
+      return await readFile(outFile, 'utf8');
     } finally {
-      await handle.close();
+      await err.close();
+      await out.close();
       await rm(dir, { recursive: true, force: true });
     }
   }
@@ -143,9 +148,10 @@ export class PodmanRuntime implements ContainerRuntime {
   }
 
   async ensureNetwork(name: string, labels: Record<string, string>): Promise<void> {
-    if (await this.exists(['network', 'exists', name])) return;
-    // `isolate`: the app's bridge cannot reach other apps' bridges.
-    await this.exec(['network', 'create', '--opt', 'isolate=true', ...this.labelArgs(labels), name]);
+    // `isolate`: the app's bridge cannot reach other apps' bridges. One command: one that exists already is fine.
+    await this.exec(['network', 'create', '--opt', 'isolate=true', ...this.labelArgs(labels), name]).catch((error: unknown) => {
+      if (!/already (used|exists)/.test((error as Error).message)) throw error;
+    });
   }
 
   async removeNetwork(name: string): Promise<void> {
@@ -176,7 +182,8 @@ export class PodmanRuntime implements ContainerRuntime {
   async run(spec: ContainerSpec): Promise<RunningContainer> {
     const { options } = this;
     const args = options.ociRuntime ? ['--runtime', options.ociRuntime] : [];
-    args.push('create', '--name', spec.name, ...this.labelArgs(spec.labels));
+    // Created and started in one command (`run --detach`), its output through files (execDetached).
+    args.push('run', '--detach', '--name', spec.name, ...this.labelArgs(spec.labels));
     args.push('--network', spec.network, ...spec.aliases.flatMap((a) => ['--network-alias', a]));
     for (const port of spec.ports) args.push('--publish', `127.0.0.1::${port}`);
     args.push('--uidmap', `0:${options.uidBase}:65536`, '--gidmap', `0:${options.uidBase}:65536`);
@@ -188,13 +195,15 @@ export class PodmanRuntime implements ContainerRuntime {
     if (spec.workingDirectory) args.push('--workdir', spec.workingDirectory);
     if (spec.entrypoint) args.push('--entrypoint', JSON.stringify(spec.entrypoint));
     args.push(spec.image, ...(spec.args ?? []));
-    const id = (await this.exec(args)).trim();
+    let id: string;
     try {
-      await this.execDetached(['start', id]);
+      id = (await this.execDetached(args)).trim().split('\n').at(-1) ?? '';
     } catch (error) {
-      await this.remove(id, 0).catch(() => undefined);
+      // A container created but not started is removed: the next pass makes it again.
+      await this.remove(spec.name, 0).catch(() => undefined);
       throw error;
     }
+    if (!/^[0-9a-f]{12,64}$/.test(id)) throw new PodmanError(`podman run: no container id in its answer ("${id.slice(0, 80)}")`);
     const running = await this.inspect(id);
     if (!running) throw new PodmanError(`podman run: container ${spec.name} vanished after it started`);
     return running;

@@ -266,9 +266,13 @@ export class ContainerSupervisor {
     const wanted = doc.lifecycle.deployed && funded && doc.containerTemplates.length > 0 ? Math.max(doc.autoScaling.min, 1) : 0;
     const mine = this.replicas.ofApp(appId);
     const keep = new Set<Replica>();
+    // The network is made while the image is pulled: each podman command takes most of a second on a busy host.
+    let network: Promise<void> | undefined;
     if (wanted > 0 && !this.networks.has(appId)) {
-      await runtime.ensureNetwork(networkName(appId), { [LABELS.app]: appId });
-      this.networks.add(appId);
+      network = runtime.ensureNetwork(networkName(appId), { [LABELS.app]: appId }).then(() => {
+        this.networks.add(appId);
+      });
+      network.catch(() => undefined);
     }
     const pulled = new Set<string>();
     for (const template of doc.containerTemplates) {
@@ -286,6 +290,7 @@ export class ContainerSupervisor {
           for (const m of template.volumeMounts) {
             await runtime.ensureVolume(volumeName(appId, m.name, slot), { [LABELS.app]: appId });
           }
+          await network;
           const container = await runtime.run(containerSpec({ accountId, appId, doc, template, replica: slot, image }));
           current = replicaOf(container, this.now() + initialDelayMs(template.probes.startup ?? template.probes.liveness));
           this.replicas.byId.set(container.id, current);
@@ -304,6 +309,7 @@ export class ContainerSupervisor {
         }
       }
     }
+    await network;
     for (const r of mine) if (!keep.has(r)) this.retire(r, grace);
   }
 
