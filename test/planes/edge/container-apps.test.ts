@@ -59,8 +59,11 @@ describe.skipIf(unavailable !== undefined)(`container apps on podman${unavailabl
   };
 
   beforeAll(async () => {
-    t = await createTestApp({ containerRuntime: 'podman', containerReconcileMs: 1000, containerDrainMs: 300 });
-    registry = await startRegistryWithImage();
+    // The image is compiled and pushed while the app starts.
+    [t, registry] = await Promise.all([
+      createTestApp({ containerRuntime: 'podman', containerReconcileMs: 1000, containerDrainMs: 300 }),
+      startRegistryWithImage(),
+    ]);
     edge = await startEdgePlane(t);
     runtime = t.app.services.appRuntime;
     runtime.start();
