@@ -1,6 +1,6 @@
 /**
  * Container applications run for real (podman): a small HTTP server image, pushed to a local
- * registry, deployed through `POST /mc/apps` with a CDN endpoint; its pull zone reaches it through
+ * registry that asks for a password (the registry's stored credentials pull it), deployed through `POST /mc/apps` with a CDN endpoint; its pull zone reaches it through
  * the edge, its anycast endpoint on the configured address; the overview shows the pods podman
  * runs; it scales 1 → 3 with traffic spread; a failing liveness probe restarts it; a change
  * rolls without a failed request; a restarted edgeplane adopts its containers; a delete leaves
@@ -9,7 +9,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppRuntime } from '../../../src/domain/containers/runtime/app-runtime.js';
 import { createTestApp, type TestContext } from '../../helpers/app.js';
+import { execFile } from 'node:child_process';
 import { get } from 'node:http';
+import { promisify } from 'node:util';
 import { freePort, type LocalRegistry, managedLeftovers, podmanUnavailable, startRegistryWithImage, testTemplate } from '../../helpers/container-image.js';
 import { type EdgePlane, startEdgePlane } from '../../helpers/edge-plane.js';
 
@@ -62,7 +64,8 @@ describe.skipIf(unavailable !== undefined)(`container apps on podman${unavailabl
     // The image is compiled and pushed while the app starts.
     [t, registry] = await Promise.all([
       createTestApp({ containerRuntime: 'podman', containerReconcileMs: 1000, containerDrainMs: 300 }),
-      startRegistryWithImage(),
+      // A registry that lets only its user in: the app's pulls use the registry's stored credentials.
+      startRegistryWithImage('1', { userName: 'team', password: `pw-${Math.random().toString(36).slice(2)}` }),
     ]);
     edge = await startEdgePlane(t);
     runtime = t.app.services.appRuntime;
@@ -79,8 +82,17 @@ describe.skipIf(unavailable !== undefined)(`container apps on podman${unavailabl
     anycastPort = await freePort();
     expect(runtime.kind).toBe('podman');
     expect((await t.get('/_edgeplane/health', null)).body.containers).toEqual({ runtime: 'podman', description: runtime.description });
-    const reg = await t.post('/mc/registries', { displayName: 'local', type: 'vendorRegistry', hostName: `http://${registry.host}` });
+    const reg = await t.post('/mc/registries', {
+      displayName: 'local',
+      type: 'vendorRegistry',
+      hostName: `http://${registry.host}`,
+      passwordCredentials: registry.credentials,
+    });
     expect(reg.status, JSON.stringify(reg.body)).toBe(200);
+    // The image cannot be had without them.
+    await expect(promisify(execFile)('podman', ['pull', '--tls-verify=false', `${registry.host}/team/http-server:1`], { timeout: 30_000 })).rejects.toThrow(
+      /unauthorized|authentication required/i,
+    );
     const probe = {
       initialDelaySeconds: 1,
       periodSeconds: 1,
