@@ -221,7 +221,8 @@ export const ConfigSchema = Type.Object({
   containerAnycastAddress: Type.String({
     minLength: 1,
     default: '127.0.0.1',
-    description: "The address an anycast container endpoint's ports listen on (podman runtime): each exposed port forwards TCP connections to the endpoint's ready replicas.",
+    description:
+      "The address an anycast container endpoint's ports listen on (podman runtime): each exposed port forwards TCP connections to the endpoint's ready replicas.",
   }),
   jobLeaseMs: Type.Integer({
     minimum: 1000,
