@@ -6,7 +6,9 @@
  * through the edge against the container reached directly on its published port, alternately in
  * the same run (the edge passes every request on: the server's answers carry no freshness).
  *
- *   npx tsx bench/container-apps.ts [--seconds 5] [--connections 10]
+ *   npx tsx bench/container-apps.ts [--seconds 5] [--connections 10] [--cpu-prof DIR]
+ *
+ * `--cpu-prof DIR`: the server writes a V8 CPU profile there when it stops.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -17,9 +19,13 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { podmanUnavailable, startRegistryWithImage, testTemplate } from '../test/helpers/container-image.js';
+import { startBareProxy } from './bare-proxy.js';
+import { cpuSeconds } from './proc.js';
 import { ensureBuilt, killAll, startEdgeplane } from './server.js';
 
-const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '10' } } });
+const { values: args } = parseArgs({
+  options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '10' }, 'cpu-prof': { type: 'string' } },
+});
 const seconds = Number(args.seconds);
 const connections = Number(args.connections);
 
@@ -33,11 +39,24 @@ async function api(base: string, key: string, method: string, path: string, body
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
-async function measure(url: string, host: string | undefined): Promise<{ rps: number; p50: number; p99: number; errors: number }> {
+interface Measured {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  /** CPU (user + system) the proxying process spent per request, µs. */
+  cpuUs: number | undefined;
+}
+
+async function measure(url: string, host: string | undefined, proxyPid?: number): Promise<Measured> {
+  const cpuBefore = proxyPid === undefined ? null : cpuSeconds(proxyPid);
   const result = await new Promise<autocannon.Result>((resolve, reject) =>
     autocannon({ url, connections, duration: seconds, headers: host ? { host } : {} }, (error, done) => (error ? reject(error) : resolve(done))),
   );
+  const cpuAfter = proxyPid === undefined ? null : cpuSeconds(proxyPid);
+  const cpuUs = cpuBefore === null || cpuAfter === null ? undefined : ((cpuAfter - cpuBefore) * 1e6) / Math.max(1, result.requests.total);
   return {
+    cpuUs,
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -55,6 +74,7 @@ async function main(): Promise<void> {
   const server = await startEdgeplane({
     dbFile: join(dir, 'bench.db'),
     bootstrapKey: key,
+    cpuProfDir: args['cpu-prof'],
     settings: { EDGEPLANE_CONTAINER_RUNTIME: 'podman', EDGEPLANE_CONTAINER_RECONCILE_MS: '1000', LOG_LEVEL: 'warn' },
   });
   try {
@@ -87,17 +107,28 @@ async function main(): Promise<void> {
       .toString()
       .trim();
     const direct = `http://${execFileSync('podman', ['port', name, '8080']).toString().trim()}/`;
-    const rounds: { edge: Awaited<ReturnType<typeof measure>>; direct: Awaited<ReturnType<typeof measure>> }[] = [];
-    for (let i = 0; i < 2; i++) rounds.push({ direct: await measure(direct, undefined), edge: await measure(`${edge}/`, host) });
+    const proxy = await startBareProxy(direct);
+    const rounds: Record<'direct' | 'proxy' | 'edge', Measured>[] = [];
+    try {
+      for (let i = 0; i < 2; i++) {
+        rounds.push({
+          direct: await measure(direct, undefined),
+          proxy: await measure(`${proxy.url}/`, undefined, proxy.pid),
+          edge: await measure(`${edge}/`, host, server.pid),
+        });
+      }
+    } finally {
+      await proxy.stop();
+    }
     const load = loadavg()[0]!.toFixed(1);
     process.stdout.write(`POST /mc/apps -> first answer through the edge: ${firstAnswerMs.toFixed(0)} ms (load ${load})\n\n`);
     process.stdout.write(
-      `| round | direct req/s | edge req/s | edge / direct | direct p50/p99 ms | edge p50/p99 ms | failed |\n|---|---|---|---|---|---|---|\n`,
+      `| round | direct req/s | bare Node proxy req/s | edge req/s | proxy / direct | edge / direct | edge / proxy | direct p50/p99 ms | proxy p50/p99 ms | edge p50/p99 ms | proxy / edge CPU µs per request | failed |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n`,
     );
     rounds.forEach((r, i) => {
-      const ratio = (r.edge.rps / r.direct.rps).toFixed(2);
+      const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
       process.stdout.write(
-        `| ${i + 1} | ${r.direct.rps.toFixed(0)} | ${r.edge.rps.toFixed(0)} | ${ratio}x | ${r.direct.p50}/${r.direct.p99} | ${r.edge.p50}/${r.edge.p99} | ${r.direct.errors + r.edge.errors} |\n`,
+        `| ${i + 1} | ${r.direct.rps.toFixed(0)} | ${r.proxy.rps.toFixed(0)} | ${r.edge.rps.toFixed(0)} | ${ratio(r.proxy.rps, r.direct.rps)} | ${ratio(r.edge.rps, r.direct.rps)} | ${ratio(r.edge.rps, r.proxy.rps)} | ${r.direct.p50}/${r.direct.p99} | ${r.proxy.p50}/${r.proxy.p99} | ${r.edge.p50}/${r.edge.p99} | ${r.proxy.cpuUs?.toFixed(0)} / ${r.edge.cpuUs?.toFixed(0)} | ${r.direct.errors + r.proxy.errors + r.edge.errors} |\n`,
       );
     });
     await api(server.url, key, 'DELETE', `/mc/apps/${appId}`);

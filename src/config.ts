@@ -218,6 +218,12 @@ export const ConfigSchema = Type.Object({
     default: 2000,
     description: 'How long a container taken out of the balance (rolled or scaled away) keeps running for the requests in flight, in milliseconds.',
   }),
+  containerAnycastAddress: Type.String({
+    minLength: 1,
+    default: '127.0.0.1',
+    description:
+      "The address an anycast container endpoint's ports listen on (podman runtime): each exposed port forwards TCP connections to the endpoint's ready replicas.",
+  }),
   jobLeaseMs: Type.Integer({
     minimum: 1000,
     default: 60000,
@@ -367,6 +373,7 @@ export const ENV_VARS: Record<keyof Config, string> = {
   podmanOciRuntime: 'EDGEPLANE_PODMAN_OCI_RUNTIME',
   containerReconcileMs: 'EDGEPLANE_CONTAINER_RECONCILE_MS',
   containerDrainMs: 'EDGEPLANE_CONTAINER_DRAIN_MS',
+  containerAnycastAddress: 'EDGEPLANE_CONTAINER_ANYCAST_ADDRESS',
   jobLeaseMs: 'EDGEPLANE_JOB_LEASE_MS',
   encodeConcurrency: 'EDGEPLANE_ENCODE_CONCURRENCY',
   jobDelayMs: 'EDGEPLANE_JOB_DELAY_MS',

@@ -21,7 +21,7 @@ export async function podmanUnavailable(waitMs = 120_000): Promise<string | unde
   const deadline = Date.now() + waitMs;
   while (!PODMAN_TOOLS.every((path) => existsSync(path))) {
     const status = existsSync(PODMAN_INSTALL_STATUS) ? readFileSync(PODMAN_INSTALL_STATUS, 'utf8').trim() : 'not installed';
-    if (status !== 'installing' || Date.now() > deadline) return `podman, runc and docker-registry are needed (${status})`;
+    if (status !== 'installing' || Date.now() > deadline) return `podman, runc, docker-registry and htpasswd are needed (${status})`;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   try {
@@ -41,7 +41,8 @@ export async function podmanUnavailable(waitMs = 120_000): Promise<string | unde
   }
 }
 
-async function freePort(): Promise<number> {
+/** A loopback port free right now (bound on port 0, then closed). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
@@ -54,15 +55,26 @@ export interface LocalRegistry {
   host: string;
   /** The test image's repository and tag in it. */
   image: { namespace: string; name: string; tag: string };
+  /** What the registry asks for (basic authentication), when it asks. */
+  credentials: { userName: string; password: string } | undefined;
   close(): Promise<void>;
 }
 
-/** Starts docker-registry on a loopback port and pushes the test image to it as `team/http-server:<tag>`. */
-export async function startRegistryWithImage(tag = '1'): Promise<LocalRegistry> {
+/**
+ * Starts docker-registry on a loopback port and pushes the test image to it as
+ * `team/http-server:<tag>`; with `credentials`, the registry lets only that user in (htpasswd).
+ */
+export async function startRegistryWithImage(tag = '1', credentials?: { userName: string; password: string }): Promise<LocalRegistry> {
   const dir = await mkdtemp(join(tmpdir(), 'edgeplane-registry-'));
   const port = await freePort();
   const host = `127.0.0.1:${port}`;
-  await writeFile(join(dir, 'config.yml'), `version: 0.1\nstorage:\n  filesystem:\n    rootdirectory: ${dir}/data\nhttp:\n  addr: ${host}\n`);
+  let auth = '';
+  if (credentials) {
+    const { stdout } = await run('htpasswd', ['-Bbn', credentials.userName, credentials.password]);
+    await writeFile(join(dir, 'htpasswd'), stdout);
+    auth = `auth:\n  htpasswd:\n    realm: edgeplane-test\n    path: ${dir}/htpasswd\n`;
+  }
+  await writeFile(join(dir, 'config.yml'), `version: 0.1\nstorage:\n  filesystem:\n    rootdirectory: ${dir}/data\nhttp:\n  addr: ${host}\n${auth}`);
   const registry: ChildProcess = spawn('docker-registry', ['serve', join(dir, 'config.yml')], { stdio: 'ignore' });
   const close = async () => {
     registry.kill();
@@ -76,16 +88,17 @@ export async function startRegistryWithImage(tag = '1'): Promise<LocalRegistry> 
     await run('podman', ['import', '--change', 'ENTRYPOINT ["/server"]', '--change', 'EXPOSE 8080', join(dir, 'image.tar'), local]);
     for (let i = 0; ; i++) {
       const up = await fetch(`http://${host}/v2/`).then(
-        (r) => r.ok,
+        (r) => r.ok || r.status === 401,
         () => false,
       );
       if (up) break;
       if (i > 100) throw new Error('docker-registry did not start');
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    await run('podman', ['push', '--quiet', '--tls-verify=false', local, `${host}/team/http-server:${tag}`]);
+    const creds = credentials ? ['--creds', `${credentials.userName}:${credentials.password}`] : [];
+    await run('podman', ['push', '--quiet', '--tls-verify=false', ...creds, local, `${host}/team/http-server:${tag}`]);
     await run('podman', ['rmi', local]);
-    return { host, image: { namespace: 'team', name: 'http-server', tag }, close };
+    return { host, image: { namespace: 'team', name: 'http-server', tag }, credentials, close };
   } catch (error) {
     await close();
     throw error;

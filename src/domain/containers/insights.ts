@@ -2,9 +2,10 @@
  * What the platform tells about one application beyond its configuration: statistics over a
  * period, a usage summary and an overview of the moment. Everything that follows from stored
  * state is computed from it — instances and regions (from the lifecycle and the timeline), volume
- * space, status, pods and containers. edgeplane runs no containers, so what only running
- * containers could measure (latency, CPU, memory, traffic, space used) is 0, and figures that are
- * nullable for want of a measurement are null.
+ * space, status, pods and containers. When podman runs the containers, the overview's pods and
+ * their containers are those running (running-pods.ts); with the simulation, the stored pods. What
+ * is not measured (latency, CPU, memory, traffic, space used) is 0, and figures that are nullable
+ * for want of a measurement are null.
  */
 import type {
   ApplicationStatisticsT,
@@ -29,6 +30,7 @@ import type { AppEditor } from './editor.js';
 import type { AppState } from './lifecycle.js';
 import { changesOf, momentAt, timelineOf, type Moment } from './timeline.js';
 import { mountingContainers, totalReserved } from './volumes.js';
+import { runningPods } from './running-pods.js';
 
 const STEP_MS: Record<DataGranularity, number> = { Daily: 86_400_000, Hourly: 3_600_000, Minute: 60_000 };
 /** Most points one chart may hold: a day of minutes, a month of hours, or four years of days. */
@@ -158,8 +160,12 @@ export class ApplicationInsights {
   async overview(principal: Principal, appId: string): Promise<OverviewT> {
     const { stored, state } = await this.editor.read(principal.accountId, appId);
     const doc = stored.doc;
-    const regions = this.regionsOverview(doc, state);
-    const running = state.running ? doc.pods.length : 0;
+    const regions = this.regionsOverview(appId, doc, state);
+    const running = this.editor.runtime?.observe(appId)
+      ? regions.reduce((sum, r) => sum + r.pods.filter((p) => p.status !== 'deleting').length, 0)
+      : state.running
+        ? doc.pods.length
+        : 0;
     const desired = doc.lifecycle.deployed && doc.containerTemplates.length > 0 ? doc.autoScaling.min : 0;
     const activeRegions = regions.filter((r) => r.instances > 0).length;
     return {
@@ -181,11 +187,17 @@ export class ApplicationInsights {
   }
 
   /** The application in each region it is placed in, with the pods running there. */
-  private regionsOverview(doc: ContainerAppDoc, state: AppState): OverviewRegionT[] {
+  private regionsOverview(appId: string, doc: ContainerAppDoc, state: AppState): OverviewRegionT[] {
     const placedIn = podRegions(doc);
-    const pods = state.running ? doc.pods.map((pod, i) => ({ pod, region: placedIn[i]! })) : [];
+    const observed = this.editor.runtime?.observe(appId);
+    const mounted = doc.volumes.filter((v) => mountingContainers(doc, v.name).length > 0).map((v) => v.name);
+    const pods = observed
+      ? runningPods(appId, doc, observed, mounted).map(({ slot, pod }) => ({ pod, region: placedIn[slot] ?? placedIn[0] ?? regionsOf(doc.regionSettings)[0] }))
+      : state.running
+        ? doc.pods.map((pod, i) => ({ pod: this.podOverview(doc, state, pod.id), region: placedIn[i]! }))
+        : [];
     return regionsOf(doc.regionSettings).map((region) => {
-      const here = pods.filter((p) => p.region === region).map(({ pod }) => this.podOverview(doc, state, pod.id));
+      const here = pods.filter((p) => p.region === region).map(({ pod }) => pod);
       return {
         region,
         isRequired: doc.regionSettings.requiredRegionIds.includes(region),

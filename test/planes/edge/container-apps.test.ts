@@ -1,14 +1,18 @@
 /**
  * Container applications run for real (podman): a small HTTP server image, pushed to a local
- * registry, deployed through `POST /mc/apps` with a CDN endpoint; its pull zone reaches it through
- * the edge; it scales 1 → 3 with traffic spread; a failing liveness probe restarts it; a change
+ * registry that asks for a password (the registry's stored credentials pull it), deployed through `POST /mc/apps` with a CDN endpoint; its pull zone reaches it through
+ * the edge, its anycast endpoint on the configured address; the overview shows the pods podman
+ * runs; it scales 1 → 3 with traffic spread; a failing liveness probe restarts it; a change
  * rolls without a failed request; a restarted edgeplane adopts its containers; a delete leaves
  * nothing behind. One deployment, exercised in turn. Skipped, saying why, where podman cannot run.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppRuntime } from '../../../src/domain/containers/runtime/app-runtime.js';
 import { createTestApp, type TestContext } from '../../helpers/app.js';
-import { type LocalRegistry, managedLeftovers, podmanUnavailable, startRegistryWithImage, testTemplate } from '../../helpers/container-image.js';
+import { execFile } from 'node:child_process';
+import { get } from 'node:http';
+import { promisify } from 'node:util';
+import { freePort, type LocalRegistry, managedLeftovers, podmanUnavailable, startRegistryWithImage, testTemplate } from '../../helpers/container-image.js';
 import { type EdgePlane, startEdgePlane } from '../../helpers/edge-plane.js';
 
 const unavailable = await podmanUnavailable();
@@ -34,15 +38,35 @@ describe.skipIf(unavailable !== undefined)(`container apps on podman${unavailabl
   let publicHost: string;
   let zoneId: number;
   let seq = 0;
+  let anycastPort: number;
 
   const status = async () => (await t.get(`/mc/apps/${appId}`)).body.status as string;
   const active = () => until('the application to be active', async () => ((await status()) === 'active' ? true : undefined));
   /** A fresh path each time, so no answer comes from the edge's cache. */
   const ask = () => edge.get(publicHost, `/n${seq++}`);
+  /** The anycast endpoint's port on the loopback address, straight to a replica. */
+  const askAnycast = () =>
+    new Promise<string>((resolve, reject) => {
+      get(`http://127.0.0.1:${anycastPort}/anycast`, (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () => resolve(text));
+      }).once('error', reject);
+    });
+  const overviewPods = async () => {
+    const regions = (await t.get(`/mc/apps/${appId}/overview`)).body.regions as {
+      pods: { status: string; containers: { status: string; numberOfRestarts: number }[] }[];
+    }[];
+    return regions.flatMap((r) => r.pods);
+  };
 
   beforeAll(async () => {
-    t = await createTestApp({ containerRuntime: 'podman', containerReconcileMs: 1000, containerDrainMs: 300 });
-    registry = await startRegistryWithImage();
+    // The image is compiled and pushed while the app starts.
+    [t, registry] = await Promise.all([
+      createTestApp({ containerRuntime: 'podman', containerReconcileMs: 1000, containerDrainMs: 300 }),
+      // A registry that lets only its user in: the app's pulls use the registry's stored credentials.
+      startRegistryWithImage('1', { userName: 'team', password: `pw-${Math.random().toString(36).slice(2)}` }),
+    ]);
     edge = await startEdgePlane(t);
     runtime = t.app.services.appRuntime;
     runtime.start();
@@ -54,11 +78,21 @@ describe.skipIf(unavailable !== undefined)(`container apps on podman${unavailabl
     await registry?.close();
   });
 
-  it('deploys a template from the registry; its CDN endpoint gets a pull zone that reaches it through the edge', async () => {
+  it('deploys a template from the registry; its CDN endpoint gets a pull zone that reaches it through the edge, its anycast endpoint listens', async () => {
+    anycastPort = await freePort();
     expect(runtime.kind).toBe('podman');
     expect((await t.get('/_edgeplane/health', null)).body.containers).toEqual({ runtime: 'podman', description: runtime.description });
-    const reg = await t.post('/mc/registries', { displayName: 'local', type: 'vendorRegistry', hostName: `http://${registry.host}` });
+    const reg = await t.post('/mc/registries', {
+      displayName: 'local',
+      type: 'vendorRegistry',
+      hostName: `http://${registry.host}`,
+      passwordCredentials: registry.credentials,
+    });
     expect(reg.status, JSON.stringify(reg.body)).toBe(200);
+    // The image cannot be had without them.
+    await expect(promisify(execFile)('podman', ['pull', '--tls-verify=false', `${registry.host}/team/http-server:1`], { timeout: 30_000 })).rejects.toThrow(
+      /unauthorized|authentication required/i,
+    );
     const probe = {
       initialDelaySeconds: 1,
       periodSeconds: 1,
@@ -73,7 +107,14 @@ describe.skipIf(unavailable !== undefined)(`container apps on podman${unavailabl
       regionSettings: {},
       terminationGracePeriodSeconds: 1,
       containerTemplates: [
-        testTemplate(reg.body.id, registry, { environmentVariables: [{ name: 'GREETING', value: 'hello' }], probes: { readiness: probe, liveness: probe } }),
+        testTemplate(reg.body.id, registry, {
+          environmentVariables: [{ name: 'GREETING', value: 'hello' }],
+          probes: { readiness: probe, liveness: probe },
+          endpoints: [
+            { displayName: 'public', cdn: { portMappings: [{ containerPort: 8080 }] } },
+            { displayName: 'direct', anycast: { type: 'iPv4', portMappings: [{ containerPort: 8080, exposedPort: anycastPort }] } },
+          ],
+        }),
       ],
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
@@ -93,6 +134,9 @@ describe.skipIf(unavailable !== undefined)(`container apps on podman${unavailabl
     expect((await edge.get(`app-${endpoint.id}.${t.config.cdnDomain}`, '/system-host')).text).toBe(answer.text);
     const containers = (await managedLeftovers(appId)).containers;
     expect(containers).toHaveLength(1);
+    expect(await askAnycast()).toBe(answer.text);
+    // The overview's pods are podman's: one, its container ready.
+    expect(await overviewPods()).toMatchObject([{ status: 'ready', containers: [{ status: 'ready', numberOfRestarts: 0 }] }]);
   });
 
   it('scales 1 → 3 and spreads requests over the replicas', async () => {
@@ -101,6 +145,9 @@ describe.skipIf(unavailable !== undefined)(`container apps on podman${unavailabl
     const answers = await Promise.all(Array.from({ length: 9 }, () => ask()));
     expect(answers.every((a) => a.status === 200)).toBe(true);
     expect(new Set(answers.map((a) => a.text)).size).toBe(3);
+    const direct = await Promise.all(Array.from({ length: 6 }, () => askAnycast()));
+    expect(new Set(direct).size).toBe(3);
+    expect((await overviewPods()).map((p) => p.status)).toEqual(['ready', 'ready', 'ready']);
   });
 
   it('restarts a container whose liveness probe fails', async () => {
@@ -111,6 +158,10 @@ describe.skipIf(unavailable !== undefined)(`container apps on podman${unavailabl
     await until('a restart', async () => (runtime.observe(appId)?.replicas.some((r) => r.restarts > 0) ? true : undefined), 10_000);
     await active();
     expect((await ask()).status).toBe(200);
+    // podman's events and the supervisor's own: the probe's verdict, the container's death and new start.
+    const reasons = runtime.observe(appId)?.events.map((e) => e.reason) ?? [];
+    expect(reasons).toEqual(expect.arrayContaining(['unhealthy', 'died', 'start']));
+    expect((await overviewPods())[0]?.containers[0]?.numberOfRestarts).toBe(1);
   });
 
   it('rolls a changed template new before old, without a failed request', async () => {
@@ -151,5 +202,6 @@ describe.skipIf(unavailable !== undefined)(`container apps on podman${unavailabl
     expect((await t.get(`/pullzone/${zoneId}`)).status).toBe(404);
     await runtime.settled();
     expect(await managedLeftovers(appId)).toEqual({ containers: [], volumes: [], networks: [] });
+    await expect(askAnycast()).rejects.toThrow(/ECONNREFUSED/);
   });
 });

@@ -19,7 +19,7 @@ export interface AppRuntime {
   close(): Promise<void>;
   /** The application's status as the runtime sees it; undefined: the document's computed one. */
   stateOf(appId: string, doc: ContainerAppDoc, funded: boolean): AppState | undefined;
-  /** The containers of an application as they run (undefined with the simulation). */
+  /** The containers of an application as they run, with their events (undefined with the simulation, or where another instance runs them). */
   observe(appId: string): AppRuntimeState | undefined;
   /** A ready replica for one request to a CDN endpoint; undefined when none is ready. */
   pick(endpointId: string, headers: Record<string, string | string[] | undefined>): Backend | undefined;
@@ -90,8 +90,9 @@ export class PodmanApps implements AppRuntime {
     return runningState(doc, this.supervisor.stateOf(appId), funded, this.revisionsOf(doc));
   }
 
-  observe(appId: string): AppRuntimeState {
-    return this.supervisor.stateOf(appId);
+  /** Undefined on an instance that does not run the containers. */
+  observe(appId: string): AppRuntimeState | undefined {
+    return this.supervisor.owner ? this.supervisor.stateOf(appId) : undefined;
   }
 
   pick(endpointId: string, headers: Record<string, string | string[] | undefined>): Backend | undefined {

@@ -4,7 +4,9 @@
  * simulation. The choice and its reason are one line, said at start and in the health report.
  */
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Store } from '../../../store/types.js';
 import type { ContainerAppDoc } from '../types.js';
 import { type AppRuntime, PodmanApps, SimulatedApps } from './app-runtime.js';
@@ -14,11 +16,14 @@ import { ContainerSupervisor } from './supervisor.js';
 import type { PullSource } from './types.js';
 
 export interface RuntimeChoice {
+  /** The store's location: what this installation's containers are labelled with (installationKey). */
+  databaseUrl: string;
   containerRuntime: 'auto' | 'podman' | 'simulated';
   podmanPath: string;
   podmanOciRuntime: string;
   containerReconcileMs: number;
   containerDrainMs: number;
+  containerAnycastAddress: string;
 }
 
 export interface RuntimeDeps {
@@ -41,6 +46,26 @@ function hardLimit(name: string, fallback: number): number {
   } catch {
     return fallback;
   }
+}
+
+/**
+ * The key of this installation on the host: a hash of where its store is (an SQLite file's full
+ * path; a PostgreSQL server and database, without credentials: every instance on it shares the
+ * key, and the supervisor's lock says which runs the containers). Two edgeplanes on one machine
+ * never touch each other's containers.
+ */
+export function installationKey(databaseUrl: string): string {
+  let where = databaseUrl;
+  if (databaseUrl.startsWith('sqlite:')) where = `sqlite:${resolve(databaseUrl.slice('sqlite:'.length))}`;
+  else {
+    try {
+      const url = new URL(databaseUrl);
+      where = `postgres://${url.hostname}:${url.port || '5432'}${url.pathname}`;
+    } catch {
+      // Not a URL the store could open anyway: the text itself.
+    }
+  }
+  return createHash('sha256').update(where).digest('hex').slice(0, 16);
 }
 
 /** The podman version, or why it cannot be used. */
@@ -67,6 +92,7 @@ export function chooseAppRuntime(config: RuntimeChoice, deps: RuntimeDeps): AppR
       ociRuntime: config.podmanOciRuntime,
       ulimits: { nofile: Math.min(hardLimit('Max open files', 65536), 65536), nproc: Math.min(hardLimit('Max processes', 32768), 32768) },
       uidBase: UID_BASE,
+      installation: installationKey(config.databaseUrl),
     },
     `podman ${found.version}${config.podmanOciRuntime ? ` with ${config.podmanOciRuntime}` : ''} (${config.containerRuntime === 'auto' ? 'auto: found' : 'EDGEPLANE_CONTAINER_RUNTIME=podman'})`,
   );
@@ -78,6 +104,7 @@ export function chooseAppRuntime(config: RuntimeChoice, deps: RuntimeDeps): AppR
     intervalMs: config.containerReconcileMs,
     probeTickMs: 100,
     drainMs: config.containerDrainMs,
+    anycastAddress: config.containerAnycastAddress,
   });
   const revisionsOf = (doc: ContainerAppDoc) => new Map(doc.containerTemplates.map((t) => [t.id, revisionOf(doc, t)]));
   return new PodmanApps(supervisor, runtime.description, revisionsOf);

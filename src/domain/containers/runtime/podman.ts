@@ -10,7 +10,8 @@ import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LABELS, type ContainerRuntime, type ContainerSpec, type PullSource, type RunningContainer } from './types.js';
+import { createInterface } from 'node:readline';
+import { LABELS, type ContainerRuntime, type ContainerSpec, type PullSource, type RunningContainer, type RuntimeEvent, type RuntimeWatch } from './types.js';
 
 export interface PodmanOptions {
   /** The podman binary (`EDGEPLANE_PODMAN`). */
@@ -21,6 +22,8 @@ export interface PodmanOptions {
   ulimits: { nofile: number; nproc: number };
   /** First host id of the range container ids 0…65535 map to. */
   uidBase: number;
+  /** The value of the `io.edgeplane.managed` label on everything this installation makes, and the only one it touches. */
+  installation: string;
 }
 
 export class PodmanError extends Error {}
@@ -41,10 +44,19 @@ const COMMAND_TIMEOUT_MS = 120_000;
 export class PodmanRuntime implements ContainerRuntime {
   readonly kind = 'podman' as const;
 
+  /** The filter that finds only what this installation made. */
+  private readonly mine: string;
+
   constructor(
     private readonly options: PodmanOptions,
     readonly description: string,
-  ) {}
+  ) {
+    this.mine = `label=${LABELS.managed}=${options.installation}`;
+  }
+
+  private labelArgs(labels: Record<string, string>): string[] {
+    return labelArgs({ ...labels, [LABELS.managed]: this.options.installation });
+  }
 
   /** Runs podman; its stderr's last line is the error's message. */
   exec(args: readonly string[], timeoutMs = COMMAND_TIMEOUT_MS): Promise<string> {
@@ -58,31 +70,36 @@ export class PodmanRuntime implements ContainerRuntime {
   }
 
   /**
-   * Runs a podman command that starts a container (start, restart): its conmon lives on holding
-   * whatever pipes podman had, so the command's end is its exit, and what it said goes through a file.
+   * Runs a podman command that starts a container (run, start, restart): its conmon lives on
+   * holding whatever pipes podman had, so the command's end is its exit, and what it printed and
+   * said go through files. Resolves with what it printed.
    */
-  private async execDetached(args: readonly string[], timeoutMs = COMMAND_TIMEOUT_MS): Promise<void> {
+  private async execDetached(args: readonly string[], timeoutMs = COMMAND_TIMEOUT_MS): Promise<string> {
     const dir = await mkdtemp(join(tmpdir(), 'edgeplane-podman-'));
-    const file = join(dir, 'stderr');
-    const handle = await open(file, 'w');
+    const errFile = join(dir, 'stderr');
+    const outFile = join(dir, 'stdout');
+    const err = await open(errFile, 'w');
+    const out = await open(outFile, 'w');
     try {
       const code = await new Promise<number | null>((resolve, reject) => {
-        const child = spawn(this.options.binary, args, { stdio: ['ignore', 'ignore', handle.fd], timeout: timeoutMs });
+        const child = spawn(this.options.binary, args, { stdio: ['ignore', out.fd, err.fd], timeout: timeoutMs });
         child.once('error', reject);
         child.once('exit', (exitCode) => resolve(exitCode));
       });
       if (code !== 0) {
-        const said = (await readFile(file, 'utf8')).trim().split('\n').filter(Boolean).at(-1) ?? `exit status ${code}`;
+        const said = (await readFile(errFile, 'utf8')).trim().split('\n').filter(Boolean).at(-1) ?? `exit status ${code}`;
         throw new PodmanError(`podman ${args[0]}: ${said}`);
       }
+      return await readFile(outFile, 'utf8');
     } finally {
-      await handle.close();
+      await err.close();
+      await out.close();
       await rm(dir, { recursive: true, force: true });
     }
   }
 
   async list(): Promise<RunningContainer[]> {
-    const out = await this.exec(['ps', '-a', '--filter', `label=${LABELS.managed}=1`, '--format', 'json']);
+    const out = await this.exec(['ps', '-a', '--filter', this.mine, '--format', 'json']);
     return (JSON.parse(out || '[]') as PsEntry[]).map(fromPs);
   }
 
@@ -131,9 +148,10 @@ export class PodmanRuntime implements ContainerRuntime {
   }
 
   async ensureNetwork(name: string, labels: Record<string, string>): Promise<void> {
-    if (await this.exists(['network', 'exists', name])) return;
-    // `isolate`: the app's bridge cannot reach other apps' bridges.
-    await this.exec(['network', 'create', '--opt', 'isolate=true', ...labelArgs(labels), name]);
+    // `isolate`: the app's bridge cannot reach other apps' bridges. One command: one that exists already is fine.
+    await this.exec(['network', 'create', '--opt', 'isolate=true', ...this.labelArgs(labels), name]).catch((error: unknown) => {
+      if (!/already (used|exists)/.test((error as Error).message)) throw error;
+    });
   }
 
   async removeNetwork(name: string): Promise<void> {
@@ -141,18 +159,20 @@ export class PodmanRuntime implements ContainerRuntime {
   }
 
   async networksOf(appId: string): Promise<string[]> {
-    const out = await this.exec(['network', 'ls', '--filter', `label=${LABELS.app}=${appId}`, '--format', '{{.Name}}']);
+    const out = await this.exec(['network', 'ls', '--filter', this.mine, '--filter', `label=${LABELS.app}=${appId}`, '--format', '{{.Name}}']);
     return out.split('\n').filter(Boolean);
   }
 
   async ensureVolume(name: string, labels: Record<string, string>): Promise<void> {
     if (await this.exists(['volume', 'exists', name])) return;
-    await this.exec(['volume', 'create', ...labelArgs(labels), name]);
+    await this.exec(['volume', 'create', ...this.labelArgs(labels), name]);
   }
 
   async volumesOf(appId: string): Promise<string[]> {
-    const out = await this.exec(['volume', 'ls', '--filter', `label=${LABELS.app}=${appId}`, '--format', '{{.Name}}']);
-    return out.split('\n').filter(Boolean);
+    // `volume ls` takes either of two label filters, not both: this installation's are picked here.
+    const out = await this.exec(['volume', 'ls', '--filter', `label=${LABELS.app}=${appId}`, '--format', 'json']);
+    const volumes = JSON.parse(out || '[]') as { Name: string; Labels: Record<string, string> | null }[];
+    return volumes.filter((v) => v.Labels?.[LABELS.managed] === this.options.installation).map((v) => v.Name);
   }
 
   async removeVolume(name: string): Promise<void> {
@@ -162,7 +182,8 @@ export class PodmanRuntime implements ContainerRuntime {
   async run(spec: ContainerSpec): Promise<RunningContainer> {
     const { options } = this;
     const args = options.ociRuntime ? ['--runtime', options.ociRuntime] : [];
-    args.push('create', '--name', spec.name, ...labelArgs(spec.labels));
+    // Created and started in one command (`run --detach`), its output through files (execDetached).
+    args.push('run', '--detach', '--name', spec.name, ...this.labelArgs(spec.labels));
     args.push('--network', spec.network, ...spec.aliases.flatMap((a) => ['--network-alias', a]));
     for (const port of spec.ports) args.push('--publish', `127.0.0.1::${port}`);
     args.push('--uidmap', `0:${options.uidBase}:65536`, '--gidmap', `0:${options.uidBase}:65536`);
@@ -174,13 +195,15 @@ export class PodmanRuntime implements ContainerRuntime {
     if (spec.workingDirectory) args.push('--workdir', spec.workingDirectory);
     if (spec.entrypoint) args.push('--entrypoint', JSON.stringify(spec.entrypoint));
     args.push(spec.image, ...(spec.args ?? []));
-    const id = (await this.exec(args)).trim();
+    let id: string;
     try {
-      await this.execDetached(['start', id]);
+      id = (await this.execDetached(args)).trim().split('\n').at(-1) ?? '';
     } catch (error) {
-      await this.remove(id, 0).catch(() => undefined);
+      // A container created but not started is removed: the next pass makes it again.
+      await this.remove(spec.name, 0).catch(() => undefined);
       throw error;
     }
+    if (!/^[0-9a-f]{12,64}$/.test(id)) throw new PodmanError(`podman run: no container id in its answer ("${id.slice(0, 80)}")`);
     const running = await this.inspect(id);
     if (!running) throw new PodmanError(`podman run: container ${spec.name} vanished after it started`);
     return running;
@@ -198,6 +221,36 @@ export class PodmanRuntime implements ContainerRuntime {
     await this.exec(['rm', '--force', '--ignore', '--time', String(graceSeconds), id], COMMAND_TIMEOUT_MS + graceSeconds * 1000);
   }
 
+  /** One long-lived `podman events` for the installation's containers: nothing is polled while it runs. */
+  watch(onEvent: (event: RuntimeEvent) => void, ended: (reason: string) => void): RuntimeWatch {
+    const child = spawn(this.options.binary, ['events', '--format', 'json', '--filter', 'type=container', '--filter', this.mine], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let said = '';
+    let stopped = false;
+    child.stderr.on('data', (chunk: Buffer) => {
+      said = `${said}${chunk.toString()}`.slice(-2000);
+    });
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const event = eventOf(line);
+      if (event) onEvent(event);
+    });
+    child.once('error', (error) => {
+      if (!stopped) ended(`podman events: ${error.message}`);
+      stopped = true;
+    });
+    child.once('exit', (code) => {
+      if (!stopped) ended(`podman events exited (${code}): ${said.trim().split('\n').at(-1) ?? ''}`);
+      stopped = true;
+    });
+    return {
+      stop: () => {
+        stopped = true;
+        child.kill();
+      },
+    };
+  }
+
   async logs(id: string, lines: number): Promise<{ at: number; line: string }[]> {
     const out = await this.exec(['logs', '--timestamps', '--tail', String(lines), id]);
     return out
@@ -212,6 +265,31 @@ export class PodmanRuntime implements ContainerRuntime {
 }
 
 const labelArgs = (labels: Record<string, string>) => Object.entries(labels).flatMap(([k, v]) => ['--label', `${k}=${v}`]);
+
+function eventOf(line: string): RuntimeEvent | undefined {
+  try {
+    const raw = JSON.parse(line) as {
+      ID?: string;
+      Name?: string;
+      Status?: string;
+      Time?: string;
+      Attributes?: Record<string, string>;
+      ContainerExitCode?: number;
+    };
+    if (!raw.ID || !raw.Status) return undefined;
+    const at = Date.parse(raw.Time ?? '');
+    return {
+      at: Number.isNaN(at) ? Date.now() : at,
+      containerId: raw.ID,
+      name: raw.Name ?? raw.ID,
+      labels: raw.Attributes ?? {},
+      status: raw.Status,
+      exitCode: raw.Status === 'died' ? (raw.ContainerExitCode ?? null) : null,
+    };
+  } catch {
+    return undefined;
+  }
+}
 
 function fromPs(entry: PsEntry): RunningContainer {
   const ports = new Map<number, number>();

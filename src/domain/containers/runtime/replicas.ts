@@ -28,6 +28,8 @@ export interface Replica {
   restarts: number;
   /** When a stopped container may be started again (crash loops back off). */
   retryAt: number;
+  /** When a probe (or the port check standing for one) last passed (epoch ms); undefined: never yet. */
+  lastPassed: number | undefined;
 }
 
 /** Where the edge sends an endpoint's requests. */
@@ -60,6 +62,7 @@ export function replicaOf(container: RunningContainer, now: number): Replica {
     checking: false,
     restarts: 0,
     retryAt: 0,
+    lastPassed: undefined,
   };
 }
 
@@ -87,6 +90,17 @@ export class Replicas {
 
   ofApp(appId: string): Replica[] {
     return [...this.byId.values()].filter((r) => r.appId === appId);
+  }
+
+  /** The loopback ports of the ready replicas of a template that publish `containerPort`, in a stable order. */
+  readyPorts(appId: string, templateId: string, containerPort: number): number[] {
+    const ports: number[] = [];
+    for (const r of this.byId.values()) {
+      if (r.appId !== appId || r.templateId !== templateId || !r.ready || r.draining) continue;
+      const port = r.container.ports.get(containerPort);
+      if (port !== undefined) ports.push(port);
+    }
+    return ports.sort((a, b) => a - b);
   }
 
   /** The ready replicas behind an endpoint, in a stable order. */

@@ -81,7 +81,6 @@ export function containerSpec(input: {
     name: `ep-${appId}-${template.id}-${replica}-${revision.slice(0, 8)}`,
     image,
     labels: {
-      [LABELS.managed]: '1',
       [LABELS.app]: appId,
       [LABELS.account]: String(accountId),
       [LABELS.template]: template.id,

@@ -1,7 +1,11 @@
 /**
  * Keeps the host's containers in line with the stored applications (podman): on start it adopts
  * the containers a previous run left (found by their labels, never duplicated), then after every
- * write of an application (the store's change feed) and on a steady pace it reconciles: each
+ * write of an application (the store's change feed), after every event of its containers
+ * (podman's event stream, watched by one long-lived `podman events`) and on a steady pace it
+ * reconciles. The containers are listed again only when an event said something changed, or once
+ * a minute: a steady state costs no podman command (each costs some 150 ms of CPU and a fork of
+ * this process, time the edge's requests would wait). Each
  * deployed application's templates get `autoScaling.min` replicas of their current revision; a
  * changed template's new container starts beside the old one, which leaves the balance only once
  * the new one is ready, and stops after a short drain; an application deleted loses its
@@ -11,10 +15,11 @@
 import type { HeldLock, Store } from '../../../store/types.js';
 import { hasFunds } from '../../pull-zones/state.js';
 import type { ContainerAppDoc } from '../types.js';
+import { AnycastListeners, type AnycastPort } from './anycast.js';
 import { checkProbe, tcpCheck } from './probes.js';
 import { type Replica, replicaOf, Replicas } from './replicas.js';
 import { containerSpec, DEFAULT_GRACE_SECONDS, firstPort, networkName, probePort, pullReference, revisionOf, volumeName } from './specs.js';
-import { type ContainerRuntime, LABELS, type PullSource } from './types.js';
+import { type ContainerRuntime, LABELS, type PullSource, type RuntimeEvent, type RuntimeWatch } from './types.js';
 
 export interface SupervisorOptions {
   store: Store;
@@ -28,6 +33,8 @@ export interface SupervisorOptions {
   probeTickMs: number;
   /** How long a replica taken out of the balance keeps running before it is stopped (ms): requests in flight finish. */
   drainMs: number;
+  /** The address anycast endpoints' ports listen on (`EDGEPLANE_CONTAINER_ANYCAST_ADDRESS`). */
+  anycastAddress: string;
   now?: () => number;
 }
 
@@ -35,7 +42,23 @@ export interface AppRuntimeState {
   /** Something stopped the application from running: a pull or a start failed. */
   failure: string | undefined;
   replicas: Replica[];
+  /** What happened to its containers, oldest first (the runtime's events and the supervisor's own acts). */
+  events: AppEvent[];
 }
+
+export interface AppEvent {
+  at: number;
+  /** The container it is about (its name), if any. */
+  container: string | undefined;
+  /** One word: podman's event (start, died, remove, …) or the supervisor's (pulled, created, unhealthy, failed). */
+  reason: string;
+  message: string;
+}
+
+/** Events kept per application. */
+const EVENTS_KEPT = 100;
+/** The containers are listed at least this often even when no event said anything changed (ms). */
+const FULL_LIST_MS = 60_000;
 
 const PAGE = 500;
 /** One instance among several on one PostgreSQL runs the containers. */
@@ -44,6 +67,8 @@ const MAX_BACKOFF_MS = 30_000;
 
 export class ContainerSupervisor {
   readonly replicas = new Replicas();
+  /** The anycast endpoints' listeners on the configured address. */
+  readonly anycast: AnycastListeners;
   private readonly failures = new Map<string, string>();
   /** Applications whose network is known to exist (each podman command costs most of a second on a busy host). */
   private readonly networks = new Set<string>();
@@ -54,11 +79,17 @@ export class ContainerSupervisor {
   private timers: NodeJS.Timeout[] = [];
   private closed = false;
   private lock: HeldLock | undefined;
+  private watching: RuntimeWatch | undefined;
+  /** The containers must be listed again: nothing is known yet, an event told of a change, or the watch stopped. */
+  private stale = true;
+  private listedAt = 0;
+  private readonly events = new Map<string, AppEvent[]>();
   /** Resolves after the next complete pass (tests and the bench wait on it). */
   private waiters: (() => void)[] = [];
 
   constructor(private readonly options: SupervisorOptions) {
     this.now = options.now ?? Date.now;
+    this.anycast = new AnycastListeners(options.anycastAddress, this.replicas);
   }
 
   start(): void {
@@ -73,6 +104,9 @@ export class ContainerSupervisor {
   async close(): Promise<void> {
     this.closed = true;
     for (const t of this.timers) clearInterval(t);
+    this.watching?.stop();
+    this.watching = undefined;
+    this.anycast.close();
     await this.passing;
     await this.lock?.release();
   }
@@ -101,7 +135,7 @@ export class ContainerSupervisor {
   }
 
   stateOf(appId: string): AppRuntimeState {
-    return { failure: this.failures.get(appId), replicas: this.replicas.ofApp(appId) };
+    return { failure: this.failures.get(appId), replicas: this.replicas.ofApp(appId), events: this.events.get(appId) ?? [] };
   }
 
   /** Whether this instance runs the containers: with several instances on PostgreSQL, the one holding the supervisor's lock. */
@@ -116,16 +150,32 @@ export class ContainerSupervisor {
       // Another instance supervises; this one looks again on its next pass (and takes over should that one go).
       if (!this.lock) return;
     }
+    if (!this.watching && !this.closed) {
+      // Watched before listing: a change between the two is told, and listed on the next pass.
+      this.watching = runtime.watch(
+        (event) => this.told(event),
+        (reason) => {
+          this.watching = undefined;
+          this.stale = true;
+          this.options.logError(new Error(reason), 'the containers are no longer watched; they are listed on every pass until they are again');
+        },
+      );
+    }
     const seen = new Map<string, { accountId: number; doc: ContainerAppDoc }>();
     for (let offset = 0; ; offset += PAGE) {
       const page = await store.docs.scan<ContainerAppDoc>('containerApp', offset, PAGE);
       for (const d of page) seen.set(d.id, { accountId: d.accountId, doc: d.doc });
       if (page.length < PAGE) break;
     }
-    this.sync(await runtime.list());
+    if (this.stale || this.now() - this.listedAt >= FULL_LIST_MS) {
+      this.stale = false;
+      this.listedAt = this.now();
+      this.sync(await runtime.list());
+    }
     this.docs.clear();
     for (const [id, app] of seen) this.docs.set(id, app);
     this.syncEndpoints();
+    await this.syncAnycast();
     for (const [appId, { accountId, doc }] of seen) {
       if (this.closed) return;
       const account = await store.accounts.get(accountId);
@@ -133,11 +183,33 @@ export class ContainerSupervisor {
         await this.reconcile(appId, accountId, doc, account !== undefined && hasFunds(account.balance));
         this.failures.delete(appId);
       } catch (error) {
-        this.failures.set(appId, error instanceof Error ? error.message : String(error));
+        const message = error instanceof Error ? error.message : String(error);
+        if (this.failures.get(appId) !== message) this.note(appId, undefined, 'failed', message);
+        this.failures.set(appId, message);
       }
     }
     const gone = new Set([...this.replicas.byId.values()].map((r) => r.appId).filter((id) => !seen.has(id)));
     for (const appId of gone) await this.teardown(appId);
+  }
+
+  /** An event of one of the containers: kept for its application, and the containers listed again on the next pass. */
+  private told(event: RuntimeEvent): void {
+    const appId = event.labels[LABELS.app];
+    if (appId) {
+      const exit = event.exitCode === null ? '' : ` (exit code ${event.exitCode})`;
+      this.note(appId, event.name, event.status, `container ${event.status}${exit}`, event.at);
+    }
+    // Creating and initialising are steps of a start this supervisor makes and waits for itself.
+    if (event.status === 'create' || event.status === 'init' || event.status === 'health_status') return;
+    this.stale = true;
+    void this.soon();
+  }
+
+  private note(appId: string, container: string | undefined, reason: string, message: string, at = this.now()): void {
+    let kept = this.events.get(appId);
+    if (!kept) this.events.set(appId, (kept = []));
+    kept.push({ at, container, reason, message });
+    if (kept.length > EVENTS_KEPT) kept.splice(0, kept.length - EVENTS_KEPT);
   }
 
   /** The replicas as podman lists them: new ones adopted, vanished ones dropped, states refreshed. */
@@ -170,15 +242,37 @@ export class ContainerSupervisor {
     }
   }
 
+  /** A listener for each anycast endpoint's port of every stored application; one that cannot listen is an event of its app. */
+  private async syncAnycast(): Promise<void> {
+    const wanted: AnycastPort[] = [];
+    for (const [appId, { doc }] of this.docs) {
+      for (const t of doc.containerTemplates) {
+        for (const e of t.endpoints) {
+          if (e.type !== 'anycast') continue;
+          for (const m of e.portMappings)
+            wanted.push({ appId, endpointId: e.id, templateId: t.id, containerPort: m.containerPort, exposedPort: m.exposedPort });
+        }
+      }
+    }
+    for (const { port, reason } of await this.anycast.sync(wanted)) {
+      const last = this.events.get(port.appId)?.at(-1);
+      if (last?.message !== reason) this.note(port.appId, undefined, 'failed', reason);
+    }
+  }
+
   private async reconcile(appId: string, accountId: number, doc: ContainerAppDoc, funded: boolean): Promise<void> {
     const { runtime } = this.options;
     const grace = doc.terminationGracePeriodSeconds ?? DEFAULT_GRACE_SECONDS;
     const wanted = doc.lifecycle.deployed && funded && doc.containerTemplates.length > 0 ? Math.max(doc.autoScaling.min, 1) : 0;
     const mine = this.replicas.ofApp(appId);
     const keep = new Set<Replica>();
+    // The network is made while the image is pulled: each podman command takes most of a second on a busy host.
+    let network: Promise<void> | undefined;
     if (wanted > 0 && !this.networks.has(appId)) {
-      await runtime.ensureNetwork(networkName(appId), { [LABELS.managed]: '1', [LABELS.app]: appId });
-      this.networks.add(appId);
+      network = runtime.ensureNetwork(networkName(appId), { [LABELS.app]: appId }).then(() => {
+        this.networks.add(appId);
+      });
+      network.catch(() => undefined);
     }
     const pulled = new Set<string>();
     for (const template of doc.containerTemplates) {
@@ -190,12 +284,13 @@ export class ContainerSupervisor {
           const source = await this.options.pullSource(accountId, template.imageRegistryId);
           const image = pullReference(source?.host ?? null, template);
           if (!pulled.has(image)) {
-            await runtime.pull(image, source, template.imagePullPolicy === 'always');
+            if (await runtime.pull(image, source, template.imagePullPolicy === 'always')) this.note(appId, undefined, 'pulled', `image ${image} pulled`);
             pulled.add(image);
           }
           for (const m of template.volumeMounts) {
-            await runtime.ensureVolume(volumeName(appId, m.name, slot), { [LABELS.managed]: '1', [LABELS.app]: appId });
+            await runtime.ensureVolume(volumeName(appId, m.name, slot), { [LABELS.app]: appId });
           }
+          await network;
           const container = await runtime.run(containerSpec({ accountId, appId, doc, template, replica: slot, image }));
           current = replicaOf(container, this.now() + initialDelayMs(template.probes.startup ?? template.probes.liveness));
           this.replicas.byId.set(container.id, current);
@@ -214,6 +309,7 @@ export class ContainerSupervisor {
         }
       }
     }
+    await network;
     for (const r of mine) if (!keep.has(r)) this.retire(r, grace);
   }
 
@@ -244,6 +340,7 @@ export class ContainerSupervisor {
     for (const volume of await runtime.volumesOf(appId)) await runtime.removeVolume(volume);
     for (const network of await runtime.networksOf(appId)) await runtime.removeNetwork(network);
     this.networks.delete(appId);
+    this.events.delete(appId);
     const used = new Set([...this.replicas.byId.values()].map((r) => r.container.labels[LABELS.image]));
     for (const image of images) if (!used.has(image)) await runtime.removeImage(image);
     this.failures.delete(appId);
@@ -284,6 +381,7 @@ export class ContainerSupervisor {
       const alive = await check(liveness);
       replica.livenessFailures = alive ? 0 : replica.livenessFailures + 1;
       if (replica.livenessFailures >= (liveness.failureThreshold ?? 3)) {
+        this.note(replica.appId, replica.container.name, 'unhealthy', 'liveness probe failed: the container is restarted');
         replica.ready = false;
         replica.started = false;
         replica.livenessFailures = 0;
@@ -300,6 +398,7 @@ export class ContainerSupervisor {
     }
     const ready = await check(readiness);
     if (ready) {
+      replica.lastPassed = this.now();
       replica.successes++;
       replica.failures = 0;
       if (!replica.ready && replica.successes >= (readiness?.successThreshold ?? 1)) {

@@ -6,7 +6,10 @@
 
 /** The labels every container, network and volume edgeplane makes carries: operators find an app's parts by them. */
 export const LABELS = {
-  /** Marks what edgeplane made, so nothing else on the host is ever touched. */
+  /**
+   * Marks what edgeplane made, its value the installation's key (a hash of the store's location,
+   * choose.ts): nothing else on the host is ever touched, not even another installation's containers.
+   */
   managed: 'io.edgeplane.managed',
   app: 'io.edgeplane.app',
   template: 'io.edgeplane.template',
@@ -64,6 +67,23 @@ export interface RunningContainer {
   ports: Map<number, number>;
 }
 
+/** Something that happened to one of the installation's containers (podman's event stream). */
+export interface RuntimeEvent {
+  at: number;
+  containerId: string;
+  name: string;
+  /** The container's labels (its app, template, replica). */
+  labels: Record<string, string>;
+  /** podman's word: create, init, start, died, kill, stop, restart, remove, health_status, … */
+  status: string;
+  exitCode: number | null;
+}
+
+/** A running watch of the runtime's events. */
+export interface RuntimeWatch {
+  stop(): void;
+}
+
 export interface ContainerRuntime {
   readonly kind: RuntimeKind;
   /** One line for the start log and the health report: what runs apps, and why this one. */
@@ -87,6 +107,11 @@ export interface ContainerRuntime {
   restart(id: string, graceSeconds: number): Promise<void>;
   /** Stops (SIGTERM, then SIGKILL after the grace period) and removes. */
   remove(id: string, graceSeconds: number): Promise<void>;
+  /**
+   * Tells every event of the installation's containers as it happens, until stopped; `ended` once
+   * the watch stops on its own (the watcher exited), so the caller polls until it watches again.
+   */
+  watch(onEvent: (event: RuntimeEvent) => void, ended: (reason: string) => void): RuntimeWatch;
   /** The container's output, oldest first, at most `lines` lines. */
   logs(id: string, lines: number): Promise<{ at: number; line: string }[]>;
 }
