@@ -12,6 +12,7 @@ export async function listenLogging(services: Services, host: string, port: numb
     apiKeys: services.apiKeys,
     pullZones: services.pullZones.zones,
     accessLog: services.edgeAccessLog,
+    originErrors: services.originErrors,
   });
   const server = http.createServer({ requestTimeout: 30_000, headersTimeout: 10_000 }, guardedListener(handler, logError));
   try {
