@@ -98,7 +98,15 @@ async function askOriginItself(files: FileService, ask: OriginAsk): Promise<Orig
   if (!result.ok) {
     const what = result.failure === 'timeout' ? 504 : 502;
     const requestUrl = `${ask.path}${ask.query === '' ? '' : `?${ask.query}`}`;
-    ask.originErrors?.record({ accountId: routed.accountId, pullZoneId: routed.id, origin: choice.url, requestUrl, status: what, message: result.message, cause: result.cause });
+    ask.originErrors?.record({
+      accountId: routed.accountId,
+      pullZoneId: routed.id,
+      origin: choice.url,
+      requestUrl,
+      status: what,
+      message: result.message,
+      cause: result.cause,
+    });
     return { ok: false, status: what, message: `The origin could not be reached: ${result.message}.`, report: result.report };
   }
   return { ok: true, status: result.status, headers: result.headers, body: result.body, report: result.report };

@@ -30,7 +30,18 @@ export const originErrorFromRow = (r: OriginErrorRow): OriginErrorEntry => ({
 export const ORIGIN_ERROR_COLUMNS = 'account_id, pull_zone_id, at, log_id, code, status, message, url, labels';
 
 /** An entry's row values in ORIGIN_ERROR_COLUMNS' order, after its `day`. */
-export const originErrorValues = (e: OriginErrorEntry) => [Math.floor(e.at / DAY_MS), e.accountId, e.pullZoneId, e.at, e.logId, e.code, e.status, e.message, e.url, e.labels];
+export const originErrorValues = (e: OriginErrorEntry) => [
+  Math.floor(e.at / DAY_MS),
+  e.accountId,
+  e.pullZoneId,
+  e.at,
+  e.logId,
+  e.code,
+  e.status,
+  e.message,
+  e.url,
+  e.labels,
+];
 
 /** Deletes a zone-day's entries but its newest `keep`. Numbered parameters: 1 the zone, 2 the day, 3 `keep`. */
 export const trimDayStatement = (param: (n: 1 | 2 | 3) => string) =>

@@ -19,7 +19,8 @@ const originLookup: LookupFunction = (hostname, options, callback) => {
     const error = Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', hostname });
     return callback(error, '', 4);
   }
-  if (hostname === 'metadata.origin.test') return options.all ? callback(null, [{ address: '169.254.169.254', family: 4 }]) : callback(null, '169.254.169.254', 4);
+  if (hostname === 'metadata.origin.test')
+    return options.all ? callback(null, [{ address: '169.254.169.254', family: 4 }]) : callback(null, '169.254.169.254', 4);
   return systemLookup(hostname, options, callback);
 };
 

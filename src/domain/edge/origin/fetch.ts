@@ -186,7 +186,9 @@ function once(zone: EdgeZone, call: OriginCall): Promise<Attempt> {
       }
       finish({ response });
     });
-    req.on('error', (error: NodeJS.ErrnoException) => finish({ failure: error.code === ORIGIN_REFUSED ? 'refused' : 'unreachable', message: error.message, errno: error.code }));
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      finish({ failure: error.code === ORIGIN_REFUSED ? 'refused' : 'unreachable', message: error.message, errno: error.code }),
+    );
     if (call.body) call.body.pipe(req);
     else req.end();
   });
