@@ -1,4 +1,4 @@
-/** Puts the logging plane (the logging API of pull zones' access logs) on its port (`EDGEPLANE_LOGGING_PORT`). */
+/** Puts the logging plane (the logging API of pull zones' access logs, and their origin errors API) on its port (`EDGEPLANE_LOGGING_PORT`). */
 import http from 'node:http';
 import type { Services } from '../../domain/services.js';
 import { closeGracefully } from '../common/graceful-close.js';
