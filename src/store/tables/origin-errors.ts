@@ -1,9 +1,11 @@
 /** The origin errors' rows as both stores read them (migrations sqlite 0014, postgres 0016). */
 import type { OriginErrorEntry } from '../types.js';
+import { type DumpRecordOf, dumpedTable } from './dumped-table.js';
 
 export const DAY_MS = 86_400_000;
 
 export interface OriginErrorRow {
+  id: number | string;
   account_id: number | string;
   pull_zone_id: number | string;
   at: number | string;
@@ -49,3 +51,9 @@ export const trimDayStatement = (param: (n: 1 | 2 | 3) => string) =>
      SELECT min(id) FROM (
        SELECT id FROM origin_errors WHERE pull_zone_id = ${param(1)} AND day = ${param(2)} ORDER BY id DESC LIMIT ${param(3)}
      ) AS kept)`;
+
+const DUMPED_COLUMNS = ['id', 'day', ...ORIGIN_ERROR_COLUMNS.split(', ')];
+const dumpedValues = (e: DumpRecordOf<'originError'>) => [e.id, ...originErrorValues(e)];
+const dumpedFields = (r: OriginErrorRow) => ({ id: Number(r.id), ...originErrorFromRow(r) });
+
+export const originErrorsDumped = dumpedTable('originError', 'origin_errors', ['id'], DUMPED_COLUMNS, dumpedFields, dumpedValues);
