@@ -92,6 +92,7 @@ export function buildRuntime(options: RuntimeOptions): Runtime {
       services.lifecycleSweeper.start((error) => log.error({ err: error }, 'the S3 lifecycle sweep failed'));
       services.usage.start();
       services.edgeAccessLog.start();
+      services.originErrors.start();
       services.logForwarding.start((error) => log.error({ err: error }, 'a log collector cannot be reached'));
       services.logFiles.start((error) => log.error({ err: error }, 'log lines could not be written to storage'));
       services.videoPlays.start();
@@ -107,6 +108,7 @@ export function buildRuntime(options: RuntimeOptions): Runtime {
         services.lifecycleSweeper.stop();
         await services.bandwidthLimits.close();
         await services.edgeAccessLog.close();
+        await services.originErrors.close();
         await services.logFiles.close();
         await services.logForwarding.close();
         await services.videoPlays.close();

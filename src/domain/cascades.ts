@@ -9,6 +9,7 @@ import type { CertificateService } from './certificates/service.js';
 import type { ContainerAppService } from './containers/service.js';
 import type { DnsZoneService } from './dns/service.js';
 import type { LogFiles } from './edge/logs/log-files.js';
+import type { OriginErrorLog } from './edge/origin/origin-errors.js';
 import type { EdgeAccessLog } from './edge/usage/access-log.js';
 import type { FileService } from './files/service.js';
 import type { VideoLibraryImages } from './video-libraries/images.js';
@@ -22,7 +23,7 @@ export type DeletionCascade = (tx: StoreTx, accountId: number, id: number) => Pr
 /**
  * A pull zone: container endpoints linked to it, its certificates, DNS records pointing at it, its
  * access log (and its lines this instance still queues for the store, a collector or storage), the
- * log files written for it into storage zones.
+ * log files written for it into storage zones, its origin errors.
  */
 export function pullZoneCascade(s: {
   containerApps: ContainerAppService;
@@ -30,6 +31,7 @@ export function pullZoneCascade(s: {
   dnsZones: DnsZoneService;
   accessLog: Pick<EdgeAccessLog, 'dropQueued'>;
   logFiles: Pick<LogFiles, 'removeIn'>;
+  originErrors: Pick<OriginErrorLog, 'dropQueued'>;
 }): DeletionCascade {
   return async (tx, accountId, id) => {
     await s.containerApps.unlinkPullZone(tx, accountId, id);
@@ -38,6 +40,8 @@ export function pullZoneCascade(s: {
     await tx.accessLog.trim([id], 0);
     s.accessLog.dropQueued(id);
     await s.logFiles.removeIn(tx, accountId, id);
+    await tx.originErrors.removeZone(id);
+    s.originErrors.dropQueued(id);
   };
 }
 

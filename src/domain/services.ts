@@ -36,6 +36,7 @@ import { LifecycleSweeper } from './s3/lifecycle-sweep.js';
 import { MultipartUploads } from './s3/multipart.js';
 import { UsageRecorder } from './usage/recorder.js';
 import { EdgeAccessLog } from './edge/usage/access-log.js';
+import { OriginErrorLog } from './edge/origin/origin-errors.js';
 import { LogFiles } from './edge/logs/log-files.js';
 import { LogForwarding } from './edge/logs/forwarding/forwarder.js';
 import { forwardingOptions } from './edge/logs/forwarding/options.js';
@@ -179,7 +180,8 @@ export function buildServices(ctx: ServiceContext) {
   const logForwarding = new LogForwarding(forwardingOptions(ctx.config, originAddresses));
   const logFiles = new LogFiles({ store: ctx.store, files, storageZones: storageZones.zones }, ctx.config.logStorageFlushMs);
   const edgeAccessLog = new EdgeAccessLog(ctx.store, ctx.clock, { forwarding: logForwarding, files: logFiles });
-  pullZones.onDelete.push(pullZoneCascade({ containerApps, certificates, dnsZones, accessLog: edgeAccessLog, logFiles }));
+  const originErrors = new OriginErrorLog(ctx.store, ctx.clock);
+  pullZones.onDelete.push(pullZoneCascade({ containerApps, certificates, dnsZones, accessLog: edgeAccessLog, logFiles, originErrors }));
   storageZones.onDelete.push(storageZoneCascade({ files }));
   dnsZones.writer.onDelete.push(dnsZoneCascade({ certificates }));
   const videos = new VideoService(
@@ -282,6 +284,8 @@ export function buildServices(ctx: ServiceContext) {
     usage,
     edgeUsage,
     edgeAccessLog,
+    /** The requests the edge could not get from the zones' origins (the logging plane's origin errors API). */
+    originErrors,
     /** Log forwarding to the zones' syslog collectors (LogForwardingEnabled). */
     logForwarding,
     /** Logs kept in storage zones (LoggingSaveToStorage). */

@@ -15,6 +15,7 @@ import { dnsRecordsDumped, splitZoneDocument } from './tables/dns-records.js';
 import type { DocCodec, DumpType, SomeDumpedTable } from './tables/dumped-table.js';
 import { filesDumped } from './tables/files.js';
 import { jobsDumped } from './tables/jobs.js';
+import { originErrorsDumped } from './tables/origin-errors.js';
 import { resourcesDumped } from './tables/resources.js';
 import { s3UploadPartsDumped, s3UploadsDumped } from './tables/s3-uploads.js';
 import type { Param } from './tables/sql.js';
@@ -43,6 +44,7 @@ const DUMP_ORDER: readonly (SomeDumpedTable | typeof SEQUENCES)[] = [
   billingRecordsDumped,
   certificateAuthorityDumped,
   accessLogDumped,
+  originErrorsDumped,
   s3UploadsDumped,
   s3UploadPartsDumped,
 ];

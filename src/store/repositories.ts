@@ -5,6 +5,7 @@
  */
 import type {
   AccessLog,
+  OriginErrors,
   Accounts,
   ApiKeys,
   AuditLog,
@@ -42,6 +43,7 @@ export abstract class StoreRepositories implements Repositories {
   readonly billing!: BillingRecords;
   readonly dnsRecords!: DnsRecordRows;
   readonly accessLog!: AccessLog;
+  readonly originErrors!: OriginErrors;
   readonly s3Uploads!: S3Uploads;
 
   protected constructor(repos: Repositories) {

@@ -16,6 +16,7 @@ export * from './types/dump.js';
 export * from './types/files.js';
 export * from './types/idempotency.js';
 export * from './types/jobs.js';
+export * from './types/origin-errors.js';
 export * from './types/resources.js';
 export * from './types/s3-uploads.js';
 export * from './types/store.js';

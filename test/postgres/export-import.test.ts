@@ -34,6 +34,10 @@ beforeAll(async () => {
     regionSettings: { allowedRegionIds: ['DE'], requiredRegionIds: ['DE'] },
   });
   await source.post('/apikey', { Roles: ['ReadOnly'] });
+  const at = Date.UTC(2026, 0, 1);
+  const labels = '{"ErrorCode":"dns_lookup"}';
+  const error = { pullZoneId: pz.body.Id, at, logId: 'dump-error', code: 'dns_lookup', status: 502, message: 'no such name', url: '/x', labels };
+  await source.store.originErrors.append([{ accountId: source.accountId, ...error }]);
   Object.assign(created, {
     [`/storagezone/${sz.body.Id}`]: '',
     [`/pullzone/${pz.body.Id}?includeCertificate=true`]: '',
@@ -102,6 +106,7 @@ describe('export and import', () => {
           .filter((l) => l && !l.includes('"header"') && !l.includes('"sequence"'));
       // Everything of the first dump came back unchanged (plus what was created on PostgreSQL).
       expect(body(first).length).toBeGreaterThan(8);
+      expect(body(first).filter((l) => l.includes('"type":"originError"'))).toHaveLength(1);
       expect(body(third)).toEqual(expect.arrayContaining(body(first)));
     } finally {
       await pgEmpty.destroy();

@@ -11,6 +11,7 @@ import type { OriginAddresses } from '../../domain/edge/origin/addresses.js';
 import { fetchOrigin } from '../../domain/edge/origin/fetch.js';
 import { type ContainerOrigins, containerOrigin } from '../../domain/edge/containers/container-origin.js';
 import { originRequestHeaders } from '../../domain/edge/origin/headers.js';
+import type { OriginErrorLog } from '../../domain/edge/origin/origin-errors.js';
 import { signOriginCall, signs } from '../../domain/edge/origin/request-signing.js';
 import { readStorageOrigin } from '../../domain/edge/origin/storage-origin.js';
 import type { RoutedZone } from '../../domain/edge/routing/routed-zone.js';
@@ -41,6 +42,8 @@ export interface OriginAsk {
   scripts?: ScriptRuntime | undefined;
   /** The container endpoints' ready replicas, for zones in front of one. */
   containerOrigins?: ContainerOrigins | undefined;
+  /** Where a failed request to an HTTP origin is recorded (the zone's origin errors). */
+  originErrors?: Pick<OriginErrorLog, 'record'> | undefined;
 }
 
 const BODYLESS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
@@ -94,6 +97,16 @@ async function askOriginItself(files: FileService, ask: OriginAsk): Promise<Orig
   });
   if (!result.ok) {
     const what = result.failure === 'timeout' ? 504 : 502;
+    const requestUrl = `${ask.path}${ask.query === '' ? '' : `?${ask.query}`}`;
+    ask.originErrors?.record({
+      accountId: routed.accountId,
+      pullZoneId: routed.id,
+      origin: choice.url,
+      requestUrl,
+      status: what,
+      message: result.message,
+      cause: result.cause,
+    });
     return { ok: false, status: what, message: `The origin could not be reached: ${result.message}.`, report: result.report };
   }
   return { ok: true, status: result.status, headers: result.headers, body: result.body, report: result.report };

@@ -114,6 +114,7 @@ export function createEdgeCore(services: Services, options: EdgeCoreOptions): Ed
     files: services.files,
     originAddresses: services.originAddresses,
     containerOrigins: services.appRuntime,
+    originErrors: services.originErrors,
     permaCache,
     shield: services.originShield,
     scripts: services.edgeScripts.runtime,

@@ -16,6 +16,7 @@ import { edgeLifetime } from '../../domain/edge/cache/freshness.js';
 import type { KeyedRequest } from '../../domain/edge/cache/key.js';
 import { placementOf, sharedWith } from '../../domain/edge/cache/placement.js';
 import type { OriginAddresses } from '../../domain/edge/origin/addresses.js';
+import type { OriginErrorLog } from '../../domain/edge/origin/origin-errors.js';
 import type { ContainerOrigins } from '../../domain/edge/containers/container-origin.js';
 import type { PermaCache } from '../../domain/edge/perma-cache/perma-cache.js';
 import { passedAnswerHeaders } from '../../domain/edge/origin/headers.js';
@@ -41,6 +42,8 @@ export interface FetchDeps {
   shield?: OriginShield | undefined;
   /** The edge scripts' runtime (ask-script.ts). */
   scripts?: ScriptRuntime | undefined;
+  /** Where failed origin requests are recorded (the zones' origin errors). */
+  originErrors?: OriginErrorLog | undefined;
   logError: (error: unknown) => void;
   now: () => number;
 }
@@ -88,6 +91,7 @@ export class OriginFetches {
       originAddresses: this.deps.originAddresses,
       scripts: this.deps.scripts,
       containerOrigins: this.deps.containerOrigins,
+      originErrors: this.deps.originErrors,
     });
     if (!outcome.ok) return { kind: 'failed', status: outcome.status, message: outcome.message, report: outcome.report };
     return streamed(outcome, passedAnswerHeaders(outcome.headers, admitted.routed.zone.DisableCookies));
@@ -117,6 +121,7 @@ export class OriginFetches {
       originAddresses: this.deps.originAddresses,
       scripts: this.deps.scripts,
       containerOrigins: this.deps.containerOrigins,
+      originErrors: this.deps.originErrors,
     };
     const outcome: OriginOutcome = permaHit ? { ok: true, ...permaHit, report: undefined } : await askForFill(this.deps.files, this.deps.shield, ask);
     if (!outcome.ok) return { kind: 'failed', status: outcome.status, message: outcome.message, report: outcome.report, retryAfter: outcome.retryAfter };

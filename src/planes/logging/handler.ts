@@ -16,6 +16,8 @@ import type { Principal } from '../../domain/principal.js';
 import type { PullZoneT } from '../../schemas/pull-zone.js';
 import { TokenBuckets } from '../../security/throttle.js';
 import type { Store } from '../../store/types.js';
+import type { OriginErrorLog } from '../../domain/edge/origin/origin-errors.js';
+import { answerOriginErrors, isOriginErrorsPath, parseOriginErrorsPath, refuseOriginErrors } from './origin-errors.js';
 import { type LogQuery, LoggingRefusal, parseLogQuery } from './requests.js';
 
 /** No real key is this long: bounds the hashing a stranger can cause. */
@@ -28,6 +30,8 @@ export interface LoggingDeps {
   apiKeys: ApiKeyService;
   pullZones: DocumentRepo<PullZoneT>;
   accessLog: EdgeAccessLog;
+  /** The zones' origin errors (origin-errors.ts). */
+  originErrors: OriginErrorLog;
 }
 
 export function loggingHandler(deps: LoggingDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
@@ -35,11 +39,18 @@ export function loggingHandler(deps: LoggingDeps): (req: IncomingMessage, res: S
   return async (req, res) => {
     const method = req.method ?? 'GET';
     let query: LogQuery | undefined;
+    const originErrors = isOriginErrorsPath(req.url ?? '/');
     try {
+      if (originErrors) {
+        const errorsQuery = parseOriginErrorsPath(method, req.url ?? '/');
+        await ownZone(deps, req, errorsQuery.pullZoneId);
+        const allowed = buckets.take(String(errorsQuery.pullZoneId));
+        if (!allowed.allowed)
+          throw new LoggingRefusal(429, 'rate_limited', 'Too many requests for this pull zone: 30 per 10 seconds.', allowed.retryAfterSeconds);
+        return await answerOriginErrors(res, method, deps.originErrors, errorsQuery);
+      }
       query = parseLogQuery(method, req.url ?? '/', Date.now());
-      const principal = await authenticate(deps.apiKeys, req.headers['accesskey']);
-      const zone = await deps.pullZones.find(deps.store, principal.accountId, query.pullZoneId);
-      if (!zone) throw new LoggingRefusal(403, 'forbidden', 'This API key does not give access to that pull zone.');
+      const zone = await ownZone(deps, req, query.pullZoneId);
       if (!zone.doc.EnableLogging) throw new LoggingRefusal(404, 'logging_disabled', 'Logging is off for this pull zone (EnableLogging).');
       const allowed = buckets.take(String(query.pullZoneId));
       if (!allowed.allowed)
@@ -49,9 +60,18 @@ export function loggingHandler(deps: LoggingDeps): (req: IncomingMessage, res: S
       await answer(req, res, method, query.version === 1 ? plainBody(lines) : jsonBody(lines, query), query.version === 1 ? 'text/plain' : 'application/json');
     } catch (error) {
       if (!(error instanceof LoggingRefusal)) throw error;
+      if (originErrors) return refuseOriginErrors(req, res, error);
       refuse(res, error, query?.version ?? (req.url?.startsWith('/v2/') ? 2 : 1));
     }
   };
+}
+
+/** The key's account's zone, else 401 (no key) or 403 (whether or not the zone exists). */
+async function ownZone(deps: LoggingDeps, req: IncomingMessage, pullZoneId: number) {
+  const principal = await authenticate(deps.apiKeys, req.headers['accesskey']);
+  const zone = await deps.pullZones.find(deps.store, principal.accountId, pullZoneId);
+  if (!zone) throw new LoggingRefusal(403, 'forbidden', 'This API key does not give access to that pull zone.');
+  return zone;
 }
 
 async function authenticate(apiKeys: ApiKeyService, presented: string | string[] | undefined): Promise<Principal> {

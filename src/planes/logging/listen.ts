@@ -1,4 +1,4 @@
-/** Puts the logging plane (the logging API of pull zones' access logs) on its port (`EDGEPLANE_LOGGING_PORT`). */
+/** Puts the logging plane (the logging API of pull zones' access logs, and their origin errors API) on its port (`EDGEPLANE_LOGGING_PORT`). */
 import http from 'node:http';
 import type { Services } from '../../domain/services.js';
 import { closeGracefully } from '../common/graceful-close.js';
@@ -12,6 +12,7 @@ export async function listenLogging(services: Services, host: string, port: numb
     apiKeys: services.apiKeys,
     pullZones: services.pullZones.zones,
     accessLog: services.edgeAccessLog,
+    originErrors: services.originErrors,
   });
   const server = http.createServer({ requestTimeout: 30_000, headersTimeout: 10_000 }, guardedListener(handler, logError));
   try {

@@ -11,6 +11,7 @@ import { wrapEachMethod } from '../each-method.js';
 import { eachRepository, type Repositories, StoreRepositories } from '../repositories.js';
 import type { CertificateAuthorityRecords, DumpRecord, HeldLock, IdempotencyKeys, Store, StoreStats, StoreTx } from '../types.js';
 import { PgAccessLog } from './access-log.js';
+import { PgOriginErrors } from './origin-errors.js';
 import { PgAccounts } from './accounts.js';
 import { PgApiKeys } from './api-keys.js';
 import { PgAuditLog } from './audit-log.js';
@@ -98,6 +99,7 @@ function repositories(db: Queryable, inTransaction: boolean, changes: ChangeSink
     billing: new PgBillingRecords(db),
     dnsRecords: new PgDnsRecords(db),
     accessLog: new PgAccessLog(db),
+    originErrors: new PgOriginErrors(db),
     s3Uploads: new PgS3Uploads(db),
   };
 }

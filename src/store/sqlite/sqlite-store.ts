@@ -17,6 +17,7 @@ import { loadMigrations } from '../migrations.js';
 import { eachRepository, type Repositories, StoreRepositories } from '../repositories.js';
 import type { CertificateAuthorityRecords, DumpRecord, Durability, HeldLock, IdempotencyKeys, Store, StoreTx } from '../types.js';
 import { SqliteAccessLog } from './access-log.js';
+import { SqliteOriginErrors } from './origin-errors.js';
 import { SqliteAccounts } from './accounts.js';
 import { SqliteApiKeys } from './api-keys.js';
 import { SqliteAuditLog } from './audit-log.js';
@@ -103,6 +104,7 @@ export class SqliteStore extends StoreRepositories implements Store {
       billing: new SqliteBillingRecords(db),
       dnsRecords: new SqliteDnsRecords(db),
       accessLog: new SqliteAccessLog(db),
+      originErrors: new SqliteOriginErrors(db),
       s3Uploads: new SqliteS3Uploads(db),
     };
     return new SqliteStore(db, new GroupCommit(db, path), changes, new SqliteSequences(db), repos);

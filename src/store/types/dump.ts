@@ -4,6 +4,7 @@ import type { AuditEntry, BillingRecord } from './account-records.js';
 import type { KeyKind } from './accounts.js';
 import type { StoredAuthority } from './certificates.js';
 import type { FileRecord } from './files.js';
+import type { OriginErrorEntry } from './origin-errors.js';
 import type { ResourceKind } from './resources.js';
 import type { S3Upload, S3UploadPart } from './s3-uploads.js';
 import type { UsageEntry } from './usage.js';
@@ -48,5 +49,6 @@ export type DumpRecord =
   | ({ type: 'certificateAuthority' } & StoredAuthority)
   /** `lines` is absent in dumps from before chunked logs: one line. */
   | ({ type: 'accessLogEntry' } & Omit<AccessLogEntry, 'lines'> & { lines?: number })
+  | ({ type: 'originError'; id: number } & OriginErrorEntry)
   | ({ type: 's3Upload' } & S3Upload)
   | ({ type: 's3UploadPart' } & S3UploadPart);

@@ -1,5 +1,6 @@
 /** The store itself: a unit of work (StoreTx), and the Store that runs them. */
 import type { AccessLog } from './access-log.js';
+import type { OriginErrors } from './origin-errors.js';
 import type { AuditLog, BillingRecords } from './account-records.js';
 import type { Accounts, ApiKeys } from './accounts.js';
 import type { CertificateAuthorityRecords } from './certificates.js';
@@ -26,6 +27,7 @@ export interface StoreTx {
   billing: BillingRecords;
   dnsRecords: DnsRecordRows;
   accessLog: AccessLog;
+  originErrors: OriginErrors;
   s3Uploads: S3Uploads;
   /**
    * Holds an exclusive lock named `name` until the transaction ends, for decisions that span rows

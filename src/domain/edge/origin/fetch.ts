@@ -41,12 +41,19 @@ export interface OriginCall {
 
 export type OriginResult =
   | { ok: true; status: number; headers: IncomingHttpHeaders; body: IncomingMessage; report: OriginReport }
-  | { ok: false; failure: 'timeout' | 'unreachable'; message: string; report: OriginReport };
+  | { ok: false; failure: 'timeout' | 'unreachable'; message: string; report: OriginReport; cause: OriginFailureCause };
+
+/** What failed, for the zone's origin errors: the attempt's failure, and the socket or lookup error's code (`ENOTFOUND`...). */
+export interface OriginFailureCause {
+  failure: NonNullable<Attempt['failure']>;
+  errno?: string | undefined;
+}
 
 interface Attempt {
   response?: IncomingMessage;
   failure?: 'connect-timeout' | 'response-timeout' | 'unreachable' | 'refused';
   message?: string;
+  errno?: string | undefined;
 }
 
 /** Link-local, metadata and unspecified addresses are refused even for a caller that names no policy. */
@@ -85,7 +92,8 @@ export async function fetchOrigin(zone: EdgeZone, call: OriginCall): Promise<Ori
     return { ok: true, status: response.statusCode ?? 502, headers: response.headers, body: response, report };
   }
   const failure = last.failure === 'unreachable' || last.failure === 'refused' ? 'unreachable' : 'timeout';
-  return { ok: false, failure, message: last.message ?? failure, report: { bytes: 0, responseMs, attempts, answered: false } };
+  const cause = { failure: last.failure ?? 'unreachable', errno: last.errno };
+  return { ok: false, failure, message: last.message ?? failure, report: { bytes: 0, responseMs, attempts, answered: false }, cause };
 }
 
 function shouldRetry(zone: EdgeZone, attempt: Attempt): boolean {
@@ -178,7 +186,9 @@ function once(zone: EdgeZone, call: OriginCall): Promise<Attempt> {
       }
       finish({ response });
     });
-    req.on('error', (error: NodeJS.ErrnoException) => finish({ failure: error.code === ORIGIN_REFUSED ? 'refused' : 'unreachable', message: error.message }));
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      finish({ failure: error.code === ORIGIN_REFUSED ? 'refused' : 'unreachable', message: error.message, errno: error.code }),
+    );
     if (call.body) call.body.pipe(req);
     else req.end();
   });
