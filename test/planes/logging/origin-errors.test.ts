@@ -8,6 +8,7 @@ import { type LookupFunction, type Server, createServer, type Socket } from 'nod
 import { lookup as systemLookup } from 'node:dns';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OriginErrorLog } from '../../../src/domain/edge/origin/origin-errors.js';
 import { listenLogging } from '../../../src/planes/logging/listen.js';
 import type { RunningPlane } from '../../../src/planes/plane.js';
 import { createTestApp, type TestContext } from '../../helpers/app.js';
@@ -164,5 +165,27 @@ describe('the origin errors API', () => {
     expect((await store.between(777, yearBefore, at + 86_400_000, 100)).map((e) => e.logId)).toEqual(['id-0', 'id-3', 'id-4', 'id-5']);
     expect(await store.expire(yearBefore + 86_400_000)).toBe(1);
     expect((await store.between(777, 0, at + 86_400_000, 2)).map((e) => e.logId)).toEqual(['id-3', 'id-4']);
+  });
+
+  it('drops an entry the store refuses for good after three flushes, and writes the others', async () => {
+    const log = new OriginErrorLog(t.store, t.clock.read);
+    const failure = (accountId: number, requestUrl: string) => ({
+      accountId,
+      pullZoneId: 778,
+      origin: new URL('http://origin.test'),
+      requestUrl,
+      status: 502,
+      message: 'refused',
+      cause: { failure: 'unreachable' as const, errno: 'ECONNREFUSED' },
+    });
+    // An account that is not there (gone in an operator's reset while its errors waited).
+    log.record(failure(999_999, '/orphan'));
+    for (let i = 0; i < 3; i++) await expect(log.flush()).rejects.toThrow();
+    expect(log.dropped).toBe(1);
+    log.record(failure(t.accountId, '/kept'));
+    await log.flush();
+    const from = Math.floor(t.clock.read().getTime() / 86_400_000) * 86_400_000;
+    expect((await t.store.originErrors.between(778, from, from + 86_400_000, 10)).map((e) => e.url)).toEqual(['/kept']);
+    await log.close();
   });
 });

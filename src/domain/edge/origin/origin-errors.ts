@@ -21,6 +21,8 @@ const FLUSH_MS = 1000;
 const EXPIRE_EVERY_MS = 3_600_000;
 /** Entries waiting for a flush beyond which new ones are dropped (counted): an origin down for every zone at once, or a store down, must not eat the memory. */
 const MAX_PENDING = 20_000;
+/** Flushes an entry is part of before it is dropped (counted): one the store refuses for good (its account gone in an operator's reset) must not hold back the others for ever. */
+const MAX_TRIES = 3;
 
 /** The platform's codes edgeplane gives (its documentation lists more, for failures edgeplane does not have). */
 export type OriginErrorCode = 'dns_lookup' | 'http_timeout' | 'network_socket_exception' | 'http_request_failure' | 'http_request_exception';
@@ -63,7 +65,9 @@ export class OriginErrorLog {
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
   private lastExpiry = 0;
-  /** Entries dropped past MAX_PENDING. */
+  /** Failed flushes each entry was part of. */
+  private readonly tries = new WeakMap<OriginErrorEntry, number>();
+  /** Entries dropped: past MAX_PENDING, or after MAX_TRIES failed flushes. */
   dropped = 0;
 
   constructor(
@@ -117,7 +121,13 @@ export class OriginErrorLog {
         });
         if (expire) this.lastExpiry = now;
       } catch (error) {
-        const back = [...batch, ...this.pending];
+        const retried = batch.filter((entry) => {
+          const tries = (this.tries.get(entry) ?? 0) + 1;
+          this.tries.set(entry, tries);
+          return tries < MAX_TRIES;
+        });
+        this.dropped += batch.length - retried.length;
+        const back = [...retried, ...this.pending];
         this.dropped += Math.max(0, back.length - MAX_PENDING);
         this.pending = back.slice(-MAX_PENDING);
         throw error;
