@@ -50,6 +50,9 @@ const TITLES: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
+/** The part 7 body's `title` for a status. */
+export const titleOf = (status: number): string => TITLES[status] ?? 'Error';
+
 /** Container-platform routes (all under /mc once routed, see app.ts) speak plain problem details; the core API adds its three fields. */
 const isContainerPath = (url: string) => url.startsWith('/mc/');
 
@@ -58,7 +61,7 @@ export function errorBody(request: FastifyRequest, status: number, detail: strin
   const asked = request.originalUrl ?? request.url;
   const instance = asked.split('?')[0] ?? asked;
   const body: ErrorBodyT = {
-    title: TITLES[status] ?? 'Error',
+    title: titleOf(status),
     status,
     detail,
     instance,

@@ -11,7 +11,8 @@ import type { OriginErrorLog } from '../../domain/edge/origin/origin-errors.js';
 import type { ErrorBodyT } from '../../schemas/error.js';
 import type { OriginErrorLogEntryT, OriginErrorLogsT } from '../../schemas/origin-errors.js';
 import type { OriginErrorEntry } from '../../store/types.js';
-import { LoggingRefusal } from './requests.js';
+import { titleOf } from '../common/errors.js';
+import { LoggingRefusal, utcDay } from './requests.js';
 
 const PATH = /^\/(\d{1,18})\/([^/]*)$/;
 const DATE = /^(\d{2})-(\d{2})-(\d{4})$/;
@@ -36,10 +37,8 @@ export function parseOriginErrorsPath(method: string, url: string): OriginErrors
   const date = DATE.exec(text);
   const invalid = new LoggingRefusal(400, 'invalid_request', `"${text}" is not a date as MM-dd-yyyy (e.g. 10-29-2025).`);
   if (!date) throw invalid;
-  const [month, day, year] = [Number(date[1]), Number(date[2]), Number(date[3])];
-  const from = Date.UTC(year, month - 1, day);
-  const check = new Date(from);
-  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) throw invalid;
+  const from = utcDay(Number(date[3]), Number(date[1]), Number(date[2]));
+  if (from === undefined) throw invalid;
   return { pullZoneId: Number(match[1]), from };
 }
 
@@ -56,20 +55,11 @@ function entryOf(e: OriginErrorEntry): OriginErrorLogEntryT {
   return { logId: e.logId, timestamp: e.at, log, labels: JSON.parse(e.labels) as OriginErrorLogEntryT['labels'] };
 }
 
-const TITLES: Record<LoggingRefusal['status'], string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  429: 'Too Many Requests',
-};
-
 /** A refusal as the specification's part 7 body. */
 export function refuseOriginErrors(req: IncomingMessage, res: ServerResponse, refusal: LoggingRefusal): void {
   const id = randomUUID();
   const path = pathOf(req.url ?? '/');
-  const problem: ErrorBodyT = { title: TITLES[refusal.status], status: refusal.status, detail: refusal.message, instance: path, errors: [], id };
+  const problem: ErrorBodyT = { title: titleOf(refusal.status), status: refusal.status, detail: refusal.message, instance: path, errors: [], id };
   const body = JSON.stringify(problem);
   res.writeHead(refusal.status, {
     'content-type': 'application/json; charset=utf-8',

@@ -36,6 +36,13 @@ export class LoggingRefusal extends Error {
 
 const invalid = (message: string) => new LoggingRefusal(400, 'invalid_request', message);
 
+/** The start of a calendar day (UTC, epoch ms), or undefined when there is no such day (02-30, 13-01). */
+export function utcDay(year: number, month: number, day: number): number | undefined {
+  const from = Date.UTC(year, month - 1, day);
+  const date = new Date(from);
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day ? from : undefined;
+}
+
 export function parseLogQuery(method: string, url: string, now: number): LogQuery {
   const question = url.indexOf('?');
   const path = question < 0 ? url : url.slice(0, question);
@@ -50,9 +57,8 @@ export function parseLogQuery(method: string, url: string, now: number): LogQuer
   const start = integer(params, 'start', 0);
   if (v1) {
     const [, month, day, year, id] = v1 as unknown as [string, string, string, string, string];
-    const from = Date.UTC(2000 + Number(year), Number(month) - 1, Number(day));
-    const date = new Date(from);
-    if (date.getUTCMonth() !== Number(month) - 1 || date.getUTCDate() !== Number(day)) throw invalid(`${month}-${day}-${year} is not a date (MM-DD-YY).`);
+    const from = utcDay(2000 + Number(year), Number(month), Number(day));
+    if (from === undefined) throw invalid(`${month}-${day}-${year} is not a date (MM-DD-YY).`);
     const end = integer(params, 'end', start + ACCESS_LOG_SIZE);
     if (end < start) throw invalid('end must not be below start.');
     return { version: 1, pullZoneId: Number(id), from, to: from + DAY_MS, read: { start, limit: end - start, order } };
