@@ -47,37 +47,22 @@ class DnsAnswer {
     this.ttl = ttl === undefined ? 30 : Number(ttl);
   }
 }
-globalThis.ARecord = class ARecord extends DnsAnswer {
-  constructor(ip, ttl) {
-    super('A', ip, ttl);
-    this.ip = String(ip);
-  }
-};
-globalThis.AaaaRecord = class AaaaRecord extends DnsAnswer {
-  constructor(ip, ttl) {
-    super('AAAA', ip, ttl);
-    this.ip = String(ip);
-  }
-};
-globalThis.CnameRecord = class CnameRecord extends DnsAnswer {
-  constructor(hostname, ttl) {
-    super('CNAME', hostname, ttl);
-    this.hostname = String(hostname);
-  }
-};
-globalThis.TxtRecord = class TxtRecord extends DnsAnswer {
-  constructor(text, ttl) {
-    super('TXT', text, ttl);
-    this.text = String(text);
-  }
-};
+/** A record class named `name` (as the platform's): its `type`, and the value also under its own field. */
+const recordClass = (name, type, field) =>
+  ({
+    [name]: class extends DnsAnswer {
+      constructor(value, ttl) {
+        super(type, value, ttl);
+        this[field] = String(value);
+      }
+    },
+  })[name];
+globalThis.ARecord = recordClass('ARecord', 'A', 'ip');
+globalThis.AaaaRecord = recordClass('AaaaRecord', 'AAAA', 'ip');
+globalThis.CnameRecord = recordClass('CnameRecord', 'CNAME', 'hostname');
+globalThis.TxtRecord = recordClass('TxtRecord', 'TXT', 'text');
 /** The edge's addresses (the pull zone is served by this edge): the DNS side answers them as A or AAAA. */
-globalThis.PullZoneRecord = class PullZoneRecord extends DnsAnswer {
-  constructor(pullzone, ttl) {
-    super('PULLZONE', pullzone, ttl);
-    this.pullzone = String(pullzone);
-  }
-};
+globalThis.PullZoneRecord = recordClass('PullZoneRecord', 'PULLZONE', 'pullzone');
 let dnsHandler;
 
 const cpuMs = () => {
