@@ -87,7 +87,10 @@ export function buildRuntime(options: RuntimeOptions): Runtime {
     start() {
       jobs.start();
       // What encodes of a killed process left in the temporary directory goes before new ones start.
-      void sweepWorkDirs(tmpdir()).finally(() => mediaJobs.start());
+      void sweepWorkDirs(tmpdir()).finally(() => {
+        // A runtime closed while the sweep ran stays closed: starting the runner now would poll a closed store.
+        if (closing === undefined) mediaJobs.start();
+      });
       services.fileSweeper.start((error) => log.error({ err: error }, 'the files sweep failed'));
       services.lifecycleSweeper.start((error) => log.error({ err: error }, 'the S3 lifecycle sweep failed'));
       services.usage.start();

@@ -25,7 +25,9 @@ export default function setup(): void {
   if (existsSync(CHROMIUM)) return;
   const sudo = process.getuid?.() === 0 ? '' : 'sudo -n ';
   try {
-    execSync(`${sudo}apt-get update && ${sudo}apt-get install -y chromium`, {
+    // apt-get waits for the lock (a machine's own first-boot upgrades, another test's install) instead of failing on it.
+    const apt = `${sudo}apt-get -o DPkg::Lock::Timeout=300`;
+    execSync(`${apt} update && ${apt} install -y chromium`, {
       stdio: ['ignore', 'ignore', 'inherit'],
       env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
     });

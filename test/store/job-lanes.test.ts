@@ -14,6 +14,21 @@ afterEach(async () => {
   await t.close();
 });
 
+describe('claims', () => {
+  it('take no more jobs than their limit, however the database plans the claim', async () => {
+    // A claim is one UPDATE over a LIMITed, SKIP LOCKED choice. Written as `WHERE id IN (subquery)`,
+    // PostgreSQL may run the subquery again for each row it joins and lease more rows than asked.
+    const now = t.clock.read().getTime();
+    let leased = 0;
+    for (let round = 1; round <= 20; round++) {
+      for (let i = 0; i < 3; i++) await t.store.jobs.enqueue('note', { round, i }, now);
+      expect(await t.store.jobs.claimDue(now, 1, `worker-${round}`, now + 60_000)).toHaveLength(1);
+      leased++;
+      expect(await t.store.jobs.count(now)).toEqual({ pending: 3 * round - leased, leased });
+    }
+  });
+});
+
 describe('job lanes', () => {
   it('let each runner take only the kinds of its lane, and refuse a handler for a kind of another lane', async () => {
     const general = new JobRunner(t.store, t.clock.read, { lane: { except: ['encode'] } });

@@ -12,14 +12,20 @@ export class PgJobs implements Jobs {
   }
   async claimDue(now: number, limit: number, worker: string, leaseUntil: number, lane: JobLane = { except: [] }): Promise<Job[]> {
     const [kinds, listed] = 'only' in lane ? [lane.only, true] : [lane.except, false];
-    // SKIP LOCKED: instances polling at the same moment take disjoint jobs instead of queueing.
+    // SKIP LOCKED: instances polling at the same moment take disjoint jobs instead of queueing. The
+    // choice is a MATERIALIZED CTE, run exactly once: as `WHERE id IN (subquery)` the planner may
+    // run the subquery again for each row it joins, each run skipping the rows the UPDATE already
+    // changed, and so lease more jobs than the limit (the likely cause of a CI run in which a claim
+    // of 1 left none of 2 jobs pending).
     const rows = await run<JobRow>(
       this.db,
-      `UPDATE jobs SET locked_by = $1, locked_until = $2, attempts = attempts + 1
-       WHERE id IN (SELECT id FROM jobs WHERE run_at <= $3 AND (locked_until IS NULL OR locked_until < $3)
-                    AND (kind = ANY($5::text[])) = $6
-                    ORDER BY run_at, id LIMIT $4 FOR UPDATE SKIP LOCKED)
-       RETURNING id, kind, payload, run_at, attempts`,
+      `WITH chosen AS MATERIALIZED (
+         SELECT id FROM jobs WHERE run_at <= $3 AND (locked_until IS NULL OR locked_until < $3)
+           AND (kind = ANY($5::text[])) = $6
+         ORDER BY run_at, id LIMIT $4 FOR UPDATE SKIP LOCKED)
+       UPDATE jobs SET locked_by = $1, locked_until = $2, attempts = attempts + 1
+       FROM chosen WHERE jobs.id = chosen.id
+       RETURNING jobs.id, jobs.kind, jobs.payload, jobs.run_at, jobs.attempts`,
       [worker, leaseUntil, now, limit, kinds, listed],
     );
     return rows.sort((a, b) => a.run_at - b.run_at || a.id - b.id).map(jobFromRow);
