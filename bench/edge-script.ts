@@ -2,7 +2,9 @@
  * Edge scripts: a trivial standalone script's answer through the edge against the same code run
  * directly by Deno (`deno serve`), in the same run, alternating, at the same concurrency; and the
  * cold start of a script's first request (publish to first answer, and the process's own start).
- * The answer is `no-store`, so every request runs the script. Run: `npx tsx bench/edge-script.ts`.
+ * The answer is `no-store`, so every request runs the script. The ceiling of any edge in Node:
+ * a bare node:http reverse proxy (bench/bare-proxy.ts: one keep-alive agent, nothing else) in
+ * front of the same `deno serve`, same rounds. Run: `npx tsx bench/edge-script.ts`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -11,6 +13,7 @@ import { Session } from 'node:inspector/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type autocannon from 'autocannon';
+import { startBareProxy } from './bare-proxy.js';
 import { request } from 'undici';
 import { readConfig } from '../src/config.js';
 import { packageRoot } from '../src/package-root.js';
@@ -146,9 +149,11 @@ async function main(): Promise<void> {
   console.error(`bench: the edge's process idle: ${Math.round((idle.user + idle.system) / 2000)} ms of CPU a second`);
   const deno = await startDenoServe(dir);
   console.error(`bench: deno serve at ${deno.url}`);
-  // Warm both.
+  const proxy = await startBareProxy(deno.url);
+  // Warm them all.
   await load(edgeUrl, host);
   await load(deno.url);
+  await load(`${proxy.url}/`);
   await load(edgeUrl, plainHost);
   const edgeRps: number[] = [];
   const denoRps: number[] = [];
@@ -158,6 +163,7 @@ async function main(): Promise<void> {
   const scriptCpuUs: number[] = [];
   const plainRps: number[] = [];
   const plainCpuUs: number[] = [];
+  const proxyRps: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const profiling = PROFILE ? await startProfile() : undefined;
     const cpuBefore = process.cpuUsage();
@@ -173,6 +179,9 @@ async function main(): Promise<void> {
     console.error(`bench: edge CPU per request: user ${Math.round(cpu.user / e.requests.total)} µs, system ${Math.round(cpu.system / e.requests.total)} µs`);
     if (e.non2xx > 0 || e.errors > 0) throw new Error(`edge: ${e.non2xx} non-2xx, ${e.errors} errors`);
     const d = await load(deno.url);
+    const bare = await load(`${proxy.url}/`);
+    if (bare.non2xx > 0 || bare.errors > 0) throw new Error(`bare proxy: ${bare.non2xx} non-2xx, ${bare.errors} errors`);
+    proxyRps.push(bare.requests.average);
     const plainCpuBefore = process.cpuUsage();
     const p = await load(edgeUrl, plainHost);
     const plainCpu = process.cpuUsage(plainCpuBefore);
@@ -185,6 +194,7 @@ async function main(): Promise<void> {
     denoP99.push(d.latency.p99);
   }
   deno.child.kill();
+  await proxy.stop();
   origin.child.kill();
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   const ratio = sum(edgeRps) / sum(denoRps);
@@ -197,6 +207,11 @@ async function main(): Promise<void> {
         edge: { rps: edgeRps.map(Math.round), p99Ms: edgeP99, cpuUsPerRequest: edgeCpuUs, scriptProcessCpuUsPerRequest: scriptCpuUs },
         denoServe: { rps: denoRps.map(Math.round), p99Ms: denoP99 },
         ratio: Number(ratio.toFixed(2)),
+        bareNodeProxyToDenoServe: {
+          rps: proxyRps.map(Math.round),
+          ratioToDenoServe: Number((sum(proxyRps) / sum(denoRps)).toFixed(2)),
+          edgeRatioToBareProxy: Number((sum(edgeRps) / sum(proxyRps)).toFixed(2)),
+        },
         plainOriginThroughEdge: {
           rps: plainRps.map(Math.round),
           cpuUsPerRequest: plainCpuUs,
