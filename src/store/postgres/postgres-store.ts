@@ -4,6 +4,7 @@
  * database that cannot be reached surfaces as a 503 with the part 7 body, never a hang; the pool
  * reconnects by itself when the database is back.
  */
+import { WIPED_TABLES } from '../wiped-tables.js';
 import pg from 'pg';
 import { StoreUnavailableError } from '../errors.js';
 import { loadMigrations } from '../migrations.js';
@@ -314,9 +315,7 @@ export class PostgresStore extends StoreRepositories implements Store {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      await client.query(
-        'TRUNCATE api_keys, resources, jobs, sequences, accounts, files, storage_usage, storage_usage_daily, usage_counters, audit_log, billing_records, dns_records, access_log, s3_uploads, s3_upload_parts RESTART IDENTITY CASCADE',
-      );
+      await client.query(`TRUNCATE ${WIPED_TABLES.join(', ')} RESTART IDENTITY CASCADE`);
       const seqs = await client.query<{ sequencename: string }>(
         `SELECT sequencename FROM pg_sequences WHERE schemaname = current_schema() AND sequencename LIKE 'seq\\_%'`,
       );

@@ -10,6 +10,7 @@
  * group-commit.ts, which also keeps every caller outside a transaction waiting while one runs. This
  * file assembles the store: the repositories, a file per table, served through that lock.
  */
+import { WIPED_TABLES } from '../wiped-tables.js';
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -134,10 +135,8 @@ export class SqliteStore extends StoreRepositories implements Store {
     await this.transaction(async () => {
       this.changes.emit({ type: 'all' });
       // Files go with their zones; their blobs become garbage for the files backend's sweep.
-      this.db.exec(`DELETE FROM api_keys; DELETE FROM resources; DELETE FROM jobs; DELETE FROM sequences; DELETE FROM accounts;
-        DELETE FROM files; DELETE FROM storage_usage; DELETE FROM storage_usage_daily; DELETE FROM usage_counters;
-        DELETE FROM audit_log; DELETE FROM billing_records; DELETE FROM dns_records; DELETE FROM access_log; DELETE FROM s3_uploads;
-        DELETE FROM sqlite_sequence WHERE name IN ('accounts', 'api_keys', 'resources', 'jobs', 'audit_log', 'billing_records', 'access_log');`);
+      this.db.exec(WIPED_TABLES.map((table) => `DELETE FROM ${table};`).join(' '));
+      this.db.prepare(`DELETE FROM sqlite_sequence WHERE name IN (${WIPED_TABLES.map(() => '?').join(', ')})`).run(...WIPED_TABLES);
     });
   }
 
