@@ -6,7 +6,6 @@
 // write), one HTTP exchange per request or hook; `x-edgeplane-script` carries what is not the
 // message itself (JSON: the hook, the client's URL and method, the origin request's headers).
 import { AsyncLocalStorage } from 'node:async_hooks';
-import process from 'node:process';
 
 const META = 'x-edgeplane-script';
 const socketPath = Deno.args[0];
@@ -65,8 +64,9 @@ globalThis.TxtRecord = recordClass('TxtRecord', 'TXT', 'text');
 globalThis.PullZoneRecord = recordClass('PullZoneRecord', 'PULLZONE', 'pullzone');
 let dnsHandler;
 
+// Deno's own (node:process would load Node's compatibility layer at start: ~6 ms of every cold start).
 const cpuMs = () => {
-  const used = process.cpuUsage();
+  const used = Deno.cpuUsage();
   return (used.user + used.system) / 1000;
 };
 
