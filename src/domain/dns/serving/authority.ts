@@ -308,7 +308,7 @@ export class ServingAuthority implements Authority {
       geoLocation: { latitude: 0, longitude: 0, country: '', asn: 0 },
       serverZone: '',
     };
-    const result = await this.runScript!(index.zone.accountId, script.scriptId, query).catch(() => undefined);
+    const result = await this.runScript!(index.zone.accountId, script.scriptId, query, script.variables).catch(() => undefined);
     if (!result?.ok) return reply.fail(RCODE.SERVFAIL);
     const cname = result.answers.find((a) => a.type === 'CNAME');
     const type = cname ? 'CNAME' : qtype;

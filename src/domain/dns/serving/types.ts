@@ -118,11 +118,16 @@ export interface DnsScriptAnswer {
   ttl: number;
 }
 
-/** Runs a zone account's DNS script for a query; `ok: false` is answered SERVFAIL. */
+/**
+ * Runs a zone account's DNS script for a query, the Script record's variables (its
+ * `EnviromentalVariables`) visible to the script as environment variables while it answers;
+ * `ok: false` is answered SERVFAIL.
+ */
 export type DnsScriptRunner = (
   accountId: number,
   scriptId: number,
   query: DnsScriptQuery,
+  variables: Record<string, string>,
 ) => Promise<{ ok: true; answers: DnsScriptAnswer[] } | { ok: false; message: string }>;
 
 export interface AuthorityOptions {
