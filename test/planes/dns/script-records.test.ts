@@ -119,4 +119,26 @@ describe('a Script record', () => {
     const records = (await t.get(`/dnszone/${zoneId}`)).body.Records as { Name: string; LinkName: string }[];
     expect(records.find((r) => r.Name === 'gone')).toMatchObject({ LinkName: String(scriptId) });
   });
+
+  it("tells the script a query's EDNS Client Subnet, and answers for that subnet only; other answers hold for any client", async () => {
+    await scriptRecord('subnet', 'export default function handleQuery(query) { return new TxtRecord(query.request.ednsIP + " " + query.request.serverZone); }');
+    expect((await t.put(`/dnszone/${zoneId}/records`, { Type: 0, Name: 'plain', Value: '192.0.2.10' })).status).toBe(201);
+    const ecsOf = (answer: Awaited<ReturnType<typeof udpAsk>>) =>
+      (
+        answer?.additionals?.find((a) => a.type === 'OPT') as
+          | { options: { code: number; ip: string; sourcePrefixLength: number; scopePrefixLength: number }[] }
+          | undefined
+      )?.options?.find((o) => o.code === 8);
+    const clientSubnet = { ip: '198.51.100.0', sourcePrefixLength: 24 };
+    const scripted = await udpAsk(dns.port, query('subnet.scripted.test', { type: 'TXT', udpPayloadSize: 1232, clientSubnet }), 8000);
+    expect(txtOf(scripted)).toEqual(['198.51.100.0 LOCAL']);
+    expect(ecsOf(scripted)).toMatchObject({ ip: '198.51.100.0', sourcePrefixLength: 24, scopePrefixLength: 24 });
+    const plain = await udpAsk(dns.port, query('plain.scripted.test', { type: 'A', udpPayloadSize: 1232, clientSubnet }), 3000);
+    expect(plain?.answers?.map((a) => (a as { data: string }).data)).toEqual(['192.0.2.10']);
+    expect(ecsOf(plain)).toMatchObject({ ip: '198.51.100.0', sourcePrefixLength: 24, scopePrefixLength: 0 });
+    // Without the option: no subnet told, none echoed.
+    const bare = await udpAsk(dns.port, query('subnet.scripted.test', { type: 'TXT', udpPayloadSize: 1232 }), 3000);
+    expect(txtOf(bare)).toEqual([' LOCAL']);
+    expect(ecsOf(bare)).toBeUndefined();
+  });
 });

@@ -108,6 +108,7 @@ export interface DnsScriptQuery {
   ednsIP: string;
   /** No location database here: unknown (empty country, 0, 0). */
   geoLocation: { latitude: number; longitude: number; country: string; asn: number };
+  /** The location that received the query: edgeplane's one, `LOCAL` (as in the access log). */
   serverZone: string;
 }
 
