@@ -43,7 +43,7 @@ export async function writeScriptModules(cacheDir: string, code: string): Promis
   if (await exists(found.main)) return found;
   // Written beside, then renamed into place: a process never reads a folder half written.
   const staging = `${dir}.${randomBytes(6).toString('hex')}.tmp`;
-  await mkdir(staging, { recursive: true });
+  await mkdir(staging, { recursive: true, mode: 0o700 });
   try {
     for (const [name, text] of Object.entries(files)) await writeFile(join(staging, name), text);
     await rename(staging, dir);

@@ -234,7 +234,8 @@ export class ScriptRuntime {
     const wanted = this.options.cacheDir;
     const temporary = join(this.workDir!, '.deno');
     this.cacheDir ??= wanted
-      ? mkdir(wanted, { recursive: true }).then(
+      ? // Its own user's only: it holds the scripts' code (mode applies to the folders made here).
+        mkdir(wanted, { recursive: true, mode: 0o700 }).then(
           () => wanted,
           (error: unknown) => {
             this.options.log({ cacheDir: wanted, err: error }, "the edge scripts' cache folder could not be made: a temporary one is used");
