@@ -214,14 +214,14 @@ export class ScriptRuntime {
     });
     const started = this.cache()
       .then((cacheDir) => writeScriptModules(cacheDir, release.code))
-      .then(
-        (modules) => process.start(modules),
-        (error: unknown) => {
-          log({ scriptId: release.scriptId, err: error }, "an edge script's modules could not be written");
-          process.stop(FAILURES.unavailable("The edge script's runtime could not be started."));
-          return FAILURES.unavailable("The edge script's runtime could not be started.");
-        },
-      );
+      .then((modules) => process.start(modules))
+      .catch((error: unknown) => {
+        // Its modules or its folder could not be written: a failure to answer, never a rejection left unhandled.
+        log({ scriptId: release.scriptId, err: error }, "an edge script's process could not be prepared");
+        const failure = FAILURES.unavailable("The edge script's runtime could not be started.");
+        process.stop(failure);
+        return failure;
+      });
     const running: Running = { accountId, key: release.key, releaseId: release.releaseId, scriptType: release.scriptType, process, started };
     void running.started.then((failure) => {
       if (failure) running.failedAt = Date.now();
