@@ -99,7 +99,7 @@ async function startDenoServe(dir: string): Promise<{ url: string; child: ChildP
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'edgeplane-bench-scripts-'));
   // The startup bound raised: on a loaded machine Deno's start alone can pass the platform's 500 ms; the bench reports what it took.
-  const config = readConfig({}, { databaseUrl: `sqlite:${join(dir, 'bench.db')}`, edgeScriptStartupMs: 10_000 });
+  const config = readConfig({}, { databaseUrl: `sqlite:${join(dir, 'bench.db')}`, edgeScriptStartupMs: 10_000, edgeScriptCacheDir: join(dir, 'deno-cache') });
   const store = await openStore(config);
   const masterKey = randomBytes(32);
   const runtime = buildRuntime({ config, store, masterKey });
@@ -121,12 +121,17 @@ async function main(): Promise<void> {
   const plainHost = `bench-plain.${config.cdnDomain}`;
   const edgeUrl = `${edge.url}/`;
 
-  // Cold start: publish, then the first request (the process starts for it).
-  const coldStarts: { firstAnswerMs: number; processStartMs: number }[] = [];
-  for (let i = 0; i < COLD_STARTS; i++) {
-    if (i > 0) await services.edgeScripts.scripts.setCode(principal, script.Id, `${SCRIPT}// ${i}\n`);
+  // Cold start: publish, then a fresh instance's first request (the process starts for it); with
+  // Deno's cache as a restarted instance finds it (kept from the runs before), and with an empty one
+  // (the first script an installation ever runs).
+  type ColdStart = { firstAnswerMs: number; processStartMs: number };
+  const coldStarts: ColdStart[] = [];
+  const coldStartsEmptyCache: ColdStart[] = [];
+  let edits = 0;
+  const coldStart = async (cacheDir: string): Promise<ColdStart> => {
+    await services.edgeScripts.scripts.setCode(principal, script.Id, `${SCRIPT}// ${++edits}\n`);
     await services.edgeScripts.scripts.publish(principal, script.Id, null);
-    const fresh = buildRuntime({ config, store, masterKey });
+    const fresh = buildRuntime({ config: { ...config, edgeScriptCacheDir: cacheDir }, store, masterKey });
     const edgeFresh = await listenEdge(
       createEdgeCore(fresh.services, { cdnDomain: config.cdnDomain, cacheBytes: 1 << 20, logError: console.error }),
       '127.0.0.1',
@@ -136,10 +141,19 @@ async function main(): Promise<void> {
     const answer = await request(`${edgeFresh.url}/`, { headers: { host } });
     const text = await answer.body.text();
     if (answer.statusCode !== 200) throw new Error(`cold start: ${answer.statusCode} ${text}`);
-    coldStarts.push({ firstAnswerMs: performance.now() - started, processStartMs: fresh.services.edgeScripts.runtime.startMsOf(script.Id) ?? Number.NaN });
-    console.error(`bench: cold start ${i + 1}: ${Math.round(performance.now() - started)} ms`);
+    const measured = { firstAnswerMs: performance.now() - started, processStartMs: fresh.services.edgeScripts.runtime.startMsOf(script.Id) ?? Number.NaN };
     await edgeFresh.close();
     await fresh.close();
+    return measured;
+  };
+  const sharedCache = config.edgeScriptCacheDir!;
+  if (COLD_STARTS > 0) await coldStart(sharedCache); // fills the kept cache, as an earlier run would have
+  for (let i = 0; i < COLD_STARTS; i++) {
+    coldStartsEmptyCache.push(await coldStart(join(dir, `deno-cache-empty-${i}`)));
+    coldStarts.push(await coldStart(sharedCache));
+    console.error(
+      `bench: cold start ${i + 1}: ${Math.round(coldStarts.at(-1)!.firstAnswerMs)} ms, with an empty cache ${Math.round(coldStartsEmptyCache.at(-1)!.firstAnswerMs)} ms`,
+    );
   }
 
   if (COLD_STARTS === 0) await services.edgeScripts.scripts.publish(principal, script.Id, null);
@@ -218,6 +232,7 @@ async function main(): Promise<void> {
           ratioToDenoServe: Number((sum(plainRps) / sum(denoRps)).toFixed(2)),
         },
         coldStarts: coldStarts.map((c) => ({ firstAnswerMs: Math.round(c.firstAnswerMs), processStartMs: Math.round(c.processStartMs) })),
+        coldStartsEmptyCache: coldStartsEmptyCache.map((c) => ({ firstAnswerMs: Math.round(c.firstAnswerMs), processStartMs: Math.round(c.processStartMs) })),
       },
       null,
       2,

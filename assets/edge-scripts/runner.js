@@ -6,13 +6,12 @@
 // write), one HTTP exchange per request or hook; `x-edgeplane-script` carries what is not the
 // message itself (JSON: the hook, the client's URL and method, the origin request's headers).
 import { AsyncLocalStorage } from 'node:async_hooks';
-import process from 'node:process';
 
 const META = 'x-edgeplane-script';
 const socketPath = Deno.args[0];
 /** The platform's limits page: a script may make 50 subrequests (fetch calls) per request. */
 const SUBREQUESTS = Number(Deno.args[1] ?? 50);
-/** The request a fetch is made for: its subrequests are counted there. */
+/** The request a fetch is made for: its subrequests are counted there; a DNS query's record variables are read there. */
 const requestScope = new AsyncLocalStorage();
 const platformFetch = globalThis.fetch;
 globalThis.fetch = function fetch(input, init) {
@@ -22,6 +21,26 @@ globalThis.fetch = function fetch(input, init) {
   }
   return platformFetch(input, init);
 };
+// A Script record's variables (its EnviromentalVariables): environment variables of the query they
+// came with, over the script's own of the same name. node:process's `process.env` reads through
+// Deno.env.get, so both see them; outside a query (the module's top level) they do not exist.
+// A name the script has no variable of is unset (undefined), as on the platform, rather than the
+// permission error Deno raises for a name outside --allow-env (which lists the script's names).
+const processEnv = { get: Deno.env.get.bind(Deno.env), has: Deno.env.has.bind(Deno.env) };
+const unsetWhenDenied = (read, name, unset) => {
+  try {
+    return read(name);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) return unset;
+    throw error;
+  }
+};
+const recordVariable = (name) => {
+  const env = requestScope.getStore()?.env;
+  return env && Object.hasOwn(env, name) ? env[name] : undefined;
+};
+Deno.env.get = (name) => recordVariable(name) ?? unsetWhenDenied(processEnv.get, name, undefined);
+Deno.env.has = (name) => recordVariable(name) !== undefined || unsetWhenDenied(processEnv.has, name, false);
 let handler;
 const middlewares = { onOriginRequest: [], onOriginResponse: [] };
 
@@ -65,8 +84,9 @@ globalThis.TxtRecord = recordClass('TxtRecord', 'TXT', 'text');
 globalThis.PullZoneRecord = recordClass('PullZoneRecord', 'PULLZONE', 'pullzone');
 let dnsHandler;
 
+// Deno's own (node:process would load Node's compatibility layer at start: ~6 ms of every cold start).
 const cpuMs = () => {
-  const used = process.cpuUsage();
+  const used = Deno.cpuUsage();
   return (used.user + used.system) / 1000;
 };
 
@@ -137,7 +157,7 @@ async function serve(request) {
   try {
     const meta = JSON.parse(request.headers.get(META) ?? '{}');
     const run = HOOKS[meta.hook] ?? standalone;
-    response = await requestScope.run({ subrequests: 0 }, () => run(meta, request));
+    response = await requestScope.run({ subrequests: 0, env: meta.env ?? null }, () => run(meta, request));
     if (!(response instanceof Response)) response = new Response('The script answered no Response.', { status: 502 });
   } catch (error) {
     console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));

@@ -136,7 +136,7 @@ export function buildServices(ctx: ServiceContext) {
     edgeAddresses: ctx.config.edgeAddresses.split(','),
     ...(ctx.config.dnsUpstream ? { resolveUpstream: upstreamResolver(ctx.config.dnsUpstream) } : {}),
     // Script records: their DNS script answers (made below; asked only once queries come).
-    runScript: (accountId, scriptId, query) => askDnsScript(edgeScripts.runtime, accountId, scriptId, query),
+    runScript: (accountId, scriptId, query, variables) => askDnsScript(edgeScripts.runtime, accountId, scriptId, query, variables),
     clock: ctx.clock,
   });
   const servedZones = new ServedZones(ctx.store, dnsZones.zones, dnsAuthority, {

@@ -79,7 +79,7 @@ const recordRequestProperties = {
   Tag: Type.Optional(Nullable(Type.String(), { description: 'Property tag of a CAA record, e.g. `issue`.' })),
   Port: Type.Optional(Nullable(U16('Target port of an SRV record.'))),
   PullZoneId: Type.Optional(Nullable(Int64(), { description: 'Pull zone a PullZone-type record points at.' })),
-  ScriptId: Type.Optional(Nullable(Int64(), { description: 'Script a Script-type record runs.' })),
+  ScriptId: Type.Optional(Nullable(Int64(), { description: 'The DNS script (ScriptType 0) of the account a Script-type record runs.' })),
   Accelerated: Type.Optional(Nullable(Type.Boolean(), { description: "Serve the record's traffic through the delivery network." })),
   MonitorType: Type.Optional(Nullable(MonitorTypeEnum("Health check run against the record's target:"))),
   GeolocationLatitude: Type.Optional(Nullable(Latitude('Latitude of the target, used by geolocation routing.'))),
@@ -88,7 +88,10 @@ const recordRequestProperties = {
   SmartRoutingType: Type.Optional(Nullable(SmartRoutingEnum('How answers are chosen among records of the same name:'))),
   Disabled: Type.Optional(Nullable(Type.Boolean(), { description: 'Keep the record but stop answering with it.' })),
   EnviromentalVariables: Type.Optional(
-    Nullable(Type.Array(DnsRecordEnvironmentVariable), { description: 'Variables for a script record (field name spelled as the interface spells it).' }),
+    Nullable(Type.Array(DnsRecordEnvironmentVariable), {
+      description:
+        "Variables for a script record: environment variables of its script while it answers the record's queries (field name spelled as the interface spells it).",
+    }),
   ),
   Comment: Type.Optional(Nullable(Type.String(), { description: 'Free note for people; not served.' })),
   AutoSslIssuance: Type.Optional(Nullable(Type.Boolean(), { description: 'Obtain a certificate for the name automatically.' })),

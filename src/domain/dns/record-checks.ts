@@ -4,6 +4,7 @@
  */
 import type { DnsRecordRequestT } from '../../schemas/dns.js';
 import type { StoreTx } from '../../store/types.js';
+import type { EdgeScriptDoc } from '../edge/scripts/types.js';
 import { AppError, type FieldProblem } from '../errors.js';
 
 /** Resources a record points at must exist in the caller's account. */
@@ -12,8 +13,13 @@ export async function linkProblems(tx: StoreTx, accountId: number, record: DnsRe
     const pullZone = await tx.docs.get('pullZone', accountId, String(record.PullZoneId));
     if (!pullZone) return [{ field: `${prefix}PullZoneId`, message: `The pull zone ${record.PullZoneId} does not exist.` }];
   }
-  // Script records (type 11): the platform has no scripts yet, so any positive ScriptId is
-  // accepted and kept; once scripts exist, check it here the way pull zones are checked.
+  if (record.Type === 11 && record.ScriptId != null) {
+    const script = await tx.docs.get<EdgeScriptDoc>('edgeScript', accountId, String(record.ScriptId));
+    if (!script) return [{ field: `${prefix}ScriptId`, message: `The DNS script ${record.ScriptId} does not exist.` }];
+    if (script.doc.ScriptType !== 0) {
+      return [{ field: `${prefix}ScriptId`, message: `The script ${record.ScriptId} is not a DNS script (ScriptType 0).` }];
+    }
+  }
   return [];
 }
 

@@ -35,6 +35,13 @@ async function pullZoneOf(ctx: TestContext, key = ctx.key, accountId = ctx.accou
   return id;
 }
 
+/** A script of the account (`ScriptType` 0: a DNS script). */
+async function scriptOf(ctx: TestContext, scriptType: 0 | 1, key = ctx.key): Promise<number> {
+  const res = await ctx.post('/compute/script', { Name: `script-${Date.now()}`, ScriptType: scriptType }, key);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.Id as number;
+}
+
 /** Adds a record and checks the answer is a complete record. */
 async function add(body: Record<string, unknown>) {
   const res = await t.put(url, body);
@@ -312,10 +319,28 @@ describe('per-type checks', () => {
     expect(res.body.detail).toContain('does not exist');
   });
 
-  it('accepts a Script record with any positive ScriptId, its id in LinkName', async () => {
-    const res = await add({ Type: 11, Name: 'api', ScriptId: 42 });
+  it('links a Script record to a DNS script of the account, its id in LinkName', async () => {
+    const scriptId = await scriptOf(t, 0);
+    const res = await add({ Type: 11, Name: 'api', ScriptId: scriptId });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ Type: 11, LinkName: '42' });
+    expect(res.body).toMatchObject({ Type: 11, LinkName: String(scriptId) });
+  });
+
+  it("refuses a Script record for an unknown script, another account's, or one that is not a DNS script, on add and update", async () => {
+    const unknown = await expectRejected({ Type: 11, ScriptId: 987654 }, ['ScriptId']);
+    expect(unknown.body.detail).toBe('The DNS script 987654 does not exist.');
+    const other = await t.newAccount();
+    await expectRejected({ Type: 11, ScriptId: await scriptOf(t, 0, other.key) }, ['ScriptId']);
+    const standalone = await scriptOf(t, 1);
+    const notDns = await expectRejected({ Type: 11, ScriptId: standalone }, ['ScriptId']);
+    expect(notDns.body.detail).toBe(`The script ${standalone} is not a DNS script (ScriptType 0).`);
+    // An update to a missing script is refused and leaves the record as it was.
+    const scriptId = await scriptOf(t, 0);
+    const record = (await add({ Type: 11, Name: 'fn', ScriptId: scriptId })).body;
+    const update = await t.post(`${url}/${record.Id}`, { ScriptId: 987654 });
+    expectErrorBody(update, 400, `${url}/${record.Id}`);
+    expect(errorFields(update)).toEqual(['ScriptId']);
+    expect((await t.get(`/dnszone/${zoneId}`)).body.Records[0]).toMatchObject({ Id: record.Id, LinkName: String(scriptId) });
   });
 });
 

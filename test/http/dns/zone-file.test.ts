@@ -81,7 +81,8 @@ describe('GET /dnszone/{id}/export', () => {
     await add({ Type: 5, Name: 'go', Value: 'https://example.org/landing?a=1;b=2' });
     await add({ Type: 6, Name: '', Value: 'apex-target.example.net' });
     await add({ Type: 7, Name: 'cdn', PullZoneId: pullZone, Ttl: 120 });
-    await add({ Type: 11, Name: 'fn', ScriptId: 42, EnviromentalVariables: [{ Name: 'MODE', Value: 'on "x"' }] });
+    const script = (await t.post('/compute/script', { Name: 'export-dns', ScriptType: 0 })).body.Id as number;
+    await add({ Type: 11, Name: 'fn', ScriptId: script, EnviromentalVariables: [{ Name: 'MODE', Value: 'on "x"' }] });
     await add({ Type: 0, Name: 'off', Value: '192.0.2.9', Disabled: true });
     await add({
       Type: 0,
@@ -98,7 +99,7 @@ describe('GET /dnszone/{id}/export', () => {
       '; edgeplane:Redirect go 300 Value="https://example.org/landing?a=1;b=2"',
       '; edgeplane:Flatten @ 300 Value="apex-target.example.net"',
       `; edgeplane:PullZone cdn 120 PullZoneId=${pullZone}`,
-      '; edgeplane:Script fn 300 ScriptId=42 EnviromentalVariables="[{\\"Name\\":\\"MODE\\",\\"Value\\":\\"on \\\\\\"x\\\\\\"\\"}]"',
+      `; edgeplane:Script fn 300 ScriptId=${script} EnviromentalVariables="[{\\"Name\\":\\"MODE\\",\\"Value\\":\\"on \\\\\\"x\\\\\\"\\"}]"`,
       '; edgeplane:A off 300 Value="192.0.2.9" Disabled=true',
       'www\t300\tIN\tA\t192.0.2.1\t; edgeplane: Weight=3 MonitorType=2 SmartRoutingType=2 GeolocationLatitude=0 GeolocationLongitude=13.4 Comment="main site"',
       '',
@@ -126,6 +127,7 @@ describe('GET /dnszone/{id}/export', () => {
 describe('export then import', () => {
   it('gives back the same records, of every type, with their settings', async () => {
     const pullZone = (await t.post('/pullzone', { Name: 'round-trip', OriginUrl: 'https://origin.example' })).body.Id as number;
+    const script = (await t.post('/compute/script', { Name: 'round-trip-dns', ScriptType: 0 })).body.Id as number;
     const all = [
       { Type: 0, Name: 'www', Value: '192.0.2.1', Ttl: 3600, Comment: 'web "front"; main', Weight: 2 },
       { Type: 0, Name: 'off', Value: '192.0.2.2', Disabled: true },
@@ -145,7 +147,7 @@ describe('export then import', () => {
       {
         Type: 11,
         Name: 'edge',
-        ScriptId: 7,
+        ScriptId: script,
         EnviromentalVariables: [
           { Name: 'A', Value: '1' },
           { Name: 'B', Value: null },

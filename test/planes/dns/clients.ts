@@ -9,6 +9,8 @@ export interface QueryOptions {
   /** EDNS(0) with this UDP payload size; no OPT record when unset. */
   udpPayloadSize?: number;
   dnssecOk?: boolean;
+  /** EDNS Client Subnet (RFC 7871) in the OPT record (with udpPayloadSize). */
+  clientSubnet?: { ip: string; sourcePrefixLength: number };
 }
 
 export function query(name: string, options: QueryOptions = {}): Buffer {
@@ -18,8 +20,13 @@ export function query(name: string, options: QueryOptions = {}): Buffer {
     flags: 1 << 8,
     questions: [{ name, type: options.type ?? 'A', class: 'IN' }],
   };
-  if (options.udpPayloadSize !== undefined)
-    packet.additionals = [{ name: '.', type: 'OPT', udpPayloadSize: options.udpPayloadSize, flags: options.dnssecOk ? 0x8000 : 0 } as never];
+  if (options.udpPayloadSize !== undefined) {
+    const subnet = options.clientSubnet;
+    const ecs = subnet
+      ? [{ code: 8, family: subnet.ip.includes(':') ? 2 : 1, sourcePrefixLength: subnet.sourcePrefixLength, scopePrefixLength: 0, ip: subnet.ip }]
+      : [];
+    packet.additionals = [{ name: '.', type: 'OPT', udpPayloadSize: options.udpPayloadSize, flags: options.dnssecOk ? 0x8000 : 0, options: ecs } as never];
+  }
   return encode(packet);
 }
 

@@ -91,7 +91,9 @@ describe('a standalone script', () => {
       SDK.net.http.serve(async () => Response.json({
         read: await attempt(() => Deno.readTextFile("/etc/passwd")),
         write: await attempt(() => Deno.writeTextFile("/tmp/edgeplane-script-write", "x")),
-        env: await attempt(() => Deno.env.get("HOME")),
+        // Listing the environment is denied; a name that is not one of the script's variables reads as unset.
+        env: await attempt(() => Deno.env.toObject()),
+        home: Deno.env.get("HOME") ?? null,
         run: await attempt(() => new Deno.Command("/usr/bin/id").output()),
         ownListener: await attempt(() => fetch("http://127.0.0.1:${apiPort}/")),
         metadata: await attempt(() => fetch("http://169.254.169.254/latest/meta-data/", { signal: AbortSignal.timeout(1000) })),
@@ -108,6 +110,7 @@ describe('a standalone script', () => {
       read: 'NotCapable',
       write: 'NotCapable',
       env: 'NotCapable',
+      home: null,
       run: 'NotCapable',
       ownListener: 'NotCapable',
       metadata: 'NotCapable',

@@ -16,8 +16,10 @@
  *   compact denial (denial.ts).
  */
 import { isIPv4, isIPv6 } from 'node:net';
-import type { Packet } from 'dns-packet';
+import type { OptAnswer, Packet } from 'dns-packet';
+import { EDGE_LOCATION } from '../../edge/logs/line.js';
 import { systemClock } from '../../principal.js';
+import { clientSubnetEcho, clientSubnetOf } from './client-subnet.js';
 import { compactNsec, EDNS_COMPACT_OK, nxnameNsec } from './denial.js';
 import { lookup } from './lookup.js';
 import { all, andThen, type Maybe } from './maybe.js';
@@ -203,10 +205,17 @@ export class ServingAuthority implements Authority {
     if (!index) return { response: errorResponse(query, RCODE.REFUSED) };
 
     const compactOk = opt !== undefined && (opt.flags & EDNS_COMPACT_OK) !== 0;
-    const reply = new Reply(context.dnssecOk);
+    const subnet = clientSubnetOf(opt);
+    const reply = new Reply(context.dnssecOk, subnet);
     const done = this.resolve(reply, index, asked, name, qtype, compactOk, context);
+    const answerOpt = (): OptAnswer | undefined => {
+      if (!opt) return undefined;
+      const out = responseOpt(opt, compactOk ? EDNS_COMPACT_OK : 0);
+      if (subnet) out.options.push(clientSubnetEcho(subnet, reply.subnetScope ?? 0));
+      return out;
+    };
     const finish = (): Answered => ({
-      response: response(query, reply.rcode, reply.authoritative, reply, opt && responseOpt(opt, compactOk ? EDNS_COMPACT_OK : 0)),
+      response: response(query, reply.rcode, reply.authoritative, reply, answerOpt()),
       zone: index.zone,
       cacheable: reply.cacheable,
       depends: { names: reply.names, serial: reply.serial },
@@ -300,15 +309,18 @@ export class ServingAuthority implements Authority {
     context: QueryContext,
   ): Promise<void> {
     const script = node.script!;
+    const subnet = reply.clientSubnet;
     const query: DnsScriptQuery = {
       hostname: owner,
       clientIP: context.address,
       queryType: qtype,
-      ednsIP: '',
+      ednsIP: subnet?.ip ?? '',
       geoLocation: { latitude: 0, longitude: 0, country: '', asn: 0 },
-      serverZone: '',
+      serverZone: EDGE_LOCATION,
     };
-    const result = await this.runScript!(index.zone.accountId, script.scriptId, query).catch(() => undefined);
+    // The script may answer by the subnet: its answer holds for that prefix only.
+    if (subnet) reply.subnetScope = subnet.sourcePrefixLength;
+    const result = await this.runScript!(index.zone.accountId, script.scriptId, query, script.variables).catch(() => undefined);
     if (!result?.ok) return reply.fail(RCODE.SERVFAIL);
     const cname = result.answers.find((a) => a.type === 'CNAME');
     const type = cname ? 'CNAME' : qtype;

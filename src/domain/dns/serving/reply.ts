@@ -3,6 +3,7 @@
  * the client asked for DNSSEC (DO) and the RRset's zone is signed.
  */
 import type { Answer } from 'dns-packet';
+import type { ClientSubnet } from './client-subnet.js';
 import type { RR } from './weighted.js';
 import { RCODE } from './response.js';
 import type { ZoneIndex } from './zone-index.js';
@@ -18,8 +19,14 @@ export class Reply {
   /** The names of its zone the answer was made from, and whether it carries the SOA (see AnswerDependencies). */
   readonly names: string[] = [];
   serial = false;
+  /** Set when the answer was made for the query's client subnet (a script's): the prefix it holds for. */
+  subnetScope: number | undefined;
 
-  constructor(readonly dnssec: boolean) {}
+  /** `clientSubnet`: the query's EDNS Client Subnet, when it had one (client-subnet.ts). */
+  constructor(
+    readonly dnssec: boolean,
+    readonly clientSubnet?: ClientSubnet,
+  ) {}
 
   /**
    * Adds an RRset served at `owner` (the spelling the client used, when it is the name asked).

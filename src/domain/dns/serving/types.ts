@@ -108,6 +108,7 @@ export interface DnsScriptQuery {
   ednsIP: string;
   /** No location database here: unknown (empty country, 0, 0). */
   geoLocation: { latitude: number; longitude: number; country: string; asn: number };
+  /** The location that received the query: edgeplane's one, `LOCAL` (as in the access log). */
   serverZone: string;
 }
 
@@ -118,11 +119,16 @@ export interface DnsScriptAnswer {
   ttl: number;
 }
 
-/** Runs a zone account's DNS script for a query; `ok: false` is answered SERVFAIL. */
+/**
+ * Runs a zone account's DNS script for a query, the Script record's variables (its
+ * `EnviromentalVariables`) visible to the script as environment variables while it answers;
+ * `ok: false` is answered SERVFAIL.
+ */
 export type DnsScriptRunner = (
   accountId: number,
   scriptId: number,
   query: DnsScriptQuery,
+  variables: Record<string, string>,
 ) => Promise<{ ok: true; answers: DnsScriptAnswer[] } | { ok: false; message: string }>;
 
 export interface AuthorityOptions {

@@ -55,8 +55,8 @@ export interface NameNode {
   records: PlacedRecord[];
   /** Names directly below that exist: a name with neither records nor children does not exist. */
   children: number;
-  /** A Script record's: the script answers this name's queries. */
-  script?: { scriptId: number; ttl: number };
+  /** A Script record's: the script answers this name's queries, with the record's variables. */
+  script?: { scriptId: number; ttl: number; variables: Record<string, string> };
 }
 
 export interface ZoneIndex {
@@ -147,6 +147,13 @@ function soaOf(zone: ServedZone, apex: string): Pick<ZoneIndex, 'soa' | 'negativ
 }
 
 /** Makes a node's RRsets (and at the apex the zone's SOA, NS and DNSKEY) from its records. */
+/** A Script record's `EnviromentalVariables` as its script sees them: unnamed ones left out, a null value empty. */
+function scriptVariables(record: DnsRecordT): Record<string, string> {
+  const variables: Record<string, string> = {};
+  for (const v of record.EnviromentalVariables ?? []) if (v.Name) variables[v.Name] = v.Value ?? '';
+  return variables;
+}
+
 export function renderNode(index: ZoneIndex, node: NameNode, options: IndexOptions): void {
   const atApex = node.name === index.apex;
   const zone = index.zone;
@@ -168,7 +175,7 @@ export function renderNode(index: ZoneIndex, node: NameNode, options: IndexOptio
   const rrsets = new Map<string, RRset>();
   const script = node.records.find(({ record }) => record.Type === 11)?.record;
   const scriptId = script ? linkedId(script) : null;
-  node.script = script && scriptId ? { scriptId, ttl: script.Ttl } : undefined;
+  node.script = script && scriptId ? { scriptId, ttl: script.Ttl, variables: scriptVariables(script) } : undefined;
   node.cname = undefined;
   if (node.cut) index.cuts.delete(node);
   node.cut = undefined;

@@ -9,6 +9,7 @@ import type { OriginAddresses } from '../origin/addresses.js';
 import { EdgeScriptService } from './service.js';
 import { EdgeScriptSettings } from './settings.js';
 import { EdgeScriptStatistics } from './statistics.js';
+import { defaultScriptCacheDir } from './runtime/script-modules.js';
 import { ScriptRuntime } from './runtime/script-runtime.js';
 
 export interface EdgeScriptsContext {
@@ -35,6 +36,7 @@ export function buildEdgeScripts(ctx: EdgeScriptsContext) {
     statistics,
     addresses: ctx.originAddresses,
     limits: { cpuMs, startupMs, memoryMb },
+    cacheDir: ctx.config.edgeScriptCacheDir ?? defaultScriptCacheDir(),
     log: ctx.log ?? (() => undefined),
   });
   return { scripts, settings, statistics, runtime };

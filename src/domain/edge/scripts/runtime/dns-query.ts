@@ -16,22 +16,37 @@ const ANSWER_WITHIN_MS = 5000;
 
 type DnsOutcome = { ok: true; answers: DnsScriptAnswer[] } | { ok: false; message: string };
 
-/** The script's records, or why there are none (the query is then answered SERVFAIL). */
-export async function askDnsScript(scripts: ScriptRuntime, accountId: number, scriptId: number, query: DnsScriptQuery): Promise<DnsOutcome> {
+/**
+ * The script's records, or why there are none (the query is then answered SERVFAIL). `variables`
+ * are the Script record's: the script reads them as environment variables (`Deno.env.get`,
+ * `process.env`) while it answers this query (runner.js), over its own of the same name.
+ */
+export async function askDnsScript(
+  scripts: ScriptRuntime,
+  accountId: number,
+  scriptId: number,
+  query: DnsScriptQuery,
+  variables: Record<string, string> = {},
+): Promise<DnsOutcome> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<DnsOutcome>((resolve) => {
     timer = setTimeout(() => resolve({ ok: false, message: `The DNS script did not answer within ${ANSWER_WITHIN_MS} ms.` }), ANSWER_WITHIN_MS);
   });
   try {
-    return await Promise.race([ask(scripts, accountId, scriptId, query), late]);
+    return await Promise.race([ask(scripts, accountId, scriptId, query, variables), late]);
   } finally {
     clearTimeout(timer);
   }
 }
 
-async function ask(scripts: ScriptRuntime, accountId: number, scriptId: number, query: DnsScriptQuery): Promise<DnsOutcome> {
-  const outcome = await scripts.run(accountId, scriptId, { hook: 'dns', query }, {}, undefined);
+async function ask(scripts: ScriptRuntime, accountId: number, scriptId: number, query: DnsScriptQuery, env: Record<string, string>): Promise<DnsOutcome> {
+  const outcome = await scripts.run(accountId, scriptId, { hook: 'dns', query, env }, {}, undefined);
   if (!outcome.ok) return { ok: false, message: outcome.failure.message };
+  // Made another type since its record was added: it is not asked (a record names a DNS script when it is written).
+  if (outcome.scriptType !== 0) {
+    outcome.response.destroy();
+    return { ok: false, message: `The script ${scriptId} is not a DNS script.` };
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of outcome.response as AsyncIterable<Buffer>) {

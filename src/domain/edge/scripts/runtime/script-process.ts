@@ -7,16 +7,14 @@
  * longer than the startup bound. Either way the callers get a failure (limits.ts), never a hang.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { Agent, type IncomingMessage, request as httpRequest } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { pathToFileURL } from 'node:url';
-import { packageRoot } from '../../../../package-root.js';
 import { processCpuMs } from './cpu-usage.js';
 import { FAILURES, PLATFORM_LIMITS, type ScriptFailure, type ScriptLimits } from './limits.js';
-import { sdkImportMap, withLocalSdk } from './sdk-compatibility.js';
+import type { ScriptModules } from './script-modules.js';
 
 export const META_HEADER = 'x-edgeplane-script';
 export const CPU_HEADER = 'x-edgeplane-cpu-ms';
@@ -30,9 +28,8 @@ interface Watched {
 }
 
 export interface ScriptProcessOptions {
-  /** A folder of its own, made here and removed when the process ends. */
+  /** A folder of its own for its socket, made here and removed when the process ends. */
   dir: string;
-  code: string;
   env: Record<string, string>;
   limits: ScriptLimits;
   /** `--deny-net` entries: the addresses the script may not reach (deny-net.ts). */
@@ -81,17 +78,15 @@ export class ScriptProcess {
     return this.stopped === undefined;
   }
 
-  /** Starts the process; resolves once it serves, or with why it did not. */
-  async start(): Promise<ScriptFailure | undefined> {
-    const { dir, code, env, limits } = this.options;
+  /** Starts the process on the release's modules; resolves once it serves, or with why it did not. */
+  async start(modules: ScriptModules): Promise<ScriptFailure | undefined> {
+    const { dir, env, limits } = this.options;
     await mkdir(dir, { recursive: true });
-    const runner = join(packageRoot(), 'assets', 'edge-scripts', 'runner.js');
-    await writeFile(join(dir, 'script.ts'), withLocalSdk(code));
-    await writeFile(join(dir, 'import-map.json'), JSON.stringify(sdkImportMap()));
-    await writeFile(
-      join(dir, 'main.js'),
-      `import { start } from ${JSON.stringify(pathToFileURL(runner).href)};\nimport * as script from './script.ts';\nstart(script);\n`,
-    );
+    // Stopped while it was being prepared (closed, or a newer release took its place).
+    if (this.stopped) {
+      await rm(dir, { recursive: true, force: true });
+      return this.stopped;
+    }
     const names = Object.keys(env);
     const args = [
       'run',
@@ -101,21 +96,21 @@ export class ScriptProcess {
       '--no-lock',
       '--no-remote',
       '--no-npm',
-      `--import-map=${join(dir, 'import-map.json')}`,
+      `--import-map=${modules.importMap}`,
       `--v8-flags=--max-old-space-size=${limits.memoryMb}`,
       '--allow-net',
       ...(this.options.deniedNet.length > 0 ? [`--deny-net=${this.options.deniedNet.join(',')}`] : []),
       `--allow-read=${this.socket}`,
       `--allow-write=${this.socket}`,
       ...(names.length > 0 ? [`--allow-env=${names.join(',')}`] : []),
-      join(dir, 'main.js'),
+      modules.main,
       this.socket,
       String(limits.subrequests ?? PLATFORM_LIMITS.subrequests),
     ];
     const started = performance.now();
     const child = spawn(denoBinary(), args, {
       cwd: dir,
-      env: { ...env, DENO_DIR: join(dirname(dir), '.deno'), NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' },
+      env: { ...env, DENO_DIR: modules.denoDir, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
@@ -226,7 +221,8 @@ export class ScriptProcess {
     this.stopped ??= why;
     clearTimeout(this.sampler);
     this.watched.clear();
-    this.child?.kill('SIGKILL');
+    if (this.child) this.child.kill('SIGKILL');
+    else this.markExited();
   }
 
   /** Stops it once its requests in flight are answered (a newer release took its place). */

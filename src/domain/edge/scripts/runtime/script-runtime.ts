@@ -8,6 +8,7 @@
  * for the script's statistics (statistics.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -18,6 +19,7 @@ import type { EdgeScriptService } from '../service.js';
 import type { EdgeScriptStatistics } from '../statistics.js';
 import { deniedNet } from './deny-net.js';
 import { FAILURES, type ScriptFailure, type ScriptLimits } from './limits.js';
+import { writeScriptModules } from './script-modules.js';
 import { type ScriptAnswer, ScriptProcess } from './script-process.js';
 
 export interface ScriptRuntimeOptions {
@@ -26,6 +28,8 @@ export interface ScriptRuntimeOptions {
   statistics: EdgeScriptStatistics;
   addresses: OriginAddresses;
   limits: ScriptLimits;
+  /** Deno's cache and the published modules, kept across runs (script-modules.ts); unset: a temporary folder. */
+  cacheDir?: string;
   /** Where the script's own messages and the runtime's failures are written. */
   log: (fields: Record<string, unknown>, message: string) => void;
   /** A start that failed is not tried again for this long (a script that cannot start is not started per request). */
@@ -65,6 +69,7 @@ export class ScriptRuntime {
   private readonly changedAgain = new Set<number>();
   private readonly refreshing = new Set<number>();
   private workDir: string | undefined;
+  private cacheDir: Promise<string> | undefined;
   private serial = 0;
   private closed = false;
 
@@ -202,17 +207,43 @@ export class ScriptRuntime {
     const dir = join(this.workDir, `${release.scriptId}-${release.releaseId}-${++this.serial}`);
     const process = new ScriptProcess({
       dir,
-      code: release.code,
       env: release.env,
       limits,
       deniedNet: deniedNet(addresses),
       log: (line) => log({ scriptId: release.scriptId, releaseId: release.releaseId }, line),
     });
-    const running: Running = { accountId, key: release.key, releaseId: release.releaseId, scriptType: release.scriptType, process, started: process.start() };
+    const started = this.cache()
+      .then((cacheDir) => writeScriptModules(cacheDir, release.code))
+      .then((modules) => process.start(modules))
+      .catch((error: unknown) => {
+        // Its modules or its folder could not be written: a failure to answer, never a rejection left unhandled.
+        log({ scriptId: release.scriptId, err: error }, "an edge script's process could not be prepared");
+        const failure = FAILURES.unavailable("The edge script's runtime could not be started.");
+        process.stop(failure);
+        return failure;
+      });
+    const running: Running = { accountId, key: release.key, releaseId: release.releaseId, scriptType: release.scriptType, process, started };
     void running.started.then((failure) => {
       if (failure) running.failedAt = Date.now();
     });
     return running;
+  }
+
+  /** The cache folder (made once): the configured one, or one in the temporary folder when it cannot be made. */
+  private cache(): Promise<string> {
+    const wanted = this.options.cacheDir;
+    const temporary = join(this.workDir!, '.deno');
+    this.cacheDir ??= wanted
+      ? // Its own user's only: it holds the scripts' code (mode applies to the folders made here).
+        mkdir(wanted, { recursive: true, mode: 0o700 }).then(
+          () => wanted,
+          (error: unknown) => {
+            this.options.log({ cacheDir: wanted, err: error }, "the edge scripts' cache folder could not be made: a temporary one is used");
+            return temporary;
+          },
+        )
+      : Promise.resolve(temporary);
+    return this.cacheDir;
   }
 
   /** Stops every process and removes their folders. */
