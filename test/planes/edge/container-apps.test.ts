@@ -2,7 +2,7 @@
  * Container applications run for real (podman): a small HTTP server image, pushed to a local
  * registry that asks for a password (the registry's stored credentials pull it), deployed through `POST /mc/apps` with a CDN endpoint; its pull zone reaches it through
  * the edge, its anycast endpoint on the configured address; the overview shows the pods podman
- * runs; it scales 1 → 3 with traffic spread; a failing liveness probe restarts it; a change
+ * runs; CPU load scales it up and idleness back down; it scales 1 → 3 with traffic spread; a failing liveness probe restarts it; a change
  * rolls without a failed request; a restarted edgeplane adopts its containers; a delete leaves
  * nothing behind. One deployment, exercised in turn. Skipped, saying why, where podman cannot run.
  */
@@ -63,7 +63,15 @@ describe.skipIf(unavailable !== undefined)(`container apps on podman${unavailabl
   beforeAll(async () => {
     // The image is compiled and pushed while the app starts.
     [t, registry] = await Promise.all([
-      createTestApp({ containerRuntime: 'podman', containerReconcileMs: 1000, containerDrainMs: 300 }),
+      // Autoscaling's windows short: up after 0.6 s above the span, down after 1.5 s below it.
+      createTestApp({
+        containerRuntime: 'podman',
+        containerReconcileMs: 1000,
+        containerDrainMs: 300,
+        containerScaleSampleMs: 200,
+        containerScaleUpMs: 600,
+        containerScaleDownMs: 1500,
+      }),
       // A registry that lets only its user in: the app's pulls use the registry's stored credentials.
       startRegistryWithImage('1', { userName: 'team', password: `pw-${Math.random().toString(36).slice(2)}` }),
     ]);
@@ -139,6 +147,38 @@ describe.skipIf(unavailable !== undefined)(`container apps on podman${unavailabl
     expect(await overviewPods()).toMatchObject([{ status: 'ready', containers: [{ status: 'ready', numberOfRestarts: 0 }] }]);
   });
 
+  it('scales up on CPU load and back down to min once idle', async () => {
+    const observed = () => runtime.observe(appId);
+    expect(observed()?.desired).toBe(1);
+    // Four clients asking for 100 ms of CPU each, over and over: the one replica's 0.5 CPU is spent.
+    let loaded = true;
+    const failed: number[] = [];
+    const clients = Array.from({ length: 4 }, async () => {
+      while (loaded) {
+        const a = await edge.get(publicHost, `/burn/${seq++}`);
+        if (a.status !== 200) failed.push(a.status);
+      }
+    });
+    try {
+      await until('a scale up', async () => ((observed()?.desired ?? 0) > 1 ? true : undefined), 20_000);
+      const overview = (await t.get(`/mc/apps/${appId}/overview`)).body;
+      expect(overview.averageCPU.indicator).toBeGreaterThan(80);
+      expect(overview.desiredInstances).toBeGreaterThan(1);
+      await active();
+      expect((await managedLeftovers(appId)).containers.length).toBe(observed()?.desired);
+    } finally {
+      loaded = false;
+      await Promise.all(clients);
+    }
+    expect(failed).toEqual([]);
+    expect(observed()?.events.find((e) => e.reason === 'scaled')?.message).toMatch(/^scaled from 1 to [23] replicas: CPU \d+% of the limit/);
+    // Idle: back to one replica once the down window has passed, its container stopped.
+    await until('a scale down', async () => (observed()?.desired === 1 ? true : undefined), 20_000);
+    await active();
+    await until('the scaled-away containers to go', async () => ((await managedLeftovers(appId)).containers.length === 1 ? true : undefined));
+    expect(observed()?.events.some((e) => e.reason === 'scaled' && /to 1 replicas: CPU \d+% of the limit for 1.5 s \(below 30%\)/.test(e.message))).toBe(true);
+  });
+
   it('scales 1 → 3 and spreads requests over the replicas', async () => {
     expect((await t.put(`/mc/apps/${appId}/autoscaling`, { min: 3, max: 3 })).status).toBe(200);
     await active();
@@ -151,7 +191,8 @@ describe.skipIf(unavailable !== undefined)(`container apps on podman${unavailabl
   });
 
   it('restarts a container whose liveness probe fails', async () => {
-    expect((await t.put(`/mc/apps/${appId}/autoscaling`, { min: 1, max: 3 })).status).toBe(200);
+    // One replica at once (with max 3 the idle three would go only after the down window).
+    expect((await t.put(`/mc/apps/${appId}/autoscaling`, { min: 1, max: 1 })).status).toBe(200);
     await active();
     expect((await ask()).text).toMatch(/^hello/);
     expect((await edge.get(publicHost, '/sick')).status).toBe(200);

@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import type { Store } from '../../../store/types.js';
 import type { ContainerAppDoc } from '../types.js';
 import { type AppRuntime, PodmanApps, SimulatedApps } from './app-runtime.js';
+import { CPU_SPAN } from './autoscale.js';
 import { PodmanRuntime } from './podman.js';
 import { revisionOf } from './specs.js';
 import { ContainerSupervisor } from './supervisor.js';
@@ -24,6 +25,9 @@ export interface RuntimeChoice {
   containerReconcileMs: number;
   containerDrainMs: number;
   containerAnycastAddress: string;
+  containerScaleSampleMs: number;
+  containerScaleUpMs: number;
+  containerScaleDownMs: number;
 }
 
 export interface RuntimeDeps {
@@ -105,6 +109,7 @@ export function chooseAppRuntime(config: RuntimeChoice, deps: RuntimeDeps): AppR
     probeTickMs: 100,
     drainMs: config.containerDrainMs,
     anycastAddress: config.containerAnycastAddress,
+    scale: { sampleMs: config.containerScaleSampleMs, upWindowMs: config.containerScaleUpMs, downWindowMs: config.containerScaleDownMs, ...CPU_SPAN },
   });
   const revisionsOf = (doc: ContainerAppDoc) => new Map(doc.containerTemplates.map((t) => [t.id, revisionOf(doc, t)]));
   return new PodmanApps(supervisor, runtime.description, revisionsOf);

@@ -11,6 +11,7 @@ import { mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { cgroupCpuNs } from './cgroup-cpu.js';
 import { LABELS, type ContainerRuntime, type ContainerSpec, type PullSource, type RunningContainer, type RuntimeEvent, type RuntimeWatch } from './types.js';
 
 export interface PodmanOptions {
@@ -36,6 +37,7 @@ interface PsEntry {
   ExitCode: number;
   Exited: boolean;
   StartedAt: number;
+  Pid?: number;
   Ports: { host_ip: string; container_port: number; host_port: number; range: number; protocol: string }[] | null;
 }
 
@@ -251,6 +253,28 @@ export class PodmanRuntime implements ContainerRuntime {
     };
   }
 
+  /** From each container's control group (cgroup-cpu.ts); those it cannot be read for, from one `podman stats`. */
+  async cpuTimes(containers: readonly RunningContainer[]): Promise<Map<string, number>> {
+    const times = new Map<string, number>();
+    const rest: string[] = [];
+    await Promise.all(
+      containers.map(async (c) => {
+        const ns = c.pid === null ? undefined : await cgroupCpuNs(c.pid, c.id);
+        if (ns !== undefined) times.set(c.id, ns);
+        else if (c.state === 'running') rest.push(c.id);
+      }),
+    );
+    if (rest.length > 0) {
+      const out = await this.exec(['stats', '--no-stream', '--format', '{{.ContainerID}} {{.CPUNano}}', ...rest]).catch(() => '');
+      for (const line of out.split('\n')) {
+        const [id, ns] = line.trim().split(' ');
+        const full = id && rest.find((r) => r.startsWith(id));
+        if (full && ns && /^\d+$/.test(ns)) times.set(full, Number(ns));
+      }
+    }
+    return times;
+  }
+
   async logs(id: string, lines: number): Promise<{ at: number; line: string }[]> {
     const out = await this.exec(['logs', '--timestamps', '--tail', String(lines), id]);
     return out
@@ -301,6 +325,7 @@ function fromPs(entry: PsEntry): RunningContainer {
     state: entry.State,
     exitCode: entry.Exited ? entry.ExitCode : null,
     startedAt: entry.StartedAt > 0 ? entry.StartedAt * 1000 : null,
+    pid: entry.State === 'running' && entry.Pid ? entry.Pid : null,
     restarts: 0,
     ports,
   };

@@ -16,9 +16,10 @@ import type { HeldLock, Store } from '../../../store/types.js';
 import { hasFunds } from '../../pull-zones/state.js';
 import type { ContainerAppDoc } from '../types.js';
 import { AnycastListeners, type AnycastPort } from './anycast.js';
+import { Autoscaler, type ScalePolicy } from './autoscale.js';
 import { checkProbe, tcpCheck } from './probes.js';
 import { type Replica, replicaOf, Replicas } from './replicas.js';
-import { containerSpec, DEFAULT_GRACE_SECONDS, firstPort, networkName, probePort, pullReference, revisionOf, volumeName } from './specs.js';
+import { containerSpec, DEFAULT_GRACE_SECONDS, firstPort, networkName, probePort, pullReference, RESOURCE_BOUNDS, revisionOf, volumeName } from './specs.js';
 import { type ContainerRuntime, LABELS, type PullSource, type RuntimeEvent, type RuntimeWatch } from './types.js';
 
 export interface SupervisorOptions {
@@ -35,6 +36,8 @@ export interface SupervisorOptions {
   drainMs: number;
   /** The address anycast endpoints' ports listen on (`EDGEPLANE_CONTAINER_ANYCAST_ADDRESS`). */
   anycastAddress: string;
+  /** How often the replicas' CPU is measured (ms), and how the autoscaler reads it (autoscale.ts). */
+  scale: ScalePolicy & { sampleMs: number };
   now?: () => number;
 }
 
@@ -42,6 +45,10 @@ export interface AppRuntimeState {
   /** Something stopped the application from running: a pull or a start failed. */
   failure: string | undefined;
   replicas: Replica[];
+  /** The replicas each template runs now, as autoscaling decided (undefined: not deployed). */
+  desired: number | undefined;
+  /** The last load sample: the busiest template's ready replicas' mean CPU, as a fraction of their limit. */
+  load: number | undefined;
   /** What happened to its containers, oldest first (the runtime's events and the supervisor's own acts). */
   events: AppEvent[];
 }
@@ -69,6 +76,8 @@ export class ContainerSupervisor {
   readonly replicas = new Replicas();
   /** The anycast endpoints' listeners on the configured address. */
   readonly anycast: AnycastListeners;
+  readonly scaler: Autoscaler;
+  private measuring = false;
   private readonly failures = new Map<string, string>();
   /** Applications whose network is known to exist (each podman command costs most of a second on a busy host). */
   private readonly networks = new Set<string>();
@@ -90,6 +99,7 @@ export class ContainerSupervisor {
   constructor(private readonly options: SupervisorOptions) {
     this.now = options.now ?? Date.now;
     this.anycast = new AnycastListeners(options.anycastAddress, this.replicas);
+    this.scaler = new Autoscaler(options.scale);
   }
 
   start(): void {
@@ -99,6 +109,7 @@ export class ContainerSupervisor {
     void this.soon();
     this.timers.push(setInterval(() => void this.soon(), this.options.intervalMs).unref());
     this.timers.push(setInterval(() => this.probeDue(), this.options.probeTickMs).unref());
+    this.timers.push(setInterval(() => void this.measure(), this.options.scale.sampleMs).unref());
   }
 
   async close(): Promise<void> {
@@ -135,7 +146,13 @@ export class ContainerSupervisor {
   }
 
   stateOf(appId: string): AppRuntimeState {
-    return { failure: this.failures.get(appId), replicas: this.replicas.ofApp(appId), events: this.events.get(appId) ?? [] };
+    return {
+      failure: this.failures.get(appId),
+      replicas: this.replicas.ofApp(appId),
+      desired: this.scaler.current(appId),
+      load: this.scaler.lastLoad(appId)?.cpu,
+      events: this.events.get(appId) ?? [],
+    };
   }
 
   /** Whether this instance runs the containers: with several instances on PostgreSQL, the one holding the supervisor's lock. */
@@ -222,7 +239,7 @@ export class ContainerSupervisor {
         const restartedElsewhere = known.container.startedAt !== container.startedAt;
         known.container = container;
         if (container.state !== 'running') known.ready = false;
-        if (restartedElsewhere) Object.assign(known, { started: false, ready: false, failures: 0, successes: 0, livenessFailures: 0 });
+        if (restartedElsewhere) Object.assign(known, { started: false, ready: false, failures: 0, successes: 0, livenessFailures: 0, cpu: undefined });
       } else {
         this.replicas.byId.set(container.id, replicaOf(container, this.now()));
       }
@@ -263,8 +280,12 @@ export class ContainerSupervisor {
   private async reconcile(appId: string, accountId: number, doc: ContainerAppDoc, funded: boolean): Promise<void> {
     const { runtime } = this.options;
     const grace = doc.terminationGracePeriodSeconds ?? DEFAULT_GRACE_SECONDS;
-    const wanted = doc.lifecycle.deployed && funded && doc.containerTemplates.length > 0 ? Math.max(doc.autoScaling.min, 1) : 0;
+    const runs = doc.lifecycle.deployed && funded && doc.containerTemplates.length > 0;
+    if (!runs) this.scaler.forget(appId);
     const mine = this.replicas.ofApp(appId);
+    // A restarted edgeplane keeps the replicas its previous run scaled to (within the limits).
+    const slots = new Set(mine.filter((r) => !r.draining).map((r) => r.slot)).size;
+    const wanted = runs ? this.scaler.replicasOf(appId, doc.autoScaling.min, doc.autoScaling.max, this.now(), slots) : 0;
     const keep = new Set<Replica>();
     // The network is made while the image is pulled: each podman command takes most of a second on a busy host.
     let network: Promise<void> | undefined;
@@ -294,8 +315,9 @@ export class ContainerSupervisor {
           const container = await runtime.run(containerSpec({ accountId, appId, doc, template, replica: slot, image }));
           current = replicaOf(container, this.now() + initialDelayMs(template.probes.startup ?? template.probes.liveness));
           this.replicas.byId.set(container.id, current);
-        } else if (current.container.state !== 'running' && current.container.state !== 'stopping' && this.now() >= current.retryAt) {
-          // A container that stopped on its own is started again, later each time it keeps stopping.
+        } else if (!current.checking && current.container.state !== 'running' && current.container.state !== 'stopping' && this.now() >= current.retryAt) {
+          // A container that stopped on its own is started again, later each time it keeps stopping;
+          // not one its probe is restarting (a second start racing podman's restart left its port unanswered).
           current.restarts++;
           current.retryAt = this.now() + Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(current.restarts, 5));
           await runtime.start(current.container.id);
@@ -341,9 +363,56 @@ export class ContainerSupervisor {
     for (const network of await runtime.networksOf(appId)) await runtime.removeNetwork(network);
     this.networks.delete(appId);
     this.events.delete(appId);
+    this.scaler.forget(appId);
     const used = new Set([...this.replicas.byId.values()].map((r) => r.container.labels[LABELS.image]));
     for (const image of images) if (!used.has(image)) await runtime.removeImage(image);
     this.failures.delete(appId);
+  }
+
+  /**
+   * Measures every running replica's CPU since the last measure, as a fraction of its limit, and
+   * gives each running application's load to the autoscaler: a changed count is an event of the
+   * application, and acted on at once.
+   */
+  private async measure(): Promise<void> {
+    if (this.measuring || this.closed || !this.owner) return;
+    this.measuring = true;
+    try {
+      const running = [...this.replicas.byId.values()].filter((r) => !r.draining && r.container.state === 'running');
+      const times = await this.options.runtime.cpuTimes(running.map((r) => r.container));
+      const now = this.now();
+      for (const r of running) {
+        const ns = times.get(r.container.id);
+        const app = this.docs.get(r.appId);
+        if (ns === undefined || !app) continue;
+        const last = r.cpuTime;
+        r.cpuTime = { ns, at: now, startedAt: r.container.startedAt };
+        if (!last || last.startedAt !== r.container.startedAt || now <= last.at || ns < last.ns) continue;
+        r.cpu = (ns - last.ns) / ((now - last.at) * 1e6) / RESOURCE_BOUNDS[app.doc.runtimeType].cpus;
+      }
+      for (const [appId, { doc }] of this.docs) {
+        const wanted = this.scaler.current(appId);
+        if (wanted === undefined) continue;
+        const live = this.replicas.ofApp(appId).filter((r) => !r.draining);
+        const loads = doc.containerTemplates.map((t) => {
+          const mine = live.filter((r) => r.templateId === t.id);
+          const measured = mine.every((r) => r.ready && r.cpu !== undefined && r.cpuTime?.at === now);
+          return mine.length === wanted && measured ? mine.reduce((sum, r) => sum + (r.cpu ?? 0), 0) / wanted : undefined;
+        });
+        // Every template's replicas ready and measured; else the window starts over.
+        const settled = loads.length > 0 && loads.every((l) => l !== undefined);
+        const sample = settled ? { at: now, cpu: Math.max(...(loads as number[])) } : undefined;
+        const decision = this.scaler.record(appId, sample, doc.autoScaling.min, doc.autoScaling.max, now);
+        if (decision.reason !== undefined) {
+          this.note(appId, undefined, 'scaled', `scaled from ${wanted} to ${decision.replicas} replicas: ${decision.reason}`);
+          void this.soon();
+        }
+      }
+    } catch (error) {
+      this.options.logError(error, 'measuring the containers failed');
+    } finally {
+      this.measuring = false;
+    }
   }
 
   private probeDue(): void {

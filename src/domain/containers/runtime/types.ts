@@ -62,6 +62,8 @@ export interface RunningContainer {
   state: string;
   exitCode: number | null;
   startedAt: number | null;
+  /** The container's main process on the host (null when it does not run). */
+  pid: number | null;
   restarts: number;
   /** Container port → host port on the loopback address. */
   ports: Map<number, number>;
@@ -112,6 +114,11 @@ export interface ContainerRuntime {
    * the watch stops on its own (the watcher exited), so the caller polls until it watches again.
    */
   watch(onEvent: (event: RuntimeEvent) => void, ended: (reason: string) => void): RuntimeWatch;
+  /**
+   * The CPU time each running container has used since it started (ns), by container id; one
+   * whose time cannot be read is left out.
+   */
+  cpuTimes(containers: readonly RunningContainer[]): Promise<Map<string, number>>;
   /** The container's output, oldest first, at most `lines` lines. */
   logs(id: string, lines: number): Promise<{ at: number; line: string }[]>;
 }
