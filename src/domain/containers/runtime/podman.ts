@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { cgroupCpuNs } from './cgroup-cpu.js';
+import { spawnTied } from './tied-child.js';
 import { LABELS, type ContainerRuntime, type ContainerSpec, type PullSource, type RunningContainer, type RuntimeEvent, type RuntimeWatch } from './types.js';
 
 export interface PodmanOptions {
@@ -223,11 +224,13 @@ export class PodmanRuntime implements ContainerRuntime {
     await this.exec(['rm', '--force', '--ignore', '--time', String(graceSeconds), id], COMMAND_TIMEOUT_MS + graceSeconds * 1000);
   }
 
-  /** One long-lived `podman events` for the installation's containers: nothing is polled while it runs. */
+  /**
+   * One long-lived `podman events` for the installation's containers: nothing is polled while it
+   * runs. Tied to this process (tied-child.ts): it dies with edgeplane, even one killed.
+   */
   watch(onEvent: (event: RuntimeEvent) => void, ended: (reason: string) => void): RuntimeWatch {
-    const child = spawn(this.options.binary, ['events', '--format', 'json', '--filter', 'type=container', '--filter', this.mine], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const tied = spawnTied(this.options.binary, ['events', '--format', 'json', '--filter', 'type=container', '--filter', this.mine]);
+    const child = tied.process;
     let said = '';
     let stopped = false;
     child.stderr.on('data', (chunk: Buffer) => {
@@ -248,7 +251,7 @@ export class PodmanRuntime implements ContainerRuntime {
     return {
       stop: () => {
         stopped = true;
-        child.kill();
+        tied.stop();
       },
     };
   }
