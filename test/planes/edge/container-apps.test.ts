@@ -2,7 +2,7 @@
  * Container applications run for real (podman): a small HTTP server image, pushed to a local
  * registry that asks for a password (the registry's stored credentials pull it), deployed through `POST /mc/apps` with a CDN endpoint; its pull zone reaches it through
  * the edge, its anycast endpoint on the configured address; the overview shows the pods podman
- * runs; CPU load scales it up and idleness back down; it scales 1 → 3 with traffic spread; a failing liveness probe restarts it; a change
+ * runs; its output goes to its log forwarding's syslog collector; CPU load scales it up and idleness back down; it scales 1 → 3 with traffic spread; a failing liveness probe restarts it; a change
  * rolls without a failed request; a restarted edgeplane adopts its containers; a delete leaves
  * nothing behind. One deployment, exercised in turn. Skipped, saying why, where podman cannot run.
  */
@@ -14,6 +14,7 @@ import { get } from 'node:http';
 import { promisify } from 'node:util';
 import { freePort, type LocalRegistry, managedLeftovers, podmanUnavailable, startRegistryWithImage, testTemplate } from '../../helpers/container-image.js';
 import { type EdgePlane, startEdgePlane } from '../../helpers/edge-plane.js';
+import { startSyslogReceiver } from '../../helpers/syslog-receiver.js';
 
 const unavailable = await podmanUnavailable();
 
@@ -145,6 +146,35 @@ describe.skipIf(unavailable !== undefined)(`container apps on podman${unavailabl
     expect(await askAnycast()).toBe(answer.text);
     // The overview's pods are podman's: one, its container ready.
     expect(await overviewPods()).toMatchObject([{ status: 'ready', containers: [{ status: 'ready', numberOfRestarts: 0 }] }]);
+  });
+
+  it("forwards the containers' output to the application's log forwarding collector", async () => {
+    const receiver = await startSyslogReceiver('tcp');
+    try {
+      const forwarding = { app: appId, type: 'SyslogTcp', endpoint: '127.0.0.1', port: receiver.port, format: 'SyslogRfc5424', enabled: true, token: 'tk"1' };
+      expect((await t.post('/mc/log/forwarding', forwarding)).status).toBe(201);
+      await runtime.settled();
+      // The follow starts with the pass: lines said from then on arrive.
+      const said = await until(
+        'a forwarded line',
+        async () => {
+          expect((await edge.get(publicHost, `/say/hi-${seq++}`)).status).toBe(200);
+          return receiver.messages.find((m) => m.includes('said hi-'));
+        },
+        15_000,
+      );
+      expect(said).toMatch(/^<134>1 \S+Z - - - - \[edgeplane@32473 token="tk\\"1"\] \{"log":"said hi-\d+","time":"[^"]+Z","container":"ep-[a-z0-9]+-/);
+      // Off: nothing more is sent.
+      expect((await t.put(`/mc/log/forwarding/${appId}`, { ...forwarding, enabled: false })).status).toBe(200);
+      await runtime.settled();
+      const before = receiver.messages.length;
+      await edge.get(publicHost, `/say/late-${seq++}`);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(receiver.messages.slice(before)).toEqual([]);
+      expect((await t.del(`/mc/log/forwarding/${appId}`)).status).toBe(204);
+    } finally {
+      await receiver.stop();
+    }
   });
 
   it('scales up on CPU load and back down to min once idle', async () => {

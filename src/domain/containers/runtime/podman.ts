@@ -278,17 +278,43 @@ export class PodmanRuntime implements ContainerRuntime {
     return times;
   }
 
+  /** One `podman logs --follow` (tied to this process, tied-child.ts), each line with its time. */
+  follow(id: string, since: number, onLine: (at: number, line: string) => void, ended: (reason: string) => void): RuntimeWatch {
+    const tied = spawnTied(this.options.binary, ['logs', '--follow', '--timestamps', '--since', new Date(since).toISOString(), id]);
+    const child = tied.process;
+    let stopped = false;
+    const read = (stream: NodeJS.ReadableStream) =>
+      createInterface({ input: stream }).on('line', (text) => {
+        const { at, line } = timestamped(text);
+        onLine(at, line);
+      });
+    read(child.stdout);
+    read(child.stderr);
+    const end = (reason: string) => {
+      if (!stopped) ended(reason);
+      stopped = true;
+    };
+    child.once('error', (error) => end(`podman logs: ${error.message}`));
+    child.once('exit', (code) => end(`podman logs exited (${code})`));
+    return {
+      stop: () => {
+        stopped = true;
+        tied.stop();
+      },
+    };
+  }
+
   async logs(id: string, lines: number): Promise<{ at: number; line: string }[]> {
     const out = await this.exec(['logs', '--timestamps', '--tail', String(lines), id]);
-    return out
-      .split('\n')
-      .filter(Boolean)
-      .map((text) => {
-        const space = text.indexOf(' ');
-        const at = Date.parse(text.slice(0, space));
-        return Number.isNaN(at) ? { at: 0, line: text } : { at, line: text.slice(space + 1) };
-      });
+    return out.split('\n').filter(Boolean).map(timestamped);
   }
+}
+
+/** A line of `podman logs --timestamps`: its time (0 when it has none), then the container's text. */
+function timestamped(text: string): { at: number; line: string } {
+  const space = text.indexOf(' ');
+  const at = Date.parse(text.slice(0, space));
+  return Number.isNaN(at) ? { at: 0, line: text } : { at, line: text.slice(space + 1) };
 }
 
 const labelArgs = (labels: Record<string, string>) => Object.entries(labels).flatMap(([k, v]) => ['--label', `${k}=${v}`]);

@@ -17,9 +17,11 @@ import { hasFunds } from '../../pull-zones/state.js';
 import type { ContainerAppDoc } from '../types.js';
 import { AnycastListeners, type AnycastPort } from './anycast.js';
 import { Autoscaler, type ScalePolicy } from './autoscale.js';
+import { OutputForwarding } from './output-forwarding.js';
 import { checkProbe, tcpCheck } from './probes.js';
 import { type Replica, replicaOf, Replicas } from './replicas.js';
 import { containerSpec, DEFAULT_GRACE_SECONDS, firstPort, networkName, probePort, pullReference, RESOURCE_BOUNDS, revisionOf, volumeName } from './specs.js';
+import type { CollectorAddresses, ForwardingTarget } from './syslog-sender.js';
 import { type ContainerRuntime, LABELS, type PullSource, type RuntimeEvent, type RuntimeWatch } from './types.js';
 
 export interface SupervisorOptions {
@@ -38,6 +40,8 @@ export interface SupervisorOptions {
   anycastAddress: string;
   /** How often the replicas' CPU is measured (ms), and how the autoscaler reads it (autoscale.ts). */
   scale: ScalePolicy & { sampleMs: number };
+  /** The applications' enabled log forwarding configurations, by application id, and how their collectors are reached. */
+  forwarding: { targets: () => Promise<ReadonlyMap<string, ForwardingTarget>>; addresses: CollectorAddresses };
   now?: () => number;
 }
 
@@ -77,6 +81,7 @@ export class ContainerSupervisor {
   /** The anycast endpoints' listeners on the configured address. */
   readonly anycast: AnycastListeners;
   readonly scaler: Autoscaler;
+  private readonly output: OutputForwarding;
   private measuring = false;
   private readonly failures = new Map<string, string>();
   /** Applications whose network is known to exist (each podman command costs most of a second on a busy host). */
@@ -100,6 +105,7 @@ export class ContainerSupervisor {
     this.now = options.now ?? Date.now;
     this.anycast = new AnycastListeners(options.anycastAddress, this.replicas);
     this.scaler = new Autoscaler(options.scale);
+    this.output = new OutputForwarding(options.runtime, options.forwarding.addresses, options.logError, this.now);
   }
 
   start(): void {
@@ -118,6 +124,7 @@ export class ContainerSupervisor {
     this.watching?.stop();
     this.watching = undefined;
     this.anycast.close();
+    this.output.close();
     await this.passing;
     await this.lock?.release();
   }
@@ -207,6 +214,7 @@ export class ContainerSupervisor {
     }
     const gone = new Set([...this.replicas.byId.values()].map((r) => r.appId).filter((id) => !seen.has(id)));
     for (const appId of gone) await this.teardown(appId);
+    if (!this.closed) this.output.sync(await this.options.forwarding.targets(), this.replicas.byId.values());
   }
 
   /** An event of one of the containers: kept for its application, and the containers listed again on the next pass. */

@@ -119,6 +119,11 @@ export interface ContainerRuntime {
    * whose time cannot be read is left out.
    */
   cpuTimes(containers: readonly RunningContainer[]): Promise<Map<string, number>>;
+  /**
+   * Tells each line the container writes (standard output and error) from `since` (epoch ms) on,
+   * until stopped or the container stops (`ended`).
+   */
+  follow(id: string, since: number, onLine: (at: number, line: string) => void, ended: (reason: string) => void): RuntimeWatch;
   /** The container's output, oldest first, at most `lines` lines. */
   logs(id: string, lines: number): Promise<{ at: number; line: string }[]>;
 }
