@@ -128,7 +128,10 @@ describe.skipIf(unavailable !== undefined)(`container apps on podman${unavailabl
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     appId = created.body.id;
-    const endpoint = (await t.get(`/mc/apps/${appId}`)).body.containerTemplates[0].endpoints[0];
+    const [endpoint, anycast] = (await t.get(`/mc/apps/${appId}`)).body.containerTemplates[0].endpoints;
+    // The anycast endpoint's address is the one its port listens on (EDGEPLANE_CONTAINER_ANYCAST_ADDRESS).
+    expect(anycast.publicIpAddresses.map((a: { address: string }) => a.address)).toEqual(anycast.publicIpAddresses.map(() => '127.0.0.1'));
+    expect(anycast.publicIpAddresses.length).toBeGreaterThan(0);
     expect(endpoint.pullZoneId).toMatch(/^\d+$/);
     publicHost = endpoint.publicHost;
     zoneId = Number(endpoint.pullZoneId);

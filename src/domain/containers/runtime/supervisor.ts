@@ -196,6 +196,8 @@ export class ContainerSupervisor {
       this.listedAt = this.now();
       this.sync(await runtime.list());
     }
+    // Stopped meanwhile (a restart of edgeplane): nothing is opened or started again.
+    if (this.closed) return;
     this.docs.clear();
     for (const [id, app] of seen) this.docs.set(id, app);
     this.syncEndpoints();
@@ -214,7 +216,8 @@ export class ContainerSupervisor {
     }
     const gone = new Set([...this.replicas.byId.values()].map((r) => r.appId).filter((id) => !seen.has(id)));
     for (const appId of gone) await this.teardown(appId);
-    if (!this.closed) this.output.sync(await this.options.forwarding.targets(), this.replicas.byId.values());
+    const forwarded = await this.options.forwarding.targets();
+    if (!this.closed) this.output.sync(forwarded, this.replicas.byId.values());
   }
 
   /** An event of one of the containers: kept for its application, and the containers listed again on the next pass. */
