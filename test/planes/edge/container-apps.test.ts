@@ -64,14 +64,14 @@ describe.skipIf(unavailable !== undefined)(`container apps on podman${unavailabl
   beforeAll(async () => {
     // The image is compiled and pushed while the app starts.
     [t, registry] = await Promise.all([
-      // Autoscaling's windows short: up after 0.6 s above the span, down after 1.5 s below it.
+      // Autoscaling's windows short: up after 0.4 s above the span, down after 1 s below it.
       createTestApp({
         containerRuntime: 'podman',
         containerReconcileMs: 1000,
         containerDrainMs: 300,
-        containerScaleSampleMs: 200,
-        containerScaleUpMs: 600,
-        containerScaleDownMs: 1500,
+        containerScaleSampleMs: 150,
+        containerScaleUpMs: 400,
+        containerScaleDownMs: 1000,
       }),
       // A registry that lets only its user in: the app's pulls use the registry's stored credentials.
       startRegistryWithImage('1', { userName: 'team', password: `pw-${Math.random().toString(36).slice(2)}` }),
@@ -209,7 +209,7 @@ describe.skipIf(unavailable !== undefined)(`container apps on podman${unavailabl
     await until('a scale down', async () => (observed()?.desired === 1 ? true : undefined), 20_000);
     await active();
     await until('the scaled-away containers to go', async () => ((await managedLeftovers(appId)).containers.length === 1 ? true : undefined));
-    expect(observed()?.events.some((e) => e.reason === 'scaled' && /to 1 replicas: CPU \d+% of the limit for 1.5 s \(below 30%\)/.test(e.message))).toBe(true);
+    expect(observed()?.events.some((e) => e.reason === 'scaled' && /to 1 replicas: CPU \d+% of the limit for 1 s \(below 30%\)/.test(e.message))).toBe(true);
   });
 
   it('scales 1 → 3 and spreads requests over the replicas', async () => {
@@ -275,7 +275,9 @@ describe.skipIf(unavailable !== undefined)(`container apps on podman${unavailabl
     expect((await t.del(`/mc/apps/${appId}`)).status).toBe(200);
     expect((await t.get(`/pullzone/${zoneId}`)).status).toBe(404);
     await runtime.settled();
-    expect(await managedLeftovers(appId)).toEqual({ containers: [], volumes: [], networks: [] });
+    // A network a container's cleanup still holds is removed on a later pass.
+    const empty = JSON.stringify({ containers: [], volumes: [], networks: [] });
+    await until('nothing left', async () => (JSON.stringify(await managedLeftovers(appId)) === empty ? true : undefined), 10_000);
     await expect(askAnycast()).rejects.toThrow(/ECONNREFUSED/);
   });
 });

@@ -157,8 +157,11 @@ export class PodmanRuntime implements ContainerRuntime {
     });
   }
 
+  /** Fails when the network is still there (a container's cleanup may hold it a moment); one already gone is fine. */
   async removeNetwork(name: string): Promise<void> {
-    await this.exec(['network', 'rm', '-f', name]).catch(() => undefined);
+    await this.exec(['network', 'rm', '-f', name]).catch((error: unknown) => {
+      if (!/not found|no such network|unknown network/i.test((error as Error).message)) throw error;
+    });
   }
 
   async networksOf(appId: string): Promise<string[]> {

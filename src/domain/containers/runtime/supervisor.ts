@@ -82,6 +82,8 @@ export class ContainerSupervisor {
   readonly anycast: AnycastListeners;
   readonly scaler: Autoscaler;
   private readonly output: OutputForwarding;
+  /** Deleted applications whose network could not be removed yet. */
+  private readonly unfinished = new Set<string>();
   private measuring = false;
   private readonly failures = new Map<string, string>();
   /** Applications whose network is known to exist (each podman command costs most of a second on a busy host). */
@@ -216,6 +218,8 @@ export class ContainerSupervisor {
     }
     const gone = new Set([...this.replicas.byId.values()].map((r) => r.appId).filter((id) => !seen.has(id)));
     for (const appId of gone) await this.teardown(appId);
+    // What a teardown could not remove the first time (a network still held by a container's cleanup).
+    for (const appId of this.unfinished) if (!seen.has(appId)) await this.removeNetworks(appId);
     const forwarded = await this.options.forwarding.targets();
     if (!this.closed) this.output.sync(forwarded, this.replicas.byId.values());
   }
@@ -371,13 +375,24 @@ export class ContainerSupervisor {
     await Promise.all(mine.map((r) => runtime.remove(r.container.id, 0)));
     for (const r of mine) this.replicas.byId.delete(r.container.id);
     for (const volume of await runtime.volumesOf(appId)) await runtime.removeVolume(volume);
-    for (const network of await runtime.networksOf(appId)) await runtime.removeNetwork(network);
-    this.networks.delete(appId);
+    await this.removeNetworks(appId);
     this.events.delete(appId);
     this.scaler.forget(appId);
     const used = new Set([...this.replicas.byId.values()].map((r) => r.container.labels[LABELS.image]));
     for (const image of images) if (!used.has(image)) await runtime.removeImage(image);
     this.failures.delete(appId);
+  }
+
+  /** The application's networks; one that cannot be removed yet is tried again on the next passes. */
+  private async removeNetworks(appId: string): Promise<void> {
+    this.networks.delete(appId);
+    try {
+      for (const network of await this.options.runtime.networksOf(appId)) await this.options.runtime.removeNetwork(network);
+      this.unfinished.delete(appId);
+    } catch (error) {
+      if (!this.unfinished.has(appId)) this.options.logError(error, `the network of deleted application ${appId} could not be removed yet`);
+      this.unfinished.add(appId);
+    }
   }
 
   /**

@@ -98,6 +98,7 @@ export interface ContainerRuntime {
   hasImage(image: string): Promise<boolean>;
   removeImage(image: string): Promise<void>;
   ensureNetwork(name: string, labels: Record<string, string>): Promise<void>;
+  /** Rejects when it could not be removed (tried again later). */
   removeNetwork(name: string): Promise<void>;
   /** Names of networks and volumes edgeplane made with this app label value. */
   networksOf(appId: string): Promise<string[]>;
