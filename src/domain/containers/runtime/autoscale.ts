@@ -5,7 +5,7 @@
  * loses replicas (down to `autoScaling.min`). A decision needs the whole of its window to agree:
  * every sample of the last `upWindowMs` above the span to scale up, of the last `downWindowMs`
  * below it to scale down, counted from the last change (samples taken before replicas were added
- * or removed, or while some were not ready, say nothing of the new count). `decideReplicas` is
+ * or removed, or while some were still starting, say nothing of the new count). `decideReplicas` is
  * pure; `Autoscaler` keeps each application's count and samples.
  */
 
@@ -22,7 +22,7 @@ export interface ScalePolicy {
 /** The span: edgeplane's choice (the platform publishes no figures). */
 export const CPU_SPAN = { lower: 0.3, upper: 0.8 } as const;
 
-/** A measurement of an application's load: the CPU its busiest template's ready replicas used, on average, as a fraction of their limit. */
+/** A measurement of an application's load: the CPU its busiest template's started replicas used, on average, as a fraction of their limit. */
 export interface LoadSample {
   at: number;
   cpu: number;
@@ -35,7 +35,7 @@ export interface ScaleInput {
   max: number;
   /** Oldest first. */
   samples: readonly LoadSample[];
-  /** When the count last changed, or the replicas last were not all ready (epoch ms). */
+  /** When the count last changed, or a replica last was still starting (epoch ms). */
   since: number;
   now: number;
   policy: ScalePolicy;
@@ -123,7 +123,7 @@ export class Autoscaler {
   }
 
   /**
-   * A sample of the application's load, or undefined when not every replica is ready (the window
+   * A sample of the application's load, or undefined when a replica is still starting (the window
    * starts over). Resolves what the application should run now, and why when that changed.
    */
   record(appId: string, sample: LoadSample | undefined, min: number, max: number, now: number): ScaleDecision {

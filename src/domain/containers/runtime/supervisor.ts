@@ -51,7 +51,7 @@ export interface AppRuntimeState {
   replicas: Replica[];
   /** The replicas each template runs now, as autoscaling decided (undefined: not deployed). */
   desired: number | undefined;
-  /** The last load sample: the busiest template's ready replicas' mean CPU, as a fraction of their limit. */
+  /** The last load sample: the busiest template's started replicas' mean CPU, as a fraction of their limit. */
   load: number | undefined;
   /** What happened to its containers, oldest first (the runtime's events and the supervisor's own acts). */
   events: AppEvent[];
@@ -422,7 +422,8 @@ export class ContainerSupervisor {
         const live = this.replicas.ofApp(appId).filter((r) => !r.draining);
         const loads = doc.containerTemplates.map((t) => {
           const mine = live.filter((r) => r.templateId === t.id);
-          const measured = mine.every((r) => r.ready && r.cpu !== undefined && r.cpuTime?.at === now);
+          // Started, not necessarily ready: replicas an overload makes fail their readiness probe still count.
+          const measured = mine.every((r) => r.started && r.container.state === 'running' && r.cpu !== undefined && r.cpuTime?.at === now);
           return mine.length === wanted && measured ? mine.reduce((sum, r) => sum + (r.cpu ?? 0), 0) / wanted : undefined;
         });
         // Every template's replicas ready and measured; else the window starts over.
