@@ -6,11 +6,15 @@
  * reconciles. The containers are listed again only when an event said something changed, or once
  * a minute: a steady state costs no podman command (each costs some 150 ms of CPU and a fork of
  * this process, time the edge's requests would wait). Each
- * deployed application's templates get `autoScaling.min` replicas of their current revision; a
+ * deployed application's templates get the replicas autoscaling decides (autoscale.ts: between
+ * `autoScaling.min` and `max`, on the CPU the containers use, measured from their control groups
+ * every sample period) of their current revision; a
  * changed template's new container starts beside the old one, which leaves the balance only once
  * the new one is ready, and stops after a short drain; an application deleted loses its
  * containers, volumes, network and the images pulled for it. Probes run from here (probes.ts): a
- * liveness failure restarts the container, readiness decides which replicas the edge uses.
+ * liveness failure restarts the container, readiness decides which replicas the edge uses. The
+ * running containers of applications with log forwarding have their output sent there
+ * (output-forwarding.ts).
  */
 import type { HeldLock, Store } from '../../../store/types.js';
 import { hasFunds } from '../../pull-zones/state.js';
@@ -218,7 +222,7 @@ export class ContainerSupervisor {
     }
     const gone = new Set([...this.replicas.byId.values()].map((r) => r.appId).filter((id) => !seen.has(id)));
     for (const appId of gone) await this.teardown(appId);
-    // What a teardown could not remove the first time (a network still held by a container's cleanup).
+    // What a teardown could not remove the first time (a network podman would not remove yet).
     for (const appId of this.unfinished) if (!seen.has(appId)) await this.removeNetworks(appId);
     const forwarded = await this.options.forwarding.targets();
     if (!this.closed) this.output.sync(forwarded, this.replicas.byId.values());
@@ -332,7 +336,7 @@ export class ContainerSupervisor {
           this.replicas.byId.set(container.id, current);
         } else if (!current.checking && current.container.state !== 'running' && current.container.state !== 'stopping' && this.now() >= current.retryAt) {
           // A container that stopped on its own is started again, later each time it keeps stopping;
-          // not one its probe is restarting (a second start racing podman's restart left its port unanswered).
+          // not one its probe is restarting (a start would race podman's own restart of it).
           current.restarts++;
           current.retryAt = this.now() + Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(current.restarts, 5));
           await runtime.start(current.container.id);
