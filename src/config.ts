@@ -225,6 +225,21 @@ export const ConfigSchema = Type.Object({
     default: 2000,
     description: 'How long a container taken out of the balance (rolled or scaled away) keeps running for the requests in flight, in milliseconds.',
   }),
+  containerScaleSampleMs: Type.Integer({
+    minimum: 50,
+    default: 5000,
+    description: "How often the running containers' CPU is measured for autoscaling, in milliseconds (read from their control groups: no podman command).",
+  }),
+  containerScaleUpMs: Type.Integer({
+    minimum: 0,
+    default: 15000,
+    description: "How long an application's CPU must stay above 80% of its replicas' limit before replicas are added, in milliseconds.",
+  }),
+  containerScaleDownMs: Type.Integer({
+    minimum: 0,
+    default: 120000,
+    description: "How long an application's CPU must stay below 30% of its replicas' limit before replicas are removed, in milliseconds.",
+  }),
   containerAnycastAddress: Type.String({
     minLength: 1,
     default: '127.0.0.1',
@@ -381,6 +396,9 @@ export const ENV_VARS: Record<keyof Config, string> = {
   podmanOciRuntime: 'EDGEPLANE_PODMAN_OCI_RUNTIME',
   containerReconcileMs: 'EDGEPLANE_CONTAINER_RECONCILE_MS',
   containerDrainMs: 'EDGEPLANE_CONTAINER_DRAIN_MS',
+  containerScaleSampleMs: 'EDGEPLANE_CONTAINER_SCALE_SAMPLE_MS',
+  containerScaleUpMs: 'EDGEPLANE_CONTAINER_SCALE_UP_MS',
+  containerScaleDownMs: 'EDGEPLANE_CONTAINER_SCALE_DOWN_MS',
   containerAnycastAddress: 'EDGEPLANE_CONTAINER_ANYCAST_ADDRESS',
   jobLeaseMs: 'EDGEPLANE_JOB_LEASE_MS',
   encodeConcurrency: 'EDGEPLANE_ENCODE_CONCURRENCY',

@@ -129,6 +129,8 @@ export function buildServices(ctx: ServiceContext) {
     store: ctx.store,
     pullSource: (accountId, registryId) => containerApps.registries.pullSource(accountId, registryId),
     logError: ctx.logError ?? (() => undefined),
+    // The containers' output goes to their log forwarding's collector, reached as origins are.
+    forwarding: { targets: () => containerApps.logForwarding.enabledTargets(), addresses: originAddresses },
   });
   const containerApps = new ContainerAppService(ctx.store, ctx.secrets, ctx.clock, ctx.config, { runtime: appRuntime, pullZones });
   const dnsZones = new DnsZoneService(ctx.store, ctx.secrets, ctx.clock, ctx.config);

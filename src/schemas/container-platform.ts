@@ -87,6 +87,9 @@ const CountChart = (description: string) => Type.Record(Type.String(), Nullable(
 const SplitChart = (description: string) => Type.Record(Type.String(), Type.Record(Type.String(), Double()), { description });
 
 const NOT_MEASURED = 'edgeplane runs no containers, so nothing measures it: 0 at every point.';
+/** CPU as the podman runtime measures it for autoscaling. */
+const CPU_MEASURED =
+  'CPU used at the last measure, in percent of the CPU limit of the runtime type: measured when containers run (podman); 0 with the simulation.';
 
 export const ApplicationStatistics = Type.Object(
   {
@@ -142,7 +145,7 @@ export const OverviewContainer = Type.Object(
   {
     id: Type.String({ minLength: 1, description: 'Identifier of the running container (as in `containerInstances`).' }),
     name: Type.String({ minLength: 1, description: 'Name of its container template.' }),
-    cpuUsage: Double({ description: `CPU used, in percent. ${NOT_MEASURED}` }),
+    cpuUsage: Double({ description: CPU_MEASURED }),
     ramUsage: Double({ description: `Memory used, in percent. ${NOT_MEASURED}` }),
     reason: Type.String({ description: 'Why the container is in its state; empty when nothing is wrong.' }),
     message: Type.String({ description: 'What the runtime last said about the container; empty when nothing is wrong.' }),
@@ -161,7 +164,7 @@ export const OverviewPod = Type.Object(
     status: StringEnum(POD_STATUSES, { description: 'Scheduled while rolled out, ready once it serves, deleting while it stops.' }),
     lastHeartBeat: Nullable(DateTime(), { description: 'When the pod last reported; null, as nothing runs to report.' }),
     outboundTrafficChart: Nullable(Type.Record(Type.String(), Nullable(Int64())), { description: 'Bytes sent out; null, as nothing is measured.' }),
-    cpuUsage: Double({ description: `CPU used, in percent. ${NOT_MEASURED}` }),
+    cpuUsage: Double({ description: CPU_MEASURED }),
     ramUsage: Double({ description: `Memory used, in percent. ${NOT_MEASURED}` }),
     containers: Type.Array(OverviewContainer, { description: 'Containers of the pod.' }),
     message: Nullable(Type.String(), { description: 'What the scheduler last said about the pod; null when nothing is wrong.' }),
@@ -181,7 +184,7 @@ export const OverviewRegion = Type.Object(
     isRequired: Type.Boolean({ description: 'True when the region settings require it.' }),
     instances: Int32({ minimum: 0, description: 'Instances running in the region.' }),
     status: StringEnum(DEPLOYMENT_STATUSES, { description: 'State of the application in the region.' }),
-    averageCPU: Double({ description: `CPU used, in percent. ${NOT_MEASURED}` }),
+    averageCPU: Double({ description: CPU_MEASURED }),
     averageRAM: Double({ description: `Memory used, in percent. ${NOT_MEASURED}` }),
     averageVolumesUsagePercentage: Double({ description: `Volume space used, in percent. ${NOT_MEASURED}` }),
     requests: Double({ description: `Requests served. ${NOT_MEASURED}` }),
@@ -197,7 +200,11 @@ export const Overview = Type.Object(
     currentLatency: DoubleStatusIndicator,
     activeRegions: Int32StatusIndicator,
     activeInstances: Int32StatusIndicator,
-    desiredInstances: Int32({ minimum: 0, description: 'Instances the application should run: `autoScaling.min` while deployed, else 0.' }),
+    desiredInstances: Int32({
+      minimum: 0,
+      description:
+        'Instances the application should run while deployed, else 0: with podman, what autoscaling decided on the load (between `autoScaling.min` and `max`); with the simulation, `autoScaling.min`.',
+    }),
     status: StringEnum(APPLICATION_STATUSES, { description: 'Overall state of the application.' }),
     averageCPU: DoubleStatusIndicator,
     averageRAM: DoubleStatusIndicator,

@@ -33,6 +33,8 @@ export interface ContainerSettings {
   containerDomain: string;
   /** Pace of emulated rollouts (`config.jobDelayMs`). */
   jobDelayMs: number;
+  /** Where anycast endpoints' ports listen when containers run (`config.containerAnycastAddress`). */
+  containerAnycastAddress: string;
 }
 
 export interface Edit<R> {
@@ -79,7 +81,11 @@ export class AppEditor {
   }
 
   endpointContext(regionSettings: RegionSettingsT): EndpointContext {
-    return { domain: this.settings.containerDomain, regions: regionsOf(regionSettings) };
+    return {
+      domain: this.settings.containerDomain,
+      regions: regionsOf(regionSettings),
+      anycastAddress: this.runtime?.runsContainers ? this.settings.containerAnycastAddress : undefined,
+    };
   }
 
   /**

@@ -161,12 +161,11 @@ export class ApplicationInsights {
     const { stored, state } = await this.editor.read(principal.accountId, appId);
     const doc = stored.doc;
     const regions = this.regionsOverview(appId, doc, state);
-    const running = this.editor.runtime?.observe(appId)
-      ? regions.reduce((sum, r) => sum + r.pods.filter((p) => p.status !== 'deleting').length, 0)
-      : state.running
-        ? doc.pods.length
-        : 0;
-    const desired = doc.lifecycle.deployed && doc.containerTemplates.length > 0 ? doc.autoScaling.min : 0;
+    const observed = this.editor.runtime?.observe(appId);
+    const running = observed ? regions.reduce((sum, r) => sum + r.pods.filter((p) => p.status !== 'deleting').length, 0) : state.running ? doc.pods.length : 0;
+    // Running containers: as many as autoscaling decided, and the CPU they use measured.
+    const desired = doc.lifecycle.deployed && doc.containerTemplates.length > 0 ? (observed?.desired ?? doc.autoScaling.min) : 0;
+    const cpu = observed?.load === undefined ? 0 : Math.round(observed.load * 1000) / 10;
     const activeRegions = regions.filter((r) => r.instances > 0).length;
     return {
       targetLatency: measured(0, latencyGrade),
@@ -175,7 +174,7 @@ export class ApplicationInsights {
       activeInstances: { indicator: running, statusGrade: countGrade(running, desired) },
       desiredInstances: desired,
       status: state.status,
-      averageCPU: measured(0, usageGrade),
+      averageCPU: measured(cpu, usageGrade),
       averageRAM: measured(0, usageGrade),
       averageVolumesUsage: measured(0, usageGrade),
       regions,
@@ -203,7 +202,7 @@ export class ApplicationInsights {
         isRequired: doc.regionSettings.requiredRegionIds.includes(region),
         instances: here.length,
         status: deploymentStatus(state.status),
-        averageCPU: 0,
+        averageCPU: here.length === 0 ? 0 : Math.round((here.reduce((sum, p) => sum + p.cpuUsage, 0) / here.length) * 10) / 10,
         averageRAM: 0,
         averageVolumesUsagePercentage: 0,
         requests: 0,

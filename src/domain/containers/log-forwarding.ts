@@ -1,8 +1,9 @@
 /**
  * Log forwarding of container applications: one configuration per application, saying where its
  * logs go over syslog. Stored as a document of kind `logForwarding` under the application's id,
- * its token sealed at rest; it goes when its application goes. edgeplane runs no containers, so
- * no log line is ever sent: the configuration is kept and shown as the platform would use it.
+ * its token sealed at rest; it goes when its application goes. With podman running the
+ * applications, an enabled configuration's collector gets its containers' output
+ * (runtime/output-forwarding.ts); with the simulation nothing runs, so no line is sent.
  */
 import { isIP } from 'node:net';
 import {
@@ -18,6 +19,7 @@ import { errors } from '../errors.js';
 import type { Principal } from '../principal.js';
 import type { ContainerAppDoc } from './types.js';
 import { newContainerId } from './ids.js';
+import type { ForwardingTarget } from './runtime/syslog-sender.js';
 
 export interface LogForwardingDoc {
   id: string;
@@ -33,6 +35,7 @@ export interface LogForwardingDoc {
 }
 
 const CREDENTIAL_PATHS = ['token'];
+const SCAN_PAGE = 500;
 const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
 
 function checkEndpoint(endpoint: string): void {
@@ -106,6 +109,18 @@ export class LogForwardingService {
 
   async delete(principal: Principal, appId: string): Promise<void> {
     await this.store.transaction((tx) => this.configs.delete(tx, principal.accountId, appId));
+  }
+
+  /** Every enabled configuration, by application id, its token opened: where the containers' output goes. */
+  async enabledTargets(): Promise<Map<string, ForwardingTarget>> {
+    const targets = new Map<string, ForwardingTarget>();
+    for (let offset = 0; ; offset += SCAN_PAGE) {
+      const page = await this.configs.scan(this.store, offset, SCAN_PAGE);
+      for (const { doc } of page) {
+        if (doc.enabled) targets.set(doc.app, { type: doc.type, endpoint: doc.endpoint, port: doc.port, format: doc.format, token: doc.token });
+      }
+      if (page.length < SCAN_PAGE) return targets;
+    }
   }
 
   /** Application deletion hook, in the deleting transaction. */

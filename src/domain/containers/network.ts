@@ -49,8 +49,11 @@ export const internalAddresses = (regions: readonly string[], previous?: readonl
 
 export const publicAddresses = (regions: readonly string[], previous?: readonly IpAddress[] | null) => perRegion(regions, previous, publicAddress);
 
-/** An anycast endpoint has one address, announced from every region. */
-export function anycastAddresses(regions: readonly string[], previous?: readonly IpAddress[] | null): IpAddress[] {
-  const address = previous?.[0]?.address ?? anycastAddress();
+/**
+ * An anycast endpoint has one address, announced from every region: the one its ports really
+ * listen on when containers run (`listening`), else the one it had, else one drawn.
+ */
+export function anycastAddresses(regions: readonly string[], previous?: readonly IpAddress[] | null, listening?: string): IpAddress[] {
+  const address = listening ?? previous?.[0]?.address ?? anycastAddress();
   return regions.map((region) => ({ address, region }));
 }

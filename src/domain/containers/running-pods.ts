@@ -2,7 +2,7 @@
  * The pods of an application as podman runs them, for its overview: pod `i` is replica slot `i`
  * of every template (its name the stored pod's id), each of its containers with the state podman
  * and the probes report — ready, started or not, its restarts, its last exit code, and the last
- * event about it as its reason and message.
+ * event about it as its reason and message, and the CPU each used at its last measure (percent of its limit).
  */
 import type { ContainerStatus, OverviewContainerT, OverviewPodT, PodStatus } from '../../schemas/container-platform.js';
 import type { Replica } from './runtime/replicas.js';
@@ -12,6 +12,9 @@ import type { ContainerAppDoc } from './types.js';
 
 /** Events that tell of something wrong with a container (its reason and message in the overview). */
 const TROUBLE = new Set(['died', 'oom', 'kill', 'unhealthy', 'failed']);
+
+/** A fraction of the CPU limit as the percent the overview shows, to a tenth. */
+const percentOf = (fraction: number | undefined) => (fraction === undefined ? 0 : Math.round(fraction * 1000) / 10);
 
 export interface RunningPod {
   slot: number;
@@ -43,7 +46,7 @@ export function runningPods(appId: string, doc: ContainerAppDoc, state: AppRunti
       return {
         id: `${podId}-${t.id}`,
         name: t.name,
-        cpuUsage: 0,
+        cpuUsage: percentOf(replica?.cpu),
         ramUsage: 0,
         reason: trouble ? last.reason : '',
         message: trouble ? last.message : '',
@@ -61,7 +64,7 @@ export function runningPods(appId: string, doc: ContainerAppDoc, state: AppRunti
         status: podStatus(live, doc.containerTemplates.length),
         lastHeartBeat: passed > 0 ? new Date(passed).toISOString() : null,
         outboundTrafficChart: null,
-        cpuUsage: 0,
+        cpuUsage: live.length === 0 ? 0 : percentOf(live.reduce((sum, r) => sum + (r.cpu ?? 0), 0) / live.length),
         ramUsage: 0,
         containers,
         message: state.failure ?? null,

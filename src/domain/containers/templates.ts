@@ -25,6 +25,8 @@ export interface EndpointContext {
   domain: string;
   /** Regions the application runs in; each gets addresses. */
   regions: readonly string[];
+  /** The address anycast endpoints really listen on (containers run: EDGEPLANE_CONTAINER_ANYCAST_ADDRESS); undefined: one is drawn. */
+  anycastAddress?: string | undefined;
 }
 
 const DEFAULT_PROTOCOLS = ['tcp'] as const;
@@ -65,7 +67,7 @@ export function buildEndpoint(input: EndpointRequestT, previous: ContainerEndpoi
     internalIpAddresses: internalAddresses(ctx.regions, previous?.internalIpAddresses),
     publicIpAddresses:
       type === 'anycast'
-        ? anycastAddresses(ctx.regions, sameKind ? previous?.publicIpAddresses : null)
+        ? anycastAddresses(ctx.regions, sameKind ? previous?.publicIpAddresses : null, ctx.anycastAddress)
         : publicAddresses(ctx.regions, sameKind ? previous?.publicIpAddresses : null),
   };
 }
@@ -153,7 +155,8 @@ export function relocated(templates: readonly ContainerTemplateT[], ctx: Endpoin
     endpoints: t.endpoints.map((e) => ({
       ...e,
       internalIpAddresses: internalAddresses(ctx.regions, e.internalIpAddresses),
-      publicIpAddresses: e.type === 'anycast' ? anycastAddresses(ctx.regions, e.publicIpAddresses) : publicAddresses(ctx.regions, e.publicIpAddresses),
+      publicIpAddresses:
+        e.type === 'anycast' ? anycastAddresses(ctx.regions, e.publicIpAddresses, ctx.anycastAddress) : publicAddresses(ctx.regions, e.publicIpAddresses),
     })),
   }));
 }

@@ -25,6 +25,8 @@ interface Listening {
 export class AnycastListeners {
   private readonly listening = new Map<string, Listening>();
   private turn = 0;
+  /** Closed for good: a pass still under way when edgeplane stopped opens nothing again. */
+  private closed = false;
 
   constructor(
     private readonly address: string,
@@ -42,6 +44,7 @@ export class AnycastListeners {
     }
     const failed: { port: AnycastPort; reason: string }[] = [];
     for (const port of wanted) {
+      if (this.closed) break;
       const key = keyOf(port);
       const known = this.listening.get(key);
       if (known) {
@@ -53,7 +56,8 @@ export class AnycastListeners {
         entry.server.once('error', (error) => resolve(error.message));
         entry.server.listen(port.exposedPort, this.address, () => resolve(undefined));
       });
-      if (opened === undefined) this.listening.set(key, entry);
+      if (opened === undefined && this.closed) entry.server.close();
+      else if (opened === undefined) this.listening.set(key, entry);
       else failed.push({ port, reason: `${this.address}:${port.exposedPort} could not be listened on: ${opened}` });
     }
     return failed;
@@ -71,6 +75,7 @@ export class AnycastListeners {
   }
 
   close(): void {
+    this.closed = true;
     for (const l of this.listening.values()) l.server.close();
     this.listening.clear();
   }

@@ -59,7 +59,9 @@ export function runningState(doc: ContainerAppDoc, state: AppRuntimeState, funde
     return { status: live.length > 0 ? 'progressing' : 'inactive', running: live.length > 0 };
   }
   if (state.failure !== undefined || live.some((r) => r.restarts >= 3 && !r.ready)) return { status: 'failing', running: live.length > 0 };
-  const wanted = Math.max(doc.autoScaling.min, 1);
+  // What autoscaling decided, within limits the document may have changed since.
+  const min = Math.max(doc.autoScaling.min, 1);
+  const wanted = Math.min(Math.max(state.desired ?? min, min), Math.max(doc.autoScaling.max, min));
   const settled =
     live.length === wanted * doc.containerTemplates.length &&
     doc.containerTemplates.every((t) => live.filter((r) => r.templateId === t.id && r.revision === revisions.get(t.id) && r.ready).length === wanted);

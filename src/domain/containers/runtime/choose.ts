@@ -10,9 +10,10 @@ import { resolve } from 'node:path';
 import type { Store } from '../../../store/types.js';
 import type { ContainerAppDoc } from '../types.js';
 import { type AppRuntime, PodmanApps, SimulatedApps } from './app-runtime.js';
+import { CPU_SPAN } from './autoscale.js';
 import { PodmanRuntime } from './podman.js';
 import { revisionOf } from './specs.js';
-import { ContainerSupervisor } from './supervisor.js';
+import { ContainerSupervisor, type SupervisorOptions } from './supervisor.js';
 import type { PullSource } from './types.js';
 
 export interface RuntimeChoice {
@@ -24,10 +25,15 @@ export interface RuntimeChoice {
   containerReconcileMs: number;
   containerDrainMs: number;
   containerAnycastAddress: string;
+  containerScaleSampleMs: number;
+  containerScaleUpMs: number;
+  containerScaleDownMs: number;
 }
 
 export interface RuntimeDeps {
   store: Store;
+  /** The applications' enabled log forwarding configurations and how their collectors are reached (their output goes there). */
+  forwarding: SupervisorOptions['forwarding'];
   pullSource: (accountId: number, registryId: string) => Promise<PullSource | null>;
   logError: (error: unknown, message: string) => void;
 }
@@ -105,6 +111,8 @@ export function chooseAppRuntime(config: RuntimeChoice, deps: RuntimeDeps): AppR
     probeTickMs: 100,
     drainMs: config.containerDrainMs,
     anycastAddress: config.containerAnycastAddress,
+    forwarding: deps.forwarding,
+    scale: { sampleMs: config.containerScaleSampleMs, upWindowMs: config.containerScaleUpMs, downWindowMs: config.containerScaleDownMs, ...CPU_SPAN },
   });
   const revisionsOf = (doc: ContainerAppDoc) => new Map(doc.containerTemplates.map((t) => [t.id, revisionOf(doc, t)]));
   return new PodmanApps(supervisor, runtime.description, revisionsOf);

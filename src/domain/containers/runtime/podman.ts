@@ -11,6 +11,8 @@ import { mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { cgroupCpuNs } from './cgroup-cpu.js';
+import { spawnTied } from './tied-child.js';
 import { LABELS, type ContainerRuntime, type ContainerSpec, type PullSource, type RunningContainer, type RuntimeEvent, type RuntimeWatch } from './types.js';
 
 export interface PodmanOptions {
@@ -36,6 +38,7 @@ interface PsEntry {
   ExitCode: number;
   Exited: boolean;
   StartedAt: number;
+  Pid?: number;
   Ports: { host_ip: string; container_port: number; host_port: number; range: number; protocol: string }[] | null;
 }
 
@@ -154,8 +157,11 @@ export class PodmanRuntime implements ContainerRuntime {
     });
   }
 
+  /** Fails when the network is still there (a container's cleanup may hold it a moment); one already gone is fine. */
   async removeNetwork(name: string): Promise<void> {
-    await this.exec(['network', 'rm', '-f', name]).catch(() => undefined);
+    await this.exec(['network', 'rm', '-f', name]).catch((error: unknown) => {
+      if (!/not found|no such network|unknown network/i.test((error as Error).message)) throw error;
+    });
   }
 
   async networksOf(appId: string): Promise<string[]> {
@@ -221,11 +227,13 @@ export class PodmanRuntime implements ContainerRuntime {
     await this.exec(['rm', '--force', '--ignore', '--time', String(graceSeconds), id], COMMAND_TIMEOUT_MS + graceSeconds * 1000);
   }
 
-  /** One long-lived `podman events` for the installation's containers: nothing is polled while it runs. */
+  /**
+   * One long-lived `podman events` for the installation's containers: nothing is polled while it
+   * runs. Tied to this process (tied-child.ts): it dies with edgeplane, even one killed.
+   */
   watch(onEvent: (event: RuntimeEvent) => void, ended: (reason: string) => void): RuntimeWatch {
-    const child = spawn(this.options.binary, ['events', '--format', 'json', '--filter', 'type=container', '--filter', this.mine], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const tied = spawnTied(this.options.binary, ['events', '--format', 'json', '--filter', 'type=container', '--filter', this.mine]);
+    const child = tied.process;
     let said = '';
     let stopped = false;
     child.stderr.on('data', (chunk: Buffer) => {
@@ -246,22 +254,70 @@ export class PodmanRuntime implements ContainerRuntime {
     return {
       stop: () => {
         stopped = true;
-        child.kill();
+        tied.stop();
+      },
+    };
+  }
+
+  /** From each container's control group (cgroup-cpu.ts); those it cannot be read for, from one `podman stats`. */
+  async cpuTimes(containers: readonly RunningContainer[]): Promise<Map<string, number>> {
+    const times = new Map<string, number>();
+    const rest: string[] = [];
+    await Promise.all(
+      containers.map(async (c) => {
+        const ns = c.pid === null ? undefined : await cgroupCpuNs(c.pid, c.id);
+        if (ns !== undefined) times.set(c.id, ns);
+        else if (c.state === 'running') rest.push(c.id);
+      }),
+    );
+    if (rest.length > 0) {
+      const out = await this.exec(['stats', '--no-stream', '--format', '{{.ContainerID}} {{.CPUNano}}', ...rest]).catch(() => '');
+      for (const line of out.split('\n')) {
+        const [id, ns] = line.trim().split(' ');
+        const full = id && rest.find((r) => r.startsWith(id));
+        if (full && ns && /^\d+$/.test(ns)) times.set(full, Number(ns));
+      }
+    }
+    return times;
+  }
+
+  /** One `podman logs --follow` (tied to this process, tied-child.ts), each line with its time. */
+  follow(id: string, since: number, onLine: (at: number, line: string) => void, ended: (reason: string) => void): RuntimeWatch {
+    const tied = spawnTied(this.options.binary, ['logs', '--follow', '--timestamps', '--since', new Date(since).toISOString(), id]);
+    const child = tied.process;
+    let stopped = false;
+    const read = (stream: NodeJS.ReadableStream) =>
+      createInterface({ input: stream }).on('line', (text) => {
+        const { at, line } = timestamped(text);
+        onLine(at, line);
+      });
+    read(child.stdout);
+    read(child.stderr);
+    const end = (reason: string) => {
+      if (!stopped) ended(reason);
+      stopped = true;
+    };
+    child.once('error', (error) => end(`podman logs: ${error.message}`));
+    child.once('exit', (code) => end(`podman logs exited (${code})`));
+    return {
+      stop: () => {
+        stopped = true;
+        tied.stop();
       },
     };
   }
 
   async logs(id: string, lines: number): Promise<{ at: number; line: string }[]> {
     const out = await this.exec(['logs', '--timestamps', '--tail', String(lines), id]);
-    return out
-      .split('\n')
-      .filter(Boolean)
-      .map((text) => {
-        const space = text.indexOf(' ');
-        const at = Date.parse(text.slice(0, space));
-        return Number.isNaN(at) ? { at: 0, line: text } : { at, line: text.slice(space + 1) };
-      });
+    return out.split('\n').filter(Boolean).map(timestamped);
   }
+}
+
+/** A line of `podman logs --timestamps`: its time (0 when it has none), then the container's text. */
+function timestamped(text: string): { at: number; line: string } {
+  const space = text.indexOf(' ');
+  const at = Date.parse(text.slice(0, space));
+  return Number.isNaN(at) ? { at: 0, line: text } : { at, line: text.slice(space + 1) };
 }
 
 const labelArgs = (labels: Record<string, string>) => Object.entries(labels).flatMap(([k, v]) => ['--label', `${k}=${v}`]);
@@ -301,6 +357,7 @@ function fromPs(entry: PsEntry): RunningContainer {
     state: entry.State,
     exitCode: entry.Exited ? entry.ExitCode : null,
     startedAt: entry.StartedAt > 0 ? entry.StartedAt * 1000 : null,
+    pid: entry.State === 'running' && entry.Pid ? entry.Pid : null,
     restarts: 0,
     ports,
   };

@@ -30,6 +30,10 @@ export interface Replica {
   retryAt: number;
   /** When a probe (or the port check standing for one) last passed (epoch ms); undefined: never yet. */
   lastPassed: number | undefined;
+  /** CPU used between its last two measures, as a fraction of its limit (undefined before two). */
+  cpu: number | undefined;
+  /** Its CPU time at the last measure (ns), when, and which start of the container it belongs to. */
+  cpuTime: { ns: number; at: number; startedAt: number | null } | undefined;
 }
 
 /** Where the edge sends an endpoint's requests. */
@@ -63,6 +67,8 @@ export function replicaOf(container: RunningContainer, now: number): Replica {
     restarts: 0,
     retryAt: 0,
     lastPassed: undefined,
+    cpu: undefined,
+    cpuTime: undefined,
   };
 }
 

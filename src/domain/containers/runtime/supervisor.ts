@@ -6,19 +6,26 @@
  * reconciles. The containers are listed again only when an event said something changed, or once
  * a minute: a steady state costs no podman command (each costs some 150 ms of CPU and a fork of
  * this process, time the edge's requests would wait). Each
- * deployed application's templates get `autoScaling.min` replicas of their current revision; a
+ * deployed application's templates get the replicas autoscaling decides (autoscale.ts: between
+ * `autoScaling.min` and `max`, on the CPU the containers use, measured from their control groups
+ * every sample period) of their current revision; a
  * changed template's new container starts beside the old one, which leaves the balance only once
  * the new one is ready, and stops after a short drain; an application deleted loses its
  * containers, volumes, network and the images pulled for it. Probes run from here (probes.ts): a
- * liveness failure restarts the container, readiness decides which replicas the edge uses.
+ * liveness failure restarts the container, readiness decides which replicas the edge uses. The
+ * running containers of applications with log forwarding have their output sent there
+ * (output-forwarding.ts).
  */
 import type { HeldLock, Store } from '../../../store/types.js';
 import { hasFunds } from '../../pull-zones/state.js';
 import type { ContainerAppDoc } from '../types.js';
 import { AnycastListeners, type AnycastPort } from './anycast.js';
+import { Autoscaler, type ScalePolicy } from './autoscale.js';
+import { OutputForwarding } from './output-forwarding.js';
 import { checkProbe, tcpCheck } from './probes.js';
 import { type Replica, replicaOf, Replicas } from './replicas.js';
-import { containerSpec, DEFAULT_GRACE_SECONDS, firstPort, networkName, probePort, pullReference, revisionOf, volumeName } from './specs.js';
+import { containerSpec, DEFAULT_GRACE_SECONDS, firstPort, networkName, probePort, pullReference, RESOURCE_BOUNDS, revisionOf, volumeName } from './specs.js';
+import type { CollectorAddresses, ForwardingTarget } from './syslog-sender.js';
 import { type ContainerRuntime, LABELS, type PullSource, type RuntimeEvent, type RuntimeWatch } from './types.js';
 
 export interface SupervisorOptions {
@@ -35,6 +42,10 @@ export interface SupervisorOptions {
   drainMs: number;
   /** The address anycast endpoints' ports listen on (`EDGEPLANE_CONTAINER_ANYCAST_ADDRESS`). */
   anycastAddress: string;
+  /** How often the replicas' CPU is measured (ms), and how the autoscaler reads it (autoscale.ts). */
+  scale: ScalePolicy & { sampleMs: number };
+  /** The applications' enabled log forwarding configurations, by application id, and how their collectors are reached. */
+  forwarding: { targets: () => Promise<ReadonlyMap<string, ForwardingTarget>>; addresses: CollectorAddresses };
   now?: () => number;
 }
 
@@ -42,6 +53,10 @@ export interface AppRuntimeState {
   /** Something stopped the application from running: a pull or a start failed. */
   failure: string | undefined;
   replicas: Replica[];
+  /** The replicas each template runs now, as autoscaling decided (undefined: not deployed). */
+  desired: number | undefined;
+  /** The last load sample: the busiest template's started replicas' mean CPU, as a fraction of their limit. */
+  load: number | undefined;
   /** What happened to its containers, oldest first (the runtime's events and the supervisor's own acts). */
   events: AppEvent[];
 }
@@ -69,6 +84,11 @@ export class ContainerSupervisor {
   readonly replicas = new Replicas();
   /** The anycast endpoints' listeners on the configured address. */
   readonly anycast: AnycastListeners;
+  readonly scaler: Autoscaler;
+  private readonly output: OutputForwarding;
+  /** Deleted applications whose network could not be removed yet. */
+  private readonly unfinished = new Set<string>();
+  private measuring = false;
   private readonly failures = new Map<string, string>();
   /** Applications whose network is known to exist (each podman command costs most of a second on a busy host). */
   private readonly networks = new Set<string>();
@@ -90,6 +110,8 @@ export class ContainerSupervisor {
   constructor(private readonly options: SupervisorOptions) {
     this.now = options.now ?? Date.now;
     this.anycast = new AnycastListeners(options.anycastAddress, this.replicas);
+    this.scaler = new Autoscaler(options.scale);
+    this.output = new OutputForwarding(options.runtime, options.forwarding.addresses, options.logError, this.now);
   }
 
   start(): void {
@@ -99,6 +121,7 @@ export class ContainerSupervisor {
     void this.soon();
     this.timers.push(setInterval(() => void this.soon(), this.options.intervalMs).unref());
     this.timers.push(setInterval(() => this.probeDue(), this.options.probeTickMs).unref());
+    this.timers.push(setInterval(() => void this.measure(), this.options.scale.sampleMs).unref());
   }
 
   async close(): Promise<void> {
@@ -107,6 +130,7 @@ export class ContainerSupervisor {
     this.watching?.stop();
     this.watching = undefined;
     this.anycast.close();
+    this.output.close();
     await this.passing;
     await this.lock?.release();
   }
@@ -135,7 +159,13 @@ export class ContainerSupervisor {
   }
 
   stateOf(appId: string): AppRuntimeState {
-    return { failure: this.failures.get(appId), replicas: this.replicas.ofApp(appId), events: this.events.get(appId) ?? [] };
+    return {
+      failure: this.failures.get(appId),
+      replicas: this.replicas.ofApp(appId),
+      desired: this.scaler.current(appId),
+      load: this.scaler.lastLoad(appId)?.cpu,
+      events: this.events.get(appId) ?? [],
+    };
   }
 
   /** Whether this instance runs the containers: with several instances on PostgreSQL, the one holding the supervisor's lock. */
@@ -172,6 +202,8 @@ export class ContainerSupervisor {
       this.listedAt = this.now();
       this.sync(await runtime.list());
     }
+    // Stopped meanwhile (a restart of edgeplane): nothing is opened or started again.
+    if (this.closed) return;
     this.docs.clear();
     for (const [id, app] of seen) this.docs.set(id, app);
     this.syncEndpoints();
@@ -190,6 +222,10 @@ export class ContainerSupervisor {
     }
     const gone = new Set([...this.replicas.byId.values()].map((r) => r.appId).filter((id) => !seen.has(id)));
     for (const appId of gone) await this.teardown(appId);
+    // What a teardown could not remove the first time (a network podman would not remove yet).
+    for (const appId of this.unfinished) if (!seen.has(appId)) await this.removeNetworks(appId);
+    const forwarded = await this.options.forwarding.targets();
+    if (!this.closed) this.output.sync(forwarded, this.replicas.byId.values());
   }
 
   /** An event of one of the containers: kept for its application, and the containers listed again on the next pass. */
@@ -222,7 +258,7 @@ export class ContainerSupervisor {
         const restartedElsewhere = known.container.startedAt !== container.startedAt;
         known.container = container;
         if (container.state !== 'running') known.ready = false;
-        if (restartedElsewhere) Object.assign(known, { started: false, ready: false, failures: 0, successes: 0, livenessFailures: 0 });
+        if (restartedElsewhere) Object.assign(known, { started: false, ready: false, failures: 0, successes: 0, livenessFailures: 0, cpu: undefined });
       } else {
         this.replicas.byId.set(container.id, replicaOf(container, this.now()));
       }
@@ -263,8 +299,12 @@ export class ContainerSupervisor {
   private async reconcile(appId: string, accountId: number, doc: ContainerAppDoc, funded: boolean): Promise<void> {
     const { runtime } = this.options;
     const grace = doc.terminationGracePeriodSeconds ?? DEFAULT_GRACE_SECONDS;
-    const wanted = doc.lifecycle.deployed && funded && doc.containerTemplates.length > 0 ? Math.max(doc.autoScaling.min, 1) : 0;
+    const runs = doc.lifecycle.deployed && funded && doc.containerTemplates.length > 0;
+    if (!runs) this.scaler.forget(appId);
     const mine = this.replicas.ofApp(appId);
+    // A restarted edgeplane keeps the replicas its previous run scaled to (within the limits).
+    const slots = new Set(mine.filter((r) => !r.draining).map((r) => r.slot)).size;
+    const wanted = runs ? this.scaler.replicasOf(appId, doc.autoScaling.min, doc.autoScaling.max, this.now(), slots) : 0;
     const keep = new Set<Replica>();
     // The network is made while the image is pulled: each podman command takes most of a second on a busy host.
     let network: Promise<void> | undefined;
@@ -294,8 +334,9 @@ export class ContainerSupervisor {
           const container = await runtime.run(containerSpec({ accountId, appId, doc, template, replica: slot, image }));
           current = replicaOf(container, this.now() + initialDelayMs(template.probes.startup ?? template.probes.liveness));
           this.replicas.byId.set(container.id, current);
-        } else if (current.container.state !== 'running' && current.container.state !== 'stopping' && this.now() >= current.retryAt) {
-          // A container that stopped on its own is started again, later each time it keeps stopping.
+        } else if (!current.checking && current.container.state !== 'running' && current.container.state !== 'stopping' && this.now() >= current.retryAt) {
+          // A container that stopped on its own is started again, later each time it keeps stopping;
+          // not one its probe is restarting (a start would race podman's own restart of it).
           current.restarts++;
           current.retryAt = this.now() + Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(current.restarts, 5));
           await runtime.start(current.container.id);
@@ -338,12 +379,71 @@ export class ContainerSupervisor {
     await Promise.all(mine.map((r) => runtime.remove(r.container.id, 0)));
     for (const r of mine) this.replicas.byId.delete(r.container.id);
     for (const volume of await runtime.volumesOf(appId)) await runtime.removeVolume(volume);
-    for (const network of await runtime.networksOf(appId)) await runtime.removeNetwork(network);
-    this.networks.delete(appId);
+    await this.removeNetworks(appId);
     this.events.delete(appId);
+    this.scaler.forget(appId);
     const used = new Set([...this.replicas.byId.values()].map((r) => r.container.labels[LABELS.image]));
     for (const image of images) if (!used.has(image)) await runtime.removeImage(image);
     this.failures.delete(appId);
+  }
+
+  /** The application's networks; one that cannot be removed yet is tried again on the next passes. */
+  private async removeNetworks(appId: string): Promise<void> {
+    this.networks.delete(appId);
+    try {
+      for (const network of await this.options.runtime.networksOf(appId)) await this.options.runtime.removeNetwork(network);
+      this.unfinished.delete(appId);
+    } catch (error) {
+      if (!this.unfinished.has(appId)) this.options.logError(error, `the network of deleted application ${appId} could not be removed yet`);
+      this.unfinished.add(appId);
+    }
+  }
+
+  /**
+   * Measures every running replica's CPU since the last measure, as a fraction of its limit, and
+   * gives each running application's load to the autoscaler: a changed count is an event of the
+   * application, and acted on at once.
+   */
+  private async measure(): Promise<void> {
+    if (this.measuring || this.closed || !this.owner) return;
+    this.measuring = true;
+    try {
+      const running = [...this.replicas.byId.values()].filter((r) => !r.draining && r.container.state === 'running');
+      const times = await this.options.runtime.cpuTimes(running.map((r) => r.container));
+      const now = this.now();
+      for (const r of running) {
+        const ns = times.get(r.container.id);
+        const app = this.docs.get(r.appId);
+        if (ns === undefined || !app) continue;
+        const last = r.cpuTime;
+        r.cpuTime = { ns, at: now, startedAt: r.container.startedAt };
+        if (!last || last.startedAt !== r.container.startedAt || now <= last.at || ns < last.ns) continue;
+        r.cpu = (ns - last.ns) / ((now - last.at) * 1e6) / RESOURCE_BOUNDS[app.doc.runtimeType].cpus;
+      }
+      for (const [appId, { doc }] of this.docs) {
+        const wanted = this.scaler.current(appId);
+        if (wanted === undefined) continue;
+        const live = this.replicas.ofApp(appId).filter((r) => !r.draining);
+        const loads = doc.containerTemplates.map((t) => {
+          const mine = live.filter((r) => r.templateId === t.id);
+          // Started, not necessarily ready: replicas an overload makes fail their readiness probe still count.
+          const measured = mine.every((r) => r.started && r.container.state === 'running' && r.cpu !== undefined && r.cpuTime?.at === now);
+          return mine.length === wanted && measured ? mine.reduce((sum, r) => sum + (r.cpu ?? 0), 0) / wanted : undefined;
+        });
+        // Every template's replicas ready and measured; else the window starts over.
+        const settled = loads.length > 0 && loads.every((l) => l !== undefined);
+        const sample = settled ? { at: now, cpu: Math.max(...(loads as number[])) } : undefined;
+        const decision = this.scaler.record(appId, sample, doc.autoScaling.min, doc.autoScaling.max, now);
+        if (decision.reason !== undefined) {
+          this.note(appId, undefined, 'scaled', `scaled from ${wanted} to ${decision.replicas} replicas: ${decision.reason}`);
+          void this.soon();
+        }
+      }
+    } catch (error) {
+      this.options.logError(error, 'measuring the containers failed');
+    } finally {
+      this.measuring = false;
+    }
   }
 
   private probeDue(): void {

@@ -62,6 +62,8 @@ export interface RunningContainer {
   state: string;
   exitCode: number | null;
   startedAt: number | null;
+  /** The container's main process on the host (null when it does not run). */
+  pid: number | null;
   restarts: number;
   /** Container port → host port on the loopback address. */
   ports: Map<number, number>;
@@ -96,6 +98,7 @@ export interface ContainerRuntime {
   hasImage(image: string): Promise<boolean>;
   removeImage(image: string): Promise<void>;
   ensureNetwork(name: string, labels: Record<string, string>): Promise<void>;
+  /** Rejects when it could not be removed (tried again later). */
   removeNetwork(name: string): Promise<void>;
   /** Names of networks and volumes edgeplane made with this app label value. */
   networksOf(appId: string): Promise<string[]>;
@@ -112,6 +115,16 @@ export interface ContainerRuntime {
    * the watch stops on its own (the watcher exited), so the caller polls until it watches again.
    */
   watch(onEvent: (event: RuntimeEvent) => void, ended: (reason: string) => void): RuntimeWatch;
+  /**
+   * The CPU time each running container has used since it started (ns), by container id; one
+   * whose time cannot be read is left out.
+   */
+  cpuTimes(containers: readonly RunningContainer[]): Promise<Map<string, number>>;
+  /**
+   * Tells each line the container writes (standard output and error) from `since` (epoch ms) on,
+   * until stopped or the container stops (`ended`).
+   */
+  follow(id: string, since: number, onLine: (at: number, line: string) => void, ended: (reason: string) => void): RuntimeWatch;
   /** The container's output, oldest first, at most `lines` lines. */
   logs(id: string, lines: number): Promise<{ at: number; line: string }[]>;
 }
