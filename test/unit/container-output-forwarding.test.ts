@@ -1,5 +1,5 @@
 /**
- * The containers' output to their log forwarding (domain/containers/runtime/syslog-sender.ts,
+ * The containers' output to their log forwarding (domain/containers/runtime/container-syslog.ts,
  * output-forwarding.ts): the messages in RFC 5424 and RFC 3164, sent over UDP and TCP to a real
  * collector (one that goes down keeps the lines until it is back), a refused address said and
  * nothing sent; and which containers are followed, from when, and that a follow taken up again
@@ -9,12 +9,14 @@ import { lookup } from 'node:dns';
 import { describe, expect, it } from 'vitest';
 import { OutputForwarding } from '../../src/domain/containers/runtime/output-forwarding.js';
 import { type Replica, replicaOf } from '../../src/domain/containers/runtime/replicas.js';
-import { containerSyslogMessage, type ForwardingTarget, SyslogSender } from '../../src/domain/containers/runtime/syslog-sender.js';
+import { containerSyslogMessage, type ForwardingTarget } from '../../src/domain/containers/runtime/container-syslog.js';
 import { SYSLOG_HOSTNAME } from '../../src/domain/edge/logs/forwarding/syslog.js';
+import { OriginAddresses } from '../../src/domain/edge/origin/addresses.js';
 import { startSyslogReceiver } from '../helpers/syslog-receiver.js';
 import { within } from '../helpers/within.js';
 
-const open = { lookupFor: () => lookup, refusal: () => undefined };
+/** The origin address policy itself (a class: what forwarding is given in the server), loopback allowed. */
+const open = new OriginAddresses({ privateAddresses: 'allow', listenHost: '', ownPorts: [] });
 const at = Date.parse('2026-11-03T04:05:06.789Z');
 const out = { at, line: 'listening on 8080', container: 'ep-app1-t1-0-abc', appId: 'app1' };
 
@@ -30,61 +32,6 @@ describe('containerSyslogMessage', () => {
     expect(containerSyslogMessage({ format: 'SyslogRfc3164', token: 'k1' }, { ...out, at: Date.parse('2026-11-03T14:05:06Z') })).toBe(
       `<134>Nov  3 14:05:06 ${SYSLOG_HOSTNAME} app1: {"log":"listening on 8080","time":"2026-11-03T14:05:06.000Z","container":"ep-app1-t1-0-abc","token":"k1"}`,
     );
-  });
-});
-
-describe('SyslogSender', () => {
-  const target = (type: ForwardingTarget['type'], port: number): ForwardingTarget => ({
-    type,
-    endpoint: '127.0.0.1',
-    port,
-    format: 'SyslogRfc5424',
-    token: null,
-  });
-
-  it('sends each message as a datagram over UDP', async () => {
-    const receiver = await startSyslogReceiver('udp');
-    const sender = new SyslogSender(target('SyslogUdp', receiver.port), open, () => undefined);
-    try {
-      sender.send('<134>1 - - - - - - one');
-      sender.send('<134>1 - - - - - - two');
-      await within(2000, async () => receiver.messages.length === 2);
-      expect(receiver.messages).toEqual(['<134>1 - - - - - - one', '<134>1 - - - - - - two']);
-    } finally {
-      sender.close();
-      await receiver.stop();
-    }
-  });
-
-  it('frames messages over TCP, and keeps them while the collector is down', async () => {
-    const receiver = await startSyslogReceiver('tcp');
-    const sender = new SyslogSender(target('SyslogTcp', receiver.port), open, () => undefined);
-    try {
-      sender.send('first line');
-      await within(2000, async () => receiver.messages.length === 1);
-      await receiver.stop();
-      // The broken connection is seen on the next write; what follows waits for the collector.
-      sender.send('lost or kept');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      sender.send('kept ü');
-      await receiver.restart();
-      await within(5000, async () => receiver.messages.includes('kept ü'));
-      expect(receiver.messages[0]).toBe('first line');
-    } finally {
-      sender.close();
-      await receiver.stop();
-    }
-  });
-
-  it('sends nothing to a refused address, saying why once', async () => {
-    const errors: string[] = [];
-    const refusing = { lookupFor: () => lookup, refusal: () => 'a link-local address' };
-    const sender = new SyslogSender(target('SyslogUdp', 514), refusing, (e) => errors.push((e as Error).message));
-    sender.send('x');
-    sender.send('y');
-    expect(errors).toEqual(['log collector 127.0.0.1:514: a link-local address']);
-    expect(sender.sent).toBe(0);
-    sender.close();
   });
 });
 
@@ -152,6 +99,49 @@ describe('OutputForwarding', () => {
     } finally {
       forwarding.close();
       await receiver.stop();
+    }
+  });
+  it('sends each line over TCP as the message it was written as, octet-counted', async () => {
+    const receiver = await startSyslogReceiver('tcp');
+    const runtime = fakeRuntime();
+    const forwarding = new OutputForwarding(
+      runtime,
+      open,
+      () => undefined,
+      () => at + 1,
+    );
+    const target: ForwardingTarget = { type: 'SyslogTcp', endpoint: '127.0.0.1', port: receiver.port, format: 'SyslogRfc5424', token: 'k1' };
+    try {
+      forwarding.sync(new Map([['app1', target]]), [replica('c1', 'app1')]);
+      runtime.follows[0]!.onLine(at + 2, 'ready ü');
+      await within(2000, async () => receiver.messages.length === 1);
+      expect(receiver.messages).toEqual([containerSyslogMessage(target, { at: at + 2, line: 'ready ü', container: 'ep-app1-c1', appId: 'app1' })]);
+    } finally {
+      forwarding.close();
+      await receiver.stop();
+    }
+  });
+
+  it('sends nothing to a refused collector, saying why once', async () => {
+    const errors: string[] = [];
+    const refusing = { lookupFor: () => lookup, refusal: () => 'a link-local address' };
+    const runtime = fakeRuntime();
+    const forwarding = new OutputForwarding(
+      runtime,
+      refusing,
+      (e) => errors.push((e as Error).message),
+      () => at + 1,
+    );
+    const target: ForwardingTarget = { type: 'SyslogUdp', endpoint: '127.0.0.1', port: 514, format: 'SyslogRfc5424', token: null };
+    try {
+      forwarding.sync(new Map([['app1', target]]), [replica('c1', 'app1')]);
+      runtime.follows[0]!.onLine(at + 2, 'x');
+      runtime.follows[0]!.onLine(at + 3, 'y');
+      await within(2000, async () => errors.length > 0);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(errors).toEqual(['log collector 127.0.0.1:514: a link-local address']);
+    } finally {
+      forwarding.close();
     }
   });
 });

@@ -19,7 +19,7 @@ import { errors } from '../errors.js';
 import type { Principal } from '../principal.js';
 import type { ContainerAppDoc } from './types.js';
 import { newContainerId } from './ids.js';
-import type { ForwardingTarget } from './runtime/syslog-sender.js';
+import type { ForwardingTarget } from './runtime/container-syslog.js';
 
 export interface LogForwardingDoc {
   id: string;

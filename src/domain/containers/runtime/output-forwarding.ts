@@ -1,15 +1,25 @@
 /**
  * The containers' output sent to their application's log forwarding (`/mc/log/forwarding`): while
  * an application has an enabled configuration, each of its running containers is followed (one
- * `podman logs --follow` each, tied to edgeplane) and every line goes to the configuration's
- * syslog collector (syslog-sender.ts). A container is followed from when it started, or from when
+ * `podman logs --follow` each, tied to edgeplane) and every line goes, written as its message
+ * (container-syslog.ts), to the configuration's syslog collector: the edge's log collector, which
+ * queues while the collector is down and reconnects. A container is followed from when it started, or from when
  * forwarding was turned on if later; a follow that ends (the container stopped or restarted) is
  * taken up on the next pass from the last line sent, so nothing is sent twice. A changed
- * configuration gets a new sender; a removed or disabled one stops the follows.
+ * configuration gets a new collector; a removed or disabled one stops the follows.
  */
+import { Collector, type Framing } from '../../edge/logs/forwarding/collector.js';
+import { type CollectorAddresses, containerSyslogMessage, type ForwardingTarget } from './container-syslog.js';
 import type { Replica } from './replicas.js';
-import { type CollectorAddresses, containerSyslogMessage, type ForwardingTarget, SyslogSender } from './syslog-sender.js';
 import type { ContainerRuntime, RuntimeWatch } from './types.js';
+
+/** Lines queued per application while its collector is down; more are dropped (counted). */
+const QUEUE_MAX = 10_000;
+/** How often queued lines leave, and the first and longest wait before reconnecting. */
+const BATCH_MS = 50;
+const RETRY = { minMs: 100, maxMs: 5000 };
+/** A container's line is queued already written as its message. */
+const WRITTEN: Framing<null> = { head: () => '', body: (_source, message) => message };
 
 interface Follow {
   appId: string;
@@ -17,7 +27,7 @@ interface Follow {
 }
 
 export class OutputForwarding {
-  private readonly senders = new Map<string, { key: string; sender: SyslogSender }>();
+  private readonly senders = new Map<string, { key: string; target: ForwardingTarget; collector: Collector<null> }>();
   private readonly follows = new Map<string, Follow>();
   /** The time of the last line sent of each container (a follow taken up again starts after it). */
   private readonly lastAt = new Map<string, number>();
@@ -36,15 +46,28 @@ export class OutputForwarding {
     for (const [appId, entry] of this.senders) {
       const target = targets.get(appId);
       if (target && JSON.stringify(target) === entry.key) continue;
-      entry.sender.close();
+      entry.collector.close();
       this.senders.delete(appId);
       if (!target) this.since.delete(appId);
     }
     for (const [appId, target] of targets) {
       if (!this.since.has(appId)) this.since.set(appId, this.now());
       if (!this.senders.has(appId)) {
-        const sender = new SyslogSender(target, this.addresses, (error) => this.logError(error, `log forwarding of application ${appId}`));
-        this.senders.set(appId, { key: JSON.stringify(target), sender });
+        const collector = new Collector(
+          { transport: target.type === 'SyslogTcp' ? 'tcp' : 'udp', host: target.endpoint, port: target.port },
+          WRITTEN,
+          {
+            // Named, not spread: the address policy is a class, its methods on its prototype.
+            lookupFor: (port) => this.addresses.lookupFor(port),
+            refusal: (address, port) => this.addresses.refusal(address, port),
+            maxQueued: QUEUE_MAX,
+            batchMs: BATCH_MS,
+            retry: RETRY,
+            ca: [],
+          },
+          (error) => this.logError(error, `log forwarding of application ${appId}`),
+        );
+        this.senders.set(appId, { key: JSON.stringify(target), target, collector });
       }
     }
     const present = new Set<string>();
@@ -65,7 +88,7 @@ export class OutputForwarding {
   close(): void {
     for (const follow of this.follows.values()) follow.watch.stop();
     this.follows.clear();
-    for (const { sender } of this.senders.values()) sender.close();
+    for (const { collector } of this.senders.values()) collector.close();
     this.senders.clear();
   }
 
@@ -84,7 +107,7 @@ export class OutputForwarding {
           if (after !== undefined ? at <= after : at < from) return;
           this.lastAt.set(id, Math.max(at, this.lastAt.get(id) ?? 0));
           const entry = this.senders.get(appId);
-          entry?.sender.send(containerSyslogMessage(entry.sender.target, { at, line, container: name, appId }));
+          entry?.collector.add(null, containerSyslogMessage(entry.target, { at, line, container: name, appId }));
         },
         () => {
           if (this.follows.get(id) === follow) this.follows.delete(id);

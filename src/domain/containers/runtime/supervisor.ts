@@ -25,7 +25,7 @@ import { OutputForwarding } from './output-forwarding.js';
 import { checkProbe, tcpCheck } from './probes.js';
 import { type Replica, replicaOf, Replicas } from './replicas.js';
 import { containerSpec, DEFAULT_GRACE_SECONDS, firstPort, networkName, probePort, pullReference, RESOURCE_BOUNDS, revisionOf, volumeName } from './specs.js';
-import type { CollectorAddresses, ForwardingTarget } from './syslog-sender.js';
+import type { CollectorAddresses, ForwardingTarget } from './container-syslog.js';
 import { type ContainerRuntime, LABELS, type PullSource, type RuntimeEvent, type RuntimeWatch } from './types.js';
 
 export interface SupervisorOptions {

@@ -5,13 +5,15 @@
  * `maxQueued` (then new lines are dropped and counted), and they are sent when it is back (the
  * connection is tried again, backing off to `retry.maxMs`). Over UDP lines are sent as datagrams
  * and not known to arrive (RFC 5426): they wait only while the name is resolved.
+ *
+ * What a line becomes on the wire is its sender's (`Framing`): the edge's access-log lines take
+ * their zone's token and format (forwarder.ts), a container's output comes already written as its
+ * message (domain/containers/runtime/output-forwarding.ts).
  */
 import { connect as tcpConnect, isIP, type LookupFunction, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import type { EdgeZone } from '../../types.js';
-import { inFormat } from '../line.js';
 import { type DatagramSender, openDatagramSender } from './datagrams.js';
-import { octetCounted, syslogHead, tokenData } from './syslog.js';
+import { octetCounted } from './syslog.js';
 
 export type Transport = 'udp' | 'tcp' | 'tls';
 
@@ -47,9 +49,17 @@ const FULL_BUFFER_WAIT_MS = 5;
 
 type State = 'idle' | 'connecting' | 'up' | 'waiting' | 'closed';
 
-export class Collector {
-  /** The queue: each line with the zone it came from (its token and format), from `head` on. */
-  private zones: EdgeZone[] = [];
+/** How a queued line, and what it came from (`S`: its zone, for the edge), is written as a syslog message. */
+export interface Framing<S> {
+  /** What comes before lines of `source` sent at `time` (ISO 8601): made once per run of lines of one source. */
+  head(source: S, time: string): string;
+  /** The line as its message's rest. */
+  body(source: S, line: string): string;
+}
+
+export class Collector<S> {
+  /** The queue: each line with what it came from (its framing's source), from `head` on. */
+  private sources: S[] = [];
   private lines: string[] = [];
   private head = 0;
   private state: State = 'idle';
@@ -68,6 +78,7 @@ export class Collector {
 
   constructor(
     readonly target: CollectorTarget,
+    private readonly framing: Framing<S>,
     private readonly options: CollectorOptions,
     /** A failure to reach the collector, said once until it is reached again. */
     private readonly onError: (error: unknown) => void,
@@ -84,27 +95,27 @@ export class Collector {
     return this.lines.length - this.head;
   }
 
-  add(zone: EdgeZone, line: string): void {
+  add(source: S, line: string): void {
     if (this.lines.length - this.head >= this.options.maxQueued) {
       this.dropped++;
       return;
     }
-    this.zones.push(zone);
+    this.sources.push(source);
     this.lines.push(line);
     this.lastUsed = Date.now();
     if (this.timer === undefined && this.state !== 'closed' && this.state !== 'waiting') this.schedule(this.options.batchMs);
   }
 
-  /** A deleted zone's queued lines go. */
-  forget(pullZoneId: number): void {
-    const zones: EdgeZone[] = [];
+  /** The queued lines of the sources `gone` picks go (a deleted zone's). */
+  forget(gone: (source: S) => boolean): void {
+    const sources: S[] = [];
     const lines: string[] = [];
     for (let i = this.head; i < this.lines.length; i++) {
-      if (this.zones[i]!.Id === pullZoneId) continue;
-      zones.push(this.zones[i]!);
+      if (gone(this.sources[i]!)) continue;
+      sources.push(this.sources[i]!);
       lines.push(this.lines[i]!);
     }
-    this.zones = zones;
+    this.sources = sources;
     this.lines = lines;
     this.head = 0;
   }
@@ -274,23 +285,25 @@ export class Collector {
     } else setImmediate(() => this.pump());
   }
 
-  /** The message head of line `i` (its zone's token, the time of this send), made once per run of lines of one zone. */
+  /** The message head of line `i` (at the time of this send), made once per run of lines of one source. */
   private heads(): (i: number) => string {
     const time = new Date().toISOString();
-    let zone: EdgeZone | undefined;
+    let source: S | undefined;
     let head = '';
+    let first = true;
     return (i) => {
-      if (this.zones[i] !== zone) {
-        zone = this.zones[i]!;
-        head = syslogHead(tokenData(zone.LogForwardingToken), time);
+      if (first || this.sources[i] !== source) {
+        first = false;
+        source = this.sources[i]!;
+        head = this.framing.head(source, time);
       }
       return head;
     };
   }
 
-  /** Line `i` in its zone's forwarding format. */
+  /** Line `i` as its message's rest. */
   private body(i: number): string {
-    return inFormat(this.lines[i]!, this.zones[i]!.LogForwardingFormat);
+    return this.framing.body(this.sources[i]!, this.lines[i]!);
   }
 
   /** The lines before `end` were handed to the socket. */
@@ -298,11 +311,11 @@ export class Collector {
     this.sent += end - this.head;
     this.head = end;
     if (this.head === this.lines.length) {
-      this.zones = [];
+      this.sources = [];
       this.lines = [];
       this.head = 0;
     } else if (this.head > 4096 && this.head * 2 > this.lines.length) {
-      this.zones = this.zones.slice(this.head);
+      this.sources = this.sources.slice(this.head);
       this.lines = this.lines.slice(this.head);
       this.head = 0;
     }

@@ -8,7 +8,9 @@
  */
 import type { EdgeZone } from '../../types.js';
 import type { LineSink } from '../../usage/access-log.js';
-import { Collector, type CollectorOptions, type Transport } from './collector.js';
+import { inFormat } from '../line.js';
+import { Collector, type CollectorOptions, type Framing, type Transport } from './collector.js';
+import { syslogHead, tokenData } from './syslog.js';
 
 const TRANSPORTS: Record<number, Transport | undefined> = { 0: 'udp', 1: 'tcp', 2: 'tls' };
 /** How long a close waits for queued lines to leave. */
@@ -18,10 +20,16 @@ const IDLE_MS = 5 * 60_000;
 
 export type LogForwardingOptions = CollectorOptions;
 
+/** An access-log line as its zone forwards it: the zone's token in the head, the line in the zone's format. */
+const ZONE_FRAMING: Framing<EdgeZone> = {
+  head: (zone, time) => syslogHead(tokenData(zone.LogForwardingToken), time),
+  body: (zone, line) => inFormat(line, zone.LogForwardingFormat),
+};
+
 export class LogForwarding implements LineSink {
-  private readonly collectors = new Map<string, Collector>();
+  private readonly collectors = new Map<string, Collector<EdgeZone>>();
   /** Each zone's collector, for the zone document it was chosen by (a changed zone is a new document). */
-  private readonly routes = new Map<number, { zone: EdgeZone; collector: Collector | undefined }>();
+  private readonly routes = new Map<number, { zone: EdgeZone; collector: Collector<EdgeZone> | undefined }>();
   private sweep: NodeJS.Timeout | undefined;
   private logError: (error: unknown) => void = () => undefined;
   /** Lines of zones whose settings name no collector edgeplane can send to (no host, protocol 3). */
@@ -48,7 +56,7 @@ export class LogForwarding implements LineSink {
 
   forget(pullZoneId: number): void {
     this.routes.delete(pullZoneId);
-    for (const collector of this.collectors.values()) collector.forget(pullZoneId);
+    for (const collector of this.collectors.values()) collector.forget((zone) => zone.Id === pullZoneId);
   }
 
   /** Lines dropped because a collector's queue was full, over every collector. */
@@ -59,7 +67,7 @@ export class LogForwarding implements LineSink {
   }
 
   /** The collector a zone's lines go to now (tests look at its queue). */
-  collectorOf(zone: Pick<EdgeZone, 'LogForwardingProtocol' | 'LogForwardingHostname' | 'LogForwardingPort'>): Collector | undefined {
+  collectorOf(zone: Pick<EdgeZone, 'LogForwardingProtocol' | 'LogForwardingHostname' | 'LogForwardingPort'>): Collector<EdgeZone> | undefined {
     const key = keyOf(zone);
     return key === undefined ? undefined : this.collectors.get(key);
   }
@@ -81,14 +89,14 @@ export class LogForwarding implements LineSink {
     this.routes.clear();
   }
 
-  private collectorFor(zone: EdgeZone): Collector | undefined {
+  private collectorFor(zone: EdgeZone): Collector<EdgeZone> | undefined {
     const key = keyOf(zone);
     if (key === undefined) return undefined;
     let collector = this.collectors.get(key);
     if (collector === undefined) {
       const transport = TRANSPORTS[zone.LogForwardingProtocol]!;
       const target = { transport, host: hostOf(zone), port: zone.LogForwardingPort };
-      collector = new Collector(target, this.options, (error) => this.logError(error));
+      collector = new Collector(target, ZONE_FRAMING, this.options, (error) => this.logError(error));
       this.collectors.set(key, collector);
     }
     return collector;
