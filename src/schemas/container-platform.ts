@@ -86,7 +86,7 @@ const MeasuredChart = (description: string) => Type.Record(Type.String(), Double
 const CountChart = (description: string) => Type.Record(Type.String(), Nullable(Int64()), { description });
 const SplitChart = (description: string) => Type.Record(Type.String(), Type.Record(Type.String(), Double()), { description });
 
-const NOT_MEASURED = 'edgeplane runs no containers, so nothing measures it: 0 at every point.';
+const NOT_MEASURED = 'edgeplane keeps no history of it (with podman, CPU is measured for autoscaling and shown in the overview, not charted): 0 at every point.';
 /** CPU as the podman runtime measures it for autoscaling. */
 const CPU_MEASURED =
   'CPU used at the last measure, in percent of the CPU limit of the runtime type: measured when containers run (podman); 0 with the simulation.';
