@@ -6,10 +6,13 @@
  * The scripts' processes cannot read or write it (no permission of theirs names it): only Deno
  * itself does. A release's modules are written once under a name made from their content, so a
  * process started again (a restart, another instance on the machine) finds their code cached,
- * and the cache grows with the code published, not with the processes started.
+ * and the cache grows with the code published, not with the processes started. A release's
+ * folder is touched each time a process starts from it; folders no process started from for
+ * UNUSED_DAYS are removed with Deno's emitted code of them (pruneScriptModules, once per start of
+ * the scripts' runtime), so code deleted or replaced long ago does not pile up.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -40,7 +43,12 @@ export async function writeScriptModules(cacheDir: string, code: string): Promis
   for (const [name, text] of Object.entries(files)) hash.update(`${name}\u0000${text}\u0000`);
   const dir = join(cacheDir, 'modules', hash.digest('hex').slice(0, 32));
   const found = { main: join(dir, 'main.js'), importMap: join(dir, 'import-map.json'), denoDir: cacheDir };
-  if (await exists(found.main)) return found;
+  if (await exists(found.main)) {
+    // Used again: the prune measures disuse from here.
+    const now = new Date();
+    await utimes(dir, now, now).catch(() => undefined);
+    return found;
+  }
   // Written beside, then renamed into place: a process never reads a folder half written.
   const staging = `${dir}.${randomBytes(6).toString('hex')}.tmp`;
   await mkdir(staging, { recursive: true, mode: 0o700 });
@@ -54,6 +62,29 @@ export async function writeScriptModules(cacheDir: string, code: string): Promis
     await rm(staging, { recursive: true, force: true });
   }
   return found;
+}
+
+/** A release's modules no process started from for this long are removed. */
+export const UNUSED_DAYS = 30;
+
+/**
+ * Removes the modules folders under `cacheDir` unused for UNUSED_DAYS (and staging folders a
+ * crash left), with what Deno emitted for them under `gen/`; returns how many went.
+ */
+export async function pruneScriptModules(cacheDir: string, now = Date.now()): Promise<number> {
+  const root = join(cacheDir, 'modules');
+  const before = now - UNUSED_DAYS * 86_400_000;
+  let removed = 0;
+  for (const name of await readdir(root).catch(() => [] as string[])) {
+    const dir = join(root, name);
+    const seen = await stat(dir).catch(() => undefined);
+    if (seen === undefined || seen.mtimeMs >= before) continue;
+    await rm(dir, { recursive: true, force: true });
+    // Deno keeps what it emitted for a local module under gen/file/<the module's absolute path>.
+    await rm(join(cacheDir, 'gen', 'file', dir), { recursive: true, force: true });
+    removed++;
+  }
+  return removed;
 }
 
 async function exists(path: string): Promise<boolean> {

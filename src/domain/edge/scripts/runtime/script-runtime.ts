@@ -19,7 +19,7 @@ import type { EdgeScriptService } from '../service.js';
 import type { EdgeScriptStatistics } from '../statistics.js';
 import { deniedNet } from './deny-net.js';
 import { FAILURES, type ScriptFailure, type ScriptLimits } from './limits.js';
-import { writeScriptModules } from './script-modules.js';
+import { pruneScriptModules, writeScriptModules } from './script-modules.js';
 import { type ScriptAnswer, ScriptProcess } from './script-process.js';
 
 export interface ScriptRuntimeOptions {
@@ -236,7 +236,13 @@ export class ScriptRuntime {
     this.cacheDir ??= wanted
       ? // Its own user's only: it holds the scripts' code (mode applies to the folders made here).
         mkdir(wanted, { recursive: true, mode: 0o700 }).then(
-          () => wanted,
+          () => {
+            // Old releases' modules go in the background; a start never waits for it.
+            void pruneScriptModules(wanted).catch((error: unknown) =>
+              this.options.log({ cacheDir: wanted, err: error }, "the edge scripts' cache could not be pruned"),
+            );
+            return wanted;
+          },
           (error: unknown) => {
             this.options.log({ cacheDir: wanted, err: error }, "the edge scripts' cache folder could not be made: a temporary one is used");
             return temporary;
