@@ -4,8 +4,10 @@
  * taken in it), recorded by the supervisor at each of its measures. Kept in memory on the
  * instance that runs the containers, in two rings per application: one bucket a minute for the
  * last 24 hours, one an hour for the last 32 days (the stored timeline's span); a day is the hours
- * kept of it. About 33 KB an application (31 KB of buckets), allocated at its first record; an application's rings
- * go when it is deleted, or once nothing was recorded for it for 32 days. Lost at a restart.
+ * kept of it. About 33 KB an application (31 KB of buckets), allocated at its first record; an
+ * application's rings go when it is deleted, or once nothing was recorded for it for 32 days.
+ * Lost at a restart; with several instances on PostgreSQL, only the one running the containers
+ * records (another that ran them before keeps what it recorded then).
  */
 
 export const MINUTE_MS = 60_000;
