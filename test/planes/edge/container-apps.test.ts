@@ -295,7 +295,9 @@ describe.skipIf(unavailable !== undefined)(`container apps on podman${unavailabl
     expect((await ask()).text).toMatch(/^bonjour/);
   });
 
-  it('deletes the application with its containers, network, volumes and pull zone', async () => {
+  it('deletes the application with its containers, network, volumes, pull zone and measures', async () => {
+    const measures = () => runtime.measured(appId, 60_000, Date.now() - 3_600_000, Date.now(), Date.now())?.size ?? 0;
+    await until('a measure', async () => (measures() > 0 ? true : undefined), 2000);
     expect((await t.del(`/mc/apps/${appId}`)).status).toBe(200);
     expect((await t.get(`/pullzone/${zoneId}`)).status).toBe(404);
     await runtime.settled();
@@ -303,5 +305,6 @@ describe.skipIf(unavailable !== undefined)(`container apps on podman${unavailabl
     const empty = JSON.stringify({ containers: [], volumes: [], networks: [] });
     await until('nothing left', async () => (JSON.stringify(await managedLeftovers(appId)) === empty ? true : undefined), 10_000);
     await expect(askAnycast()).rejects.toThrow(/ECONNREFUSED/);
+    expect(measures()).toBe(0);
   });
 });
