@@ -86,7 +86,10 @@ const MeasuredChart = (description: string) => Type.Record(Type.String(), Double
 const CountChart = (description: string) => Type.Record(Type.String(), Nullable(Int64()), { description });
 const SplitChart = (description: string) => Type.Record(Type.String(), Type.Record(Type.String(), Double()), { description });
 
-const NOT_MEASURED = 'edgeplane keeps no history of it (with podman, CPU is measured for autoscaling and shown in the overview, not charted): 0 at every point.';
+const NOT_MEASURED = 'edgeplane keeps no history of it: 0 at every point.';
+/** Where the instances and CPU charts come from measurements (usage-history.ts), and where not. */
+const MEASURED_HERE =
+  'When containers run (podman), a period the answering instance measured shows what ran (measurements are kept in memory by the instance running the containers: minutes for the last 24 hours, hours for the last 32 days; lost at a restart)';
 /** CPU as the podman runtime measures it for autoscaling. */
 const CPU_MEASURED =
   'CPU used at the last measure, in percent of the CPU limit of the runtime type: measured when containers run (podman); 0 with the simulation.';
@@ -96,8 +99,12 @@ export const ApplicationStatistics = Type.Object(
     targetLatencyChart: MeasuredChart(`Latency the application aims for, in ms. ${NOT_MEASURED}`),
     activeRegionsChart: CountChart('Regions with a running instance, the most in each period; null before the application existed.'),
     latencyChart: MeasuredChart(`Average latency of requests, in ms. ${NOT_MEASURED}`),
-    instancesChart: CountChart('Running instances, the most in each period; null before the application existed.'),
-    cpuUsageChart: MeasuredChart(`CPU used, in percent. ${NOT_MEASURED}`),
+    instancesChart: CountChart(
+      `Running instances, the most in each period. ${MEASURED_HERE}: pods with a container running, the most at any measure. Other periods, and every period with the simulation: the instances the application was set to run; null before the application existed.`,
+    ),
+    cpuUsageChart: MeasuredChart(
+      `CPU used, in percent of the CPU limit of the runtime type (as the overview's averageCPU). ${MEASURED_HERE}: the mean of the load samples taken in the period (the busiest template's replicas, on average). Other periods, periods whose replicas were all starting, and every period with the simulation: 0.`,
+    ),
     ramUsageChart: MeasuredChart(`Memory used, in percent. ${NOT_MEASURED}`),
     trafficChart: MeasuredChart(`Bytes served. ${NOT_MEASURED}`),
     volumesSplitUsageChart: SplitChart(`Space used per volume (by name), in GB. ${NOT_MEASURED}`),

@@ -3,9 +3,11 @@
  * period, a usage summary and an overview of the moment. Everything that follows from stored
  * state is computed from it — instances and regions (from the lifecycle and the timeline), volume
  * space, status, pods and containers. When podman runs the containers, the overview's pods and
- * their containers are those running (running-pods.ts); with the simulation, the stored pods. What
- * is not measured (latency, CPU, memory, traffic, space used) is 0, and figures that are nullable
- * for want of a measurement are null.
+ * their containers are those running (running-pods.ts); with the simulation, the stored pods. When
+ * podman runs the containers, the instances and CPU charts show, for the periods this instance
+ * measured, what ran (usage-history.ts); other periods show the stored history (instances) and 0
+ * (CPU). What is not measured (latency, memory, traffic, space used) is 0, and figures that are
+ * nullable for want of a measurement are null.
  */
 import type {
   ApplicationStatisticsT,
@@ -38,6 +40,9 @@ export const MAX_CHART_POINTS = 1500;
 
 /** `2026-01-01T00:00:00Z`: the start of a period, as chart keys name it. */
 const keyOf = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** A fraction of the CPU limit as the percent the charts and the overview show, to a tenth. */
+const percentOf = (fraction: number) => Math.round(fraction * 1000) / 10;
 
 /** Latency in ms, under 50 good, under 150 fair. */
 const latencyGrade = (ms: number): Grade => (ms < 50 ? 'doingGreat' : ms < 150 ? 'notBad' : 'couldBeBetter');
@@ -107,6 +112,7 @@ export class ApplicationInsights {
     const delayMs = this.editor.delayMs;
     const periods = periodsOf(fromMs, toMs, now, query.granularity, changesOf(entries, delayMs));
     const names = [...new Set(entries.flatMap((e) => Object.keys(e.volumes)))];
+    const usage = this.editor.runtime?.measured(appId, step, fromMs, toMs, now);
 
     const charts: ApplicationStatisticsT = {
       targetLatencyChart: {},
@@ -124,23 +130,18 @@ export class ApplicationInsights {
     for (const { start, samples } of periods) {
       const key = keyOf(start);
       const moments = samples.map((t) => momentAt(entries, t, delayMs));
-      charts.instancesChart[key] = most(moments, (m) => m.instances);
+      const ran = usage?.get(start);
+      charts.instancesChart[key] = ran ? ran.instances : most(moments, (m) => m.instances);
       charts.activeRegionsChart[key] = most(moments, (m) => m.regions);
       charts.volumesCapacityChart[key] = most(moments, (m) => Object.values(m.volumes).reduce((sum, gb) => sum + gb, 0)) ?? 0;
       for (const name of names) {
         charts.volumesSplitCapacityChart[name]![key] = most(moments, (m) => m.volumes[name] ?? 0) ?? 0;
         charts.volumesSplitUsageChart[name]![key] = 0;
       }
-      for (const chart of [
-        charts.targetLatencyChart,
-        charts.latencyChart,
-        charts.cpuUsageChart,
-        charts.ramUsageChart,
-        charts.trafficChart,
-        charts.volumesUsageChart,
-      ]) {
+      for (const chart of [charts.targetLatencyChart, charts.latencyChart, charts.ramUsageChart, charts.trafficChart, charts.volumesUsageChart]) {
         chart[key] = 0;
       }
+      charts.cpuUsageChart[key] = ran?.cpu === undefined ? 0 : percentOf(ran.cpu);
     }
     return charts;
   }
@@ -165,7 +166,7 @@ export class ApplicationInsights {
     const running = observed ? regions.reduce((sum, r) => sum + r.pods.filter((p) => p.status !== 'deleting').length, 0) : state.running ? doc.pods.length : 0;
     // Running containers: as many as autoscaling decided, and the CPU they use measured.
     const desired = doc.lifecycle.deployed && doc.containerTemplates.length > 0 ? (observed?.desired ?? doc.autoScaling.min) : 0;
-    const cpu = observed?.load === undefined ? 0 : Math.round(observed.load * 1000) / 10;
+    const cpu = observed?.load === undefined ? 0 : percentOf(observed.load);
     const activeRegions = regions.filter((r) => r.instances > 0).length;
     return {
       targetLatency: measured(0, latencyGrade),

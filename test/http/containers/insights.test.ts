@@ -1,8 +1,11 @@
 /**
  * Statistics, usage summary and overview of an application: computed from its stored state and
- * history; what only running containers could measure is 0 (edgeplane runs none).
+ * history; what only running containers could measure is 0 (the simulation runs none), and where
+ * a runtime measured what ran (podman's usage history, fed here directly), the instances and CPU
+ * charts show that for the periods it measured.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { UsageHistory } from '../../../src/domain/containers/runtime/usage-history.js';
 import { ApplicationStatistics, Overview, UsageSummary } from '../../../src/schemas/container-platform.js';
 import { createTestApp, expectErrorBody, type TestContext } from '../../helpers/app.js';
 import { createApp, expectSchema, fields400, minimalTemplate } from './fixtures.js';
@@ -71,6 +74,32 @@ describe('GET /mc/apps/{appId}/statistics', () => {
     const minutes = (await t.get(`/mc/apps/${appId}/statistics?fromDate=2026-01-01T00:00:00Z&toDate=2026-01-01T00:10:00Z&granularity=Minute`)).body;
     // Periods after now have no point yet.
     expect(minutes.instancesChart).toEqual({ '2026-01-01T00:00:00Z': 2, '2026-01-01T00:01:00Z': 4, '2026-01-01T00:02:00Z': 4, '2026-01-01T00:03:00Z': 4 });
+  });
+
+  it('charts the instances and CPU a runtime measured for the periods it measured, the stored history and 0 elsewhere', async () => {
+    const appId = await appWithPods();
+    // What podman's supervisor records at its measures: 01:10 three instances at 50 % of the limit,
+    // 01:20 one at 70 %, 02:05 two still starting (no CPU sample).
+    const history = new UsageHistory();
+    const T0 = t.clock.read().getTime();
+    history.record(appId, T0 + HOUR + 600_000, 3, 0.5);
+    history.record(appId, T0 + HOUR + 1_200_000, 1, 0.7);
+    history.record(appId, T0 + 2 * HOUR + 300_000, 2, undefined);
+    t.app.services.appRuntime.measured = (id, stepMs, fromMs, toMs, now) => history.periods(id, stepMs, fromMs, toMs, now);
+    t.clock.advance(3 * HOUR);
+
+    const hourly = (await t.get(`/mc/apps/${appId}/statistics?fromDate=2026-01-01T00:00:00Z&granularity=Hourly`)).body;
+    expectSchema(ApplicationStatistics, hourly);
+    const hours = [0, 1, 2, 3].map((h) => `2026-01-01T0${h}:00:00Z`);
+    // 00:00 and 03:00 were not measured: the two pods the application was set to run, and CPU 0.
+    expect(hourly.instancesChart).toEqual(Object.fromEntries(hours.map((h, i) => [h, [2, 3, 2, 2][i]])));
+    expect(hourly.cpuUsageChart).toEqual(Object.fromEntries(hours.map((h, i) => [h, [0, 60, 0, 0][i]])));
+    const daily = (await t.get(`/mc/apps/${appId}/statistics?fromDate=2026-01-01T00:00:00Z&granularity=Daily`)).body;
+    expect(daily.instancesChart).toEqual({ '2026-01-01T00:00:00Z': 3 });
+    expect(daily.cpuUsageChart).toEqual({ '2026-01-01T00:00:00Z': 60 });
+    const minutes = (await t.get(`/mc/apps/${appId}/statistics?fromDate=2026-01-01T01:09:00Z&toDate=2026-01-01T01:11:00Z&granularity=Minute`)).body;
+    expect(minutes.instancesChart).toEqual({ '2026-01-01T01:09:00Z': 2, '2026-01-01T01:10:00Z': 3, '2026-01-01T01:11:00Z': 2 });
+    expect(minutes.cpuUsageChart).toEqual({ '2026-01-01T01:09:00Z': 0, '2026-01-01T01:10:00Z': 50, '2026-01-01T01:11:00Z': 0 });
   });
 
   it('ends at toDate, and answers empty charts for a period before the application existed', async () => {

@@ -2,13 +2,13 @@
  * Container applications run for real (podman): a small HTTP server image, pushed to a local
  * registry that asks for a password (the registry's stored credentials pull it), deployed through `POST /mc/apps` with a CDN endpoint; its pull zone reaches it through
  * the edge, its anycast endpoint on the configured address; the overview shows the pods podman
- * runs; its output goes to its log forwarding's syslog collector; CPU load scales it up and idleness back down; it scales 1 → 3 with traffic spread; a failing liveness probe restarts it; a change
+ * runs; its output goes to its log forwarding's syslog collector; CPU load scales it up and idleness back down, and its statistics chart the CPU and instances measured; it scales 1 → 3 with traffic spread; a failing liveness probe restarts it; a change
  * rolls without a failed request; a restarted edgeplane adopts its containers; a delete leaves
  * nothing behind. One deployment, exercised in turn. Skipped, saying why, where podman cannot run.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppRuntime } from '../../../src/domain/containers/runtime/app-runtime.js';
-import { createTestApp, type TestContext } from '../../helpers/app.js';
+import { createTestApp, TestClock, type TestContext } from '../../helpers/app.js';
 import { execFile } from 'node:child_process';
 import { get } from 'node:http';
 import { promisify } from 'node:util';
@@ -17,6 +17,11 @@ import { type EdgePlane, startEdgePlane } from '../../helpers/edge-plane.js';
 import { startSyslogReceiver } from '../../helpers/syslog-receiver.js';
 
 const unavailable = await podmanUnavailable();
+
+/** The API's clock on real time, as the supervisor's is: the charts read what it measured, when it measured it. */
+class RealTime extends TestClock {
+  override read = (): Date => new Date();
+}
 
 /** Polls `check` every 100 ms until it returns a value, for at most `ms`. */
 async function until<T>(what: string, check: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
@@ -65,14 +70,17 @@ describe.skipIf(unavailable !== undefined)(`container apps on podman${unavailabl
     // The image is compiled and pushed while the app starts.
     [t, registry] = await Promise.all([
       // Autoscaling's windows short: up after 0.4 s above the span, down after 1 s below it.
-      createTestApp({
-        containerRuntime: 'podman',
-        containerReconcileMs: 1000,
-        containerDrainMs: 300,
-        containerScaleSampleMs: 150,
-        containerScaleUpMs: 400,
-        containerScaleDownMs: 1000,
-      }),
+      createTestApp(
+        {
+          containerRuntime: 'podman',
+          containerReconcileMs: 1000,
+          containerDrainMs: 300,
+          containerScaleSampleMs: 150,
+          containerScaleUpMs: 400,
+          containerScaleDownMs: 1000,
+        },
+        { clock: new RealTime() },
+      ),
       // A registry that lets only its user in: the app's pulls use the registry's stored credentials.
       startRegistryWithImage('1', { userName: 'team', password: `pw-${Math.random().toString(36).slice(2)}` }),
     ]);
@@ -199,6 +207,22 @@ describe.skipIf(unavailable !== undefined)(`container apps on podman${unavailabl
       expect(overview.desiredInstances).toBeGreaterThan(1);
       await active();
       expect((await managedLeftovers(appId)).containers.length).toBe(observed()?.desired);
+      // The statistics chart what was measured: the load's CPU, and the instances it scaled to.
+      const fromDate = new Date(Date.now() - 5 * 60_000).toISOString();
+      const peaks = async () => {
+        const stats = (await t.get(`/mc/apps/${appId}/statistics?fromDate=${fromDate}&granularity=Minute`)).body;
+        const peak = (chart: Record<string, number | null>) => Math.max(...Object.values(chart).map(Number));
+        return { cpu: peak(stats.cpuUsageChart), instances: peak(stats.instancesChart) };
+      };
+      const charted = await until(
+        'the charts to show the scale up',
+        async () => {
+          const p = await peaks();
+          return p.instances > 1 ? p : undefined;
+        },
+        2000,
+      );
+      expect(charted.cpu).toBeGreaterThan(0);
     } finally {
       loaded = false;
       await Promise.all(clients);
@@ -271,7 +295,9 @@ describe.skipIf(unavailable !== undefined)(`container apps on podman${unavailabl
     expect((await ask()).text).toMatch(/^bonjour/);
   });
 
-  it('deletes the application with its containers, network, volumes and pull zone', async () => {
+  it('deletes the application with its containers, network, volumes, pull zone and measures', async () => {
+    const measures = () => runtime.measured(appId, 60_000, Date.now() - 3_600_000, Date.now(), Date.now())?.size ?? 0;
+    await until('a measure', async () => (measures() > 0 ? true : undefined), 2000);
     expect((await t.del(`/mc/apps/${appId}`)).status).toBe(200);
     expect((await t.get(`/pullzone/${zoneId}`)).status).toBe(404);
     await runtime.settled();
@@ -279,5 +305,6 @@ describe.skipIf(unavailable !== undefined)(`container apps on podman${unavailabl
     const empty = JSON.stringify({ containers: [], volumes: [], networks: [] });
     await until('nothing left', async () => (JSON.stringify(await managedLeftovers(appId)) === empty ? true : undefined), 10_000);
     await expect(askAnycast()).rejects.toThrow(/ECONNREFUSED/);
+    expect(measures()).toBe(0);
   });
 });

@@ -7,6 +7,7 @@ import type { AppState } from '../lifecycle.js';
 import type { ContainerAppDoc } from '../types.js';
 import type { Backend } from './replicas.js';
 import type { AppRuntimeState, ContainerSupervisor } from './supervisor.js';
+import type { MeasuredPeriod } from './usage-history.js';
 import type { RuntimeKind } from './types.js';
 
 export interface AppRuntime {
@@ -21,6 +22,12 @@ export interface AppRuntime {
   stateOf(appId: string, doc: ContainerAppDoc, funded: boolean): AppState | undefined;
   /** The containers of an application as they run, with their events (undefined with the simulation, or where another instance runs them). */
   observe(appId: string): AppRuntimeState | undefined;
+  /**
+   * What this instance measured of the application's containers in each period of `stepMs` that
+   * overlaps from…to, keyed by the period's start (usage-history.ts); periods not measured here
+   * are absent. Undefined with the simulation.
+   */
+  measured(appId: string, stepMs: number, fromMs: number, toMs: number, now: number): ReadonlyMap<number, MeasuredPeriod> | undefined;
   /** A ready replica for one request to a CDN endpoint; undefined when none is ready. */
   pick(endpointId: string, headers: Record<string, string | string[] | undefined>): Backend | undefined;
   /** Resolves once everything written so far has been acted on (a full reconcile). */
@@ -39,6 +46,9 @@ export class SimulatedApps implements AppRuntime {
     return undefined;
   }
   observe(): undefined {
+    return undefined;
+  }
+  measured(): undefined {
     return undefined;
   }
   pick(): undefined {
@@ -95,6 +105,11 @@ export class PodmanApps implements AppRuntime {
   /** Undefined on an instance that does not run the containers. */
   observe(appId: string): AppRuntimeState | undefined {
     return this.supervisor.owner ? this.supervisor.stateOf(appId) : undefined;
+  }
+
+  /** What this instance measured, whether or not it runs the containers now (one that ran them before keeps what it measured then). */
+  measured(appId: string, stepMs: number, fromMs: number, toMs: number, now: number): ReadonlyMap<number, MeasuredPeriod> {
+    return this.supervisor.usage.periods(appId, stepMs, fromMs, toMs, now);
   }
 
   pick(endpointId: string, headers: Record<string, string | string[] | undefined>): Backend | undefined {

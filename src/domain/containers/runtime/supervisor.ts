@@ -14,7 +14,8 @@
  * containers, volumes, network and the images pulled for it. Probes run from here (probes.ts): a
  * liveness failure restarts the container, readiness decides which replicas the edge uses. The
  * running containers of applications with log forwarding have their output sent there
- * (output-forwarding.ts).
+ * (output-forwarding.ts). Each measure is also kept for the applications' charts
+ * (usage-history.ts): the instances running and their load.
  */
 import type { HeldLock, Store } from '../../../store/types.js';
 import { hasFunds } from '../../pull-zones/state.js';
@@ -24,6 +25,7 @@ import { Autoscaler, type ScalePolicy } from './autoscale.js';
 import { OutputForwarding } from './output-forwarding.js';
 import { checkProbe, tcpCheck } from './probes.js';
 import { type Replica, replicaOf, Replicas } from './replicas.js';
+import { UsageHistory } from './usage-history.js';
 import { containerSpec, DEFAULT_GRACE_SECONDS, firstPort, networkName, probePort, pullReference, RESOURCE_BOUNDS, revisionOf, volumeName } from './specs.js';
 import type { CollectorAddresses, ForwardingTarget } from './container-syslog.js';
 import { type ContainerRuntime, LABELS, type PullSource, type RuntimeEvent, type RuntimeWatch } from './types.js';
@@ -85,6 +87,8 @@ export class ContainerSupervisor {
   /** The anycast endpoints' listeners on the configured address. */
   readonly anycast: AnycastListeners;
   readonly scaler: Autoscaler;
+  /** What each application's containers were measured doing, for its charts. */
+  readonly usage = new UsageHistory();
   private readonly output: OutputForwarding;
   /** Deleted applications whose network could not be removed yet. */
   private readonly unfinished = new Set<string>();
@@ -222,6 +226,7 @@ export class ContainerSupervisor {
     }
     const gone = new Set([...this.replicas.byId.values()].map((r) => r.appId).filter((id) => !seen.has(id)));
     for (const appId of gone) await this.teardown(appId);
+    this.usage.retain(seen, this.now());
     // What a teardown could not remove the first time (a network podman would not remove yet).
     for (const appId of this.unfinished) if (!seen.has(appId)) await this.removeNetworks(appId);
     const forwarded = await this.options.forwarding.targets();
@@ -382,6 +387,7 @@ export class ContainerSupervisor {
     await this.removeNetworks(appId);
     this.events.delete(appId);
     this.scaler.forget(appId);
+    this.usage.forget(appId);
     const used = new Set([...this.replicas.byId.values()].map((r) => r.container.labels[LABELS.image]));
     for (const image of images) if (!used.has(image)) await runtime.removeImage(image);
     this.failures.delete(appId);
@@ -401,8 +407,8 @@ export class ContainerSupervisor {
 
   /**
    * Measures every running replica's CPU since the last measure, as a fraction of its limit, and
-   * gives each running application's load to the autoscaler: a changed count is an event of the
-   * application, and acted on at once.
+   * gives each running application's load to the autoscaler (and its instances and load to the
+   * usage history): a changed count is an event of the application, and acted on at once.
    */
   private async measure(): Promise<void> {
     if (this.measuring || this.closed || !this.owner) return;
@@ -433,6 +439,9 @@ export class ContainerSupervisor {
         // Every template's replicas ready and measured; else the window starts over.
         const settled = loads.length > 0 && loads.every((l) => l !== undefined);
         const sample = settled ? { at: now, cpu: Math.max(...(loads as number[])) } : undefined;
+        // Instances: pods (replica slots) with a container running.
+        const instances = new Set(live.filter((r) => r.container.state === 'running').map((r) => r.slot)).size;
+        this.usage.record(appId, now, instances, sample?.cpu);
         const decision = this.scaler.record(appId, sample, doc.autoScaling.min, doc.autoScaling.max, now);
         if (decision.reason !== undefined) {
           this.note(appId, undefined, 'scaled', `scaled from ${wanted} to ${decision.replicas} replicas: ${decision.reason}`);
