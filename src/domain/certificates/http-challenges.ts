@@ -51,10 +51,27 @@ export class HttpChallengeBoard implements HttpChallenges {
     return challenge.Value;
   }
 
-  /** A challenge as committed by this process. */
+  /**
+   * A challenge as committed by this process: the newest state of it, unless a newer version is
+   * held. A challenge a read found gone (an infinite version: see reload) gives way to it: the id
+   * is in use again (its hostname's id drawn anew after the store was emptied), and this commit
+   * came after that read.
+   */
   committed(id: string, version: number, challenge: PendingChallenge | undefined): void {
     const held = this.byId.get(id);
+    if (held && held.version > version && held.challenge !== undefined) return;
+    this.hold(id, version, challenge);
+  }
+
+  /** A challenge as read from the store: never older than what is held. */
+  private read(id: string, version: number, challenge: PendingChallenge | undefined): void {
+    const held = this.byId.get(id);
     if (held && held.version > version) return;
+    this.hold(id, version, challenge);
+  }
+
+  private hold(id: string, version: number, challenge: PendingChallenge | undefined): void {
+    const held = this.byId.get(id);
     if (held?.challenge) this.byHost.delete(held.challenge.Hostname);
     this.byId.set(id, { version, challenge });
     if (challenge?.Kind === 'http' && !challenge.Completed) this.byHost.set(challenge.Hostname, challenge);
@@ -62,8 +79,8 @@ export class HttpChallengeBoard implements HttpChallenges {
 
   private async reload(id: string): Promise<void> {
     const found = await this.repo.findAnyAccount(this.store, id);
-    // Gone with its zone: ids are hostname ids, never reused.
-    this.committed(id, found?.version ?? Number.POSITIVE_INFINITY, found?.doc);
+    // Gone with its zone: no later read may bring it back (a read that began before the delete).
+    this.read(id, found?.version ?? Number.POSITIVE_INFINITY, found?.doc);
   }
 
   private async reloadAll(): Promise<void> {
@@ -71,7 +88,7 @@ export class HttpChallengeBoard implements HttpChallenges {
     this.byHost.clear();
     for (let offset = 0; ; offset += PAGE) {
       const page = await this.repo.scan(this.store, offset, PAGE);
-      for (const doc of page) this.committed(doc.id, doc.version, doc.doc);
+      for (const doc of page) this.read(doc.id, doc.version, doc.doc);
       if (page.length < PAGE) break;
     }
   }
