@@ -4,6 +4,8 @@
  * origin and rewriting its answer; a loop cut off at the CPU bound while other requests are
  * served; a script denied files, subprocesses and edgeplane's own listeners; a crash restarted.
  */
+import { lookup } from 'node:dns/promises';
+import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../helpers/app.js';
 import { createPullZone, type EdgePlane, startEdgePlane, startOrigin, type TestOrigin } from '../../helpers/edge-plane.js';
@@ -83,11 +85,20 @@ describe('a standalone script', () => {
     expect((await edge.get(looper.host, '/again')).text).toBe('fine');
   });
 
-  it("is denied files, environment, subprocesses and edgeplane's own listeners", async () => {
+  it("is denied files, environment, subprocesses and edgeplane's own listeners, by address or by a name resolving to one", async () => {
     const apiPort = edge.port;
+    // A name that resolves to a refused address: this machine's own name, where it resolves to
+    // loopback (Debian's /etc/hosts). Deno judges the addresses a name resolves to, not only the name.
+    const ownName = hostname();
+    const loopbackName = await lookup(ownName).then(
+      (found) => (found.address.startsWith('127.') ? ownName : ''),
+      () => '',
+    );
     const code = `
       import * as SDK from "@bunny.net/edgescript-sdk";
       const attempt = async (f: () => unknown) => { try { await f(); return "allowed"; } catch (e) { return (e as Error).name; } };
+      // fetch reports a refused resolved address as a TypeError whose cause says so.
+      const refusedCause = async (f: () => unknown) => { try { await f(); return "allowed"; } catch (e) { return /Requires net access/.test(String((e as Error & { cause?: Error }).cause?.message)) ? "NotCapable" : (e as Error).name; } };
       SDK.net.http.serve(async () => Response.json({
         read: await attempt(() => Deno.readTextFile("/etc/passwd")),
         write: await attempt(() => Deno.writeTextFile("/tmp/edgeplane-script-write", "x")),
@@ -96,11 +107,12 @@ describe('a standalone script', () => {
         home: Deno.env.get("HOME") ?? null,
         run: await attempt(() => new Deno.Command("/usr/bin/id").output()),
         ownListener: await attempt(() => fetch("http://127.0.0.1:${apiPort}/")),
+        ownListenerByName: ${JSON.stringify(loopbackName)} === "" ? "no such name here" : await refusedCause(() => fetch("http://${loopbackName}:${apiPort}/")),
         metadata: await attempt(() => fetch("http://169.254.169.254/latest/meta-data/", { signal: AbortSignal.timeout(1000) })),
-        // 2 subrequests so far; 48 more reach the limit of 50, the next is refused.
+        // 3 subrequests so far (2 without the name); the rest of the limit of 50, then the next is refused.
         subrequests: await (async () => {
           const outcomes = new Set();
-          for (let i = 0; i < 48; i++) outcomes.add(await attempt(() => fetch("http://127.0.0.1:${apiPort}/")));
+          for (let i = 0; i < ${loopbackName === '' ? 48 : 47}; i++) outcomes.add(await attempt(() => fetch("http://127.0.0.1:${apiPort}/")));
           try { await fetch("http://127.0.0.1:${apiPort}/"); return [...outcomes, "allowed"]; } catch (e) { return [...outcomes, (e as Error).message]; }
         })(),
       }));`;
@@ -113,6 +125,7 @@ describe('a standalone script', () => {
       home: null,
       run: 'NotCapable',
       ownListener: 'NotCapable',
+      ownListenerByName: loopbackName === '' ? 'no such name here' : 'NotCapable',
       metadata: 'NotCapable',
       subrequests: ['NotCapable', 'Too many subrequests: a script may make 50 per request.'],
     };

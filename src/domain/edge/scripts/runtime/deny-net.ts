@@ -2,9 +2,9 @@
  * The addresses a script may not reach, as Deno's `--deny-net` entries, from the same policy as
  * pull zone origins (origin/addresses.ts): never link-local and metadata addresses, the
  * unspecified address or edgeplane's own listeners; loopback and private addresses only when the
- * operator allows them (EDGEPLANE_ORIGIN_PRIVATE_ADDRESSES). Deno judges the name or address a
- * script connects to, and takes IPv4 ranges but only single IPv6 addresses: a host name that
- * resolves to a refused address, and IPv6 ranges, are not caught here (README, edge scripts).
+ * operator allows them (EDGEPLANE_ORIGIN_PRIVATE_ADDRESSES). Deno judges the name and the
+ * addresses it resolves to (Deno 2.9: fetch, WebSocket, Deno.connect), and takes IPv4 ranges but
+ * only single IPv6 addresses: IPv6 ranges are not caught here (README, edge scripts).
  */
 import type { OriginAddresses } from '../../origin/addresses.js';
 
