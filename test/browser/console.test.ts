@@ -372,6 +372,8 @@ describe('the web console', () => {
 
   it('creates a container app with its container, environment and port, scales it, edits its container, deletes it', async () => {
     await page.getByRole('link', { name: 'Container apps' }).click();
+    // The page is drawn once its own field shows: until then /^Name/ also matches the last page's fields.
+    await page.getByLabel('Minimum instances').waitFor();
     await page.getByLabel(/^Name/).fill('console app');
     await page.getByLabel('Minimum instances').fill('1');
     await page.getByLabel('Maximum instances').fill('2');
