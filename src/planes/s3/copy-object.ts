@@ -64,10 +64,13 @@ export async function copyObject(call: S3Call): Promise<void> {
       "This copy request is illegal because it is trying to copy an object to itself without changing the object's metadata, storage class, website redirect location or encryption attributes.",
     );
   const replace = directive === 'REPLACE';
-  const copied = await call.deps.files.upload(call.zone, target, await call.deps.files.read(source), {
+  // Everything that can refuse the request is checked before the source is opened: a stream
+  // opened and then left by a refusal would hold its file until a collection.
+  const options = {
     contentType: replace ? header(call.req, 'content-type') : (source.contentType ?? undefined),
     metadata: withTags(replace ? untagged(objectMetadata(call.req)) : source.metadata, copiedTags(call, source)),
-  });
+  };
+  const copied = await call.deps.files.upload(call.zone, target, await call.deps.files.read(source), options);
   sendXml(call.res, 200, rootElement('CopyObjectResult', [element('LastModified', isoTime(copied.changedAt)), element('ETag', etagOf(copied))]));
 }
 
