@@ -301,9 +301,20 @@ describe.skipIf(unavailable !== undefined)(`container apps on podman${unavailabl
     expect((await t.del(`/mc/apps/${appId}`)).status).toBe(200);
     expect((await t.get(`/pullzone/${zoneId}`)).status).toBe(404);
     await runtime.settled();
-    // A network a container's cleanup still holds is removed on a later pass.
+    // A network a container's cleanup still holds is removed on a later pass (one a second here;
+    // on a loaded machine each podman command of a pass takes up to a second or two).
     const empty = JSON.stringify({ containers: [], volumes: [], networks: [] });
-    await until('nothing left', async () => (JSON.stringify(await managedLeftovers(appId)) === empty ? true : undefined), 10_000);
+    let left = '';
+    await until(
+      'nothing left',
+      async () => {
+        left = JSON.stringify(await managedLeftovers(appId));
+        return left === empty ? true : undefined;
+      },
+      30_000,
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}: ${left}`);
+    });
     await expect(askAnycast()).rejects.toThrow(/ECONNREFUSED/);
     expect(measures()).toBe(0);
   });
