@@ -32,7 +32,7 @@ import type { AppEditor } from './editor.js';
 import type { AppState } from './lifecycle.js';
 import { changesOf, momentAt, timelineOf, type Moment } from './timeline.js';
 import { mountingContainers, totalReserved } from './volumes.js';
-import { runningPods } from './running-pods.js';
+import { percentOf, runningPods } from './running-pods.js';
 
 const STEP_MS: Record<DataGranularity, number> = { Daily: 86_400_000, Hourly: 3_600_000, Minute: 60_000 };
 /** Most points one chart may hold: a day of minutes, a month of hours, or four years of days. */
@@ -40,9 +40,6 @@ export const MAX_CHART_POINTS = 1500;
 
 /** `2026-01-01T00:00:00Z`: the start of a period, as chart keys name it. */
 const keyOf = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-
-/** A fraction of the CPU limit as the percent the charts and the overview show, to a tenth. */
-const percentOf = (fraction: number) => Math.round(fraction * 1000) / 10;
 
 /** Latency in ms, under 50 good, under 150 fair. */
 const latencyGrade = (ms: number): Grade => (ms < 50 ? 'doingGreat' : ms < 150 ? 'notBad' : 'couldBeBetter');
@@ -141,7 +138,7 @@ export class ApplicationInsights {
       for (const chart of [charts.targetLatencyChart, charts.latencyChart, charts.ramUsageChart, charts.trafficChart, charts.volumesUsageChart]) {
         chart[key] = 0;
       }
-      charts.cpuUsageChart[key] = ran?.cpu === undefined ? 0 : percentOf(ran.cpu);
+      charts.cpuUsageChart[key] = percentOf(ran?.cpu);
     }
     return charts;
   }
@@ -166,7 +163,7 @@ export class ApplicationInsights {
     const running = observed ? regions.reduce((sum, r) => sum + r.pods.filter((p) => p.status !== 'deleting').length, 0) : state.running ? doc.pods.length : 0;
     // Running containers: as many as autoscaling decided, and the CPU they use measured.
     const desired = doc.lifecycle.deployed && doc.containerTemplates.length > 0 ? (observed?.desired ?? doc.autoScaling.min) : 0;
-    const cpu = observed?.load === undefined ? 0 : percentOf(observed.load);
+    const cpu = percentOf(observed?.load);
     const activeRegions = regions.filter((r) => r.instances > 0).length;
     return {
       targetLatency: measured(0, latencyGrade),

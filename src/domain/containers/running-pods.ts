@@ -13,8 +13,8 @@ import type { ContainerAppDoc } from './types.js';
 /** Events that tell of something wrong with a container (its reason and message in the overview). */
 const TROUBLE = new Set(['died', 'oom', 'kill', 'unhealthy', 'failed']);
 
-/** A fraction of the CPU limit as the percent the overview shows, to a tenth. */
-const percentOf = (fraction: number | undefined) => (fraction === undefined ? 0 : Math.round(fraction * 1000) / 10);
+/** A fraction of the CPU limit as the percent the overview and the charts show, to a tenth (0 when not measured). */
+export const percentOf = (fraction: number | undefined) => (fraction === undefined ? 0 : Math.round(fraction * 1000) / 10);
 
 export interface RunningPod {
   slot: number;

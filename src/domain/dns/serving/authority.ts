@@ -330,8 +330,9 @@ export class ServingAuthority implements Authority {
       if (a.type === 'PULLZONE' && (qtype === 'A' || qtype === 'AAAA')) {
         for (const data of qtype === 'A' ? this.indexOptions.edge4 : this.indexOptions.edge6)
           answers.push({ name: owner, type: qtype, class: 'IN', ttl, data });
-      } else if (a.type === type && scriptData(a.type, a.value) !== undefined) {
-        answers.push({ name: owner, type, class: 'IN', ttl, data: scriptData(a.type, a.value) } as RR);
+      } else if (a.type === type) {
+        const data = scriptData(a.type, a.value);
+        if (data !== undefined) answers.push({ name: owner, type, class: 'IN', ttl, data } as RR);
       }
     }
     if (answers.length === 0) return this.deny(reply, index, owner, name, node, compactOk);

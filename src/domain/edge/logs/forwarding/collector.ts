@@ -49,6 +49,8 @@ const FULL_BUFFER_WAIT_MS = 5;
 
 type State = 'idle' | 'connecting' | 'up' | 'waiting' | 'closed';
 
+const NO_SOURCE: unique symbol = Symbol('no source');
+
 /** How a queued line, and what it came from (`S`: its zone, for the edge), is written as a syslog message. */
 export interface Framing<S> {
   /** What comes before lines of `source` sent at `time` (ISO 8601): made once per run of lines of one source. */
@@ -288,12 +290,11 @@ export class Collector<S> {
   /** The message head of line `i` (at the time of this send), made once per run of lines of one source. */
   private heads(): (i: number) => string {
     const time = new Date().toISOString();
-    let source: S | undefined;
+    // A source no line has (a sender's source may be null or undefined).
+    let source: S | typeof NO_SOURCE = NO_SOURCE;
     let head = '';
-    let first = true;
     return (i) => {
-      if (first || this.sources[i] !== source) {
-        first = false;
+      if (this.sources[i] !== source) {
         source = this.sources[i]!;
         head = this.framing.head(source, time);
       }
