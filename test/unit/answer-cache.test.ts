@@ -17,6 +17,10 @@ class HandFeed implements ChangeFeed {
     this.current++;
     for (const l of this.listeners) l(change);
   }
+  /** The generation moves with nothing heard: a PostgreSQL feed that is not listening. */
+  unheard(): void {
+    this.current++;
+  }
 }
 
 const Zone = Type.Object({ name: Type.String() });
@@ -94,5 +98,28 @@ describe('AnswerCache', () => {
     await app.inject('/zone');
     await app.inject('/zone');
     expect(loads).toBe(2);
+  });
+
+  it('keeps an answer computed while other documents were written, not one computed while changes went unheard', async () => {
+    const feed = new HandFeed();
+    let loads = 0;
+    let during: (() => void) | undefined;
+    app = appWith(new AnswerCache(feed, 100), async () => {
+      loads++;
+      during?.();
+      return { name: 'zone' };
+    });
+    // A busy store: another document is written while this one's answer is computed.
+    during = () => feed.write({ type: 'doc', kind: 'pullZone', accountId: 1, id: '8' });
+    await app.inject('/zone');
+    await app.inject('/zone');
+    expect(loads).toBe(1);
+    // The feed stopped listening meanwhile: what it missed is unknown, so nothing is kept.
+    feed.write({ type: 'doc', kind: 'pullZone', accountId: 1, id: '7' });
+    during = () => feed.unheard();
+    await app.inject('/zone');
+    during = undefined;
+    await app.inject('/zone');
+    expect(loads).toBe(3);
   });
 });

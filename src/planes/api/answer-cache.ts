@@ -5,7 +5,10 @@
  *
  * Correctness comes from the store's ChangeFeed: an entry is dropped the moment its document is
  * written (here, by another process, or — on PostgreSQL — by another instance), and filled only if
- * no write happened while its answer was computed.
+ * its document was not written while its answer was computed, nothing was reported as all changed,
+ * and the feed heard every change its generation moved by (on PostgreSQL the generation also
+ * moves, unheard, while the feed is not listening). Writes to other documents meanwhile do not
+ * keep it from filling: on a busy store some write is always under way.
  * Entries are keyed by account as well as id, so one account can never be served another's bytes.
  */
 import type { FastifyReply } from 'fastify';
@@ -27,14 +30,25 @@ export class AnswerCache {
   private readonly docs: BoundedMap<string, Map<string, Buffer>>;
   /** Undefined when the cache is off (size 0, or no feed to keep it correct). */
   private readonly changes: ChangeFeed | undefined;
+  /** The changes heard so far. */
+  private heard = 0;
+  /** The answers being computed, by document: a change of it marks them stale. */
+  private readonly computing = new Map<string, Set<{ stale: boolean }>>();
 
   /** `maxDocs`: a pull zone serializes to ~5 KB, so the default 6,000 hold ~30 MB (twice that if read both with and without certificates). */
   constructor(changes: ChangeFeed | undefined, maxDocs: number) {
     this.changes = maxDocs > 0 ? changes : undefined;
     this.docs = new BoundedMap(maxDocs);
     this.changes?.subscribe((change) => {
-      if (change.type === 'all') this.docs.clear();
-      else if (change.type === 'doc') this.docs.delete(docKey(change.kind, change.accountId, change.id));
+      this.heard++;
+      if (change.type === 'all') {
+        this.docs.clear();
+        for (const marks of this.computing.values()) for (const mark of marks) mark.stale = true;
+      } else if (change.type === 'doc') {
+        const doc = docKey(change.kind, change.accountId, change.id);
+        this.docs.delete(doc);
+        for (const mark of this.computing.get(doc) ?? []) mark.stale = true;
+      }
     });
   }
 
@@ -50,15 +64,27 @@ export class AnswerCache {
   async send(reply: FastifyReply, key: AnswerKey, load: () => Promise<unknown>): Promise<FastifyReply> {
     if (!this.changes) return reply.send(await load());
     const generation = this.changes.generation();
+    const heard = this.heard;
     const doc = docKey(key.kind, key.accountId, key.id);
     let body = this.docs.get(doc)?.get(key.variant);
     if (body === undefined) {
-      // Kept as bytes: sending text would encode the ~5 KB to UTF-8 again on every hit.
-      body = Buffer.from(reply.serialize(await load()) as string);
-      if (this.changes.generation() === generation) {
-        const answers = this.docs.get(doc) ?? new Map<string, Buffer>();
-        answers.set(key.variant, body);
-        this.docs.set(doc, answers);
+      const mark = { stale: false };
+      const marks = this.computing.get(doc) ?? new Set();
+      marks.add(mark);
+      this.computing.set(doc, marks);
+      try {
+        // Kept as bytes: sending text would encode the ~5 KB to UTF-8 again on every hit.
+        body = Buffer.from(reply.serialize(await load()) as string);
+        // Read before the mark goes: it may report writes of other processes, this document's among them.
+        const moved = this.changes.generation() - generation;
+        if (!mark.stale && moved === this.heard - heard) {
+          const answers = this.docs.get(doc) ?? new Map<string, Buffer>();
+          answers.set(key.variant, body);
+          this.docs.set(doc, answers);
+        }
+      } finally {
+        marks.delete(mark);
+        if (marks.size === 0) this.computing.delete(doc);
       }
     }
     return reply.type(JSON_TYPE).send(body);
