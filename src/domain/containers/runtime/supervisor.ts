@@ -320,40 +320,46 @@ export class ContainerSupervisor {
       network.catch(() => undefined);
     }
     const pulled = new Set<string>();
-    for (const template of doc.containerTemplates) {
-      const revision = revisionOf(doc, template);
-      for (let slot = 0; slot < wanted; slot++) {
-        const inSlot = mine.filter((r) => r.templateId === template.id && r.slot === slot);
-        let current = inSlot.find((r) => r.revision === revision);
-        if (!current) {
-          const source = await this.options.pullSource(accountId, template.imageRegistryId);
-          const image = pullReference(source?.host ?? null, template);
-          if (!pulled.has(image)) {
-            if (await runtime.pull(image, source, template.imagePullPolicy === 'always')) this.note(appId, undefined, 'pulled', `image ${image} pulled`);
-            pulled.add(image);
+    try {
+      for (const template of doc.containerTemplates) {
+        const revision = revisionOf(doc, template);
+        for (let slot = 0; slot < wanted; slot++) {
+          const inSlot = mine.filter((r) => r.templateId === template.id && r.slot === slot);
+          let current = inSlot.find((r) => r.revision === revision);
+          if (!current) {
+            const source = await this.options.pullSource(accountId, template.imageRegistryId);
+            const image = pullReference(source?.host ?? null, template);
+            if (!pulled.has(image)) {
+              if (await runtime.pull(image, source, template.imagePullPolicy === 'always')) this.note(appId, undefined, 'pulled', `image ${image} pulled`);
+              pulled.add(image);
+            }
+            for (const m of template.volumeMounts) {
+              await runtime.ensureVolume(volumeName(appId, m.name, slot), { [LABELS.app]: appId });
+            }
+            await network;
+            const container = await runtime.run(containerSpec({ accountId, appId, doc, template, replica: slot, image }));
+            current = replicaOf(container, this.now() + initialDelayMs(template.probes.startup ?? template.probes.liveness));
+            this.replicas.byId.set(container.id, current);
+          } else if (!current.checking && current.container.state !== 'running' && current.container.state !== 'stopping' && this.now() >= current.retryAt) {
+            // A container that stopped on its own is started again, later each time it keeps stopping;
+            // not one its probe is restarting (a start would race podman's own restart of it).
+            current.restarts++;
+            current.retryAt = this.now() + Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(current.restarts, 5));
+            await runtime.start(current.container.id);
           }
-          for (const m of template.volumeMounts) {
-            await runtime.ensureVolume(volumeName(appId, m.name, slot), { [LABELS.app]: appId });
+          keep.add(current);
+          // The old revision goes once the new one takes traffic: no moment without a ready replica.
+          for (const old of inSlot) {
+            if (old === current) continue;
+            if (current.ready) this.retire(old, grace);
+            else keep.add(old);
           }
-          await network;
-          const container = await runtime.run(containerSpec({ accountId, appId, doc, template, replica: slot, image }));
-          current = replicaOf(container, this.now() + initialDelayMs(template.probes.startup ?? template.probes.liveness));
-          this.replicas.byId.set(container.id, current);
-        } else if (!current.checking && current.container.state !== 'running' && current.container.state !== 'stopping' && this.now() >= current.retryAt) {
-          // A container that stopped on its own is started again, later each time it keeps stopping;
-          // not one its probe is restarting (a start would race podman's own restart of it).
-          current.restarts++;
-          current.retryAt = this.now() + Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(current.restarts, 5));
-          await runtime.start(current.container.id);
-        }
-        keep.add(current);
-        // The old revision goes once the new one takes traffic: no moment without a ready replica.
-        for (const old of inSlot) {
-          if (old === current) continue;
-          if (current.ready) this.retire(old, grace);
-          else keep.add(old);
         }
       }
+    } finally {
+      // A pass that failed midway (a pull, a start) still waits for the network it began to make:
+      // made after a later pass removed the deleted application's, it would be left behind.
+      await network?.catch(() => undefined);
     }
     await network;
     for (const r of mine) if (!keep.has(r)) this.retire(r, grace);
@@ -385,6 +391,8 @@ export class ContainerSupervisor {
     for (const r of mine) this.replicas.byId.delete(r.container.id);
     for (const volume of await runtime.volumesOf(appId)) await runtime.removeVolume(volume);
     await this.removeNetworks(appId);
+    // Looked for again on the next pass: a network made by a start under way elsewhere is not left behind.
+    this.unfinished.add(appId);
     this.events.delete(appId);
     this.scaler.forget(appId);
     this.usage.forget(appId);
