@@ -90,8 +90,13 @@ export class ContainerSupervisor {
   /** What each application's containers were measured doing, for its charts. */
   readonly usage = new UsageHistory();
   private readonly output: OutputForwarding;
-  /** Deleted applications whose network could not be removed yet. */
-  private readonly unfinished = new Set<string>();
+  /**
+   * Deleted applications looked for again on the next pass: what podman would not remove yet (a
+   * container whose cleanup still holds its mounts, a network still in use), and once more after
+   * a teardown that removed everything (a network made by a start under way elsewhere); each with
+   * the images its containers ran.
+   */
+  private readonly unfinished = new Map<string, Set<string>>();
   private measuring = false;
   private readonly failures = new Map<string, string>();
   /** Applications whose network is known to exist (each podman command costs most of a second on a busy host). */
@@ -224,11 +229,9 @@ export class ContainerSupervisor {
         this.failures.set(appId, message);
       }
     }
-    const gone = new Set([...this.replicas.byId.values()].map((r) => r.appId).filter((id) => !seen.has(id)));
+    const gone = new Set([...[...this.replicas.byId.values()].map((r) => r.appId), ...this.unfinished.keys()].filter((id) => !seen.has(id)));
     for (const appId of gone) await this.teardown(appId);
     this.usage.retain(seen, this.now());
-    // What a teardown could not remove the first time (a network podman would not remove yet).
-    for (const appId of this.unfinished) if (!seen.has(appId)) await this.removeNetworks(appId);
     const forwarded = await this.options.forwarding.targets();
     if (!this.closed) this.output.sync(forwarded, this.replicas.byId.values());
   }
@@ -381,35 +384,42 @@ export class ContainerSupervisor {
     }, this.options.drainMs).unref();
   }
 
-  /** Everything of a deleted application: containers, volumes, network, and the images no other container uses. */
+  /**
+   * Everything of a deleted application: containers, volumes, networks, and the images no other
+   * container uses. Whatever podman refuses is tried again on the next passes (`unfinished`).
+   */
   private async teardown(appId: string): Promise<void> {
     const { runtime } = this.options;
-    const mine = this.replicas.ofApp(appId);
-    const images = new Set(mine.map((r) => r.container.labels[LABELS.image]).filter((i): i is string => i !== undefined));
-    for (const r of mine) r.draining = true;
-    await Promise.all(mine.map((r) => runtime.remove(r.container.id, 0)));
-    for (const r of mine) this.replicas.byId.delete(r.container.id);
-    for (const volume of await runtime.volumesOf(appId)) await runtime.removeVolume(volume);
-    await this.removeNetworks(appId);
-    // Looked for again on the next pass: a network made by a start under way elsewhere is not left behind.
-    this.unfinished.add(appId);
+    const again = this.unfinished.has(appId);
+    const images = this.unfinished.get(appId) ?? new Set<string>();
+    this.unfinished.set(appId, images);
+    this.networks.delete(appId);
     this.events.delete(appId);
     this.scaler.forget(appId);
     this.usage.forget(appId);
-    const used = new Set([...this.replicas.byId.values()].map((r) => r.container.labels[LABELS.image]));
-    for (const image of images) if (!used.has(image)) await runtime.removeImage(image);
     this.failures.delete(appId);
-  }
-
-  /** The application's networks; one that cannot be removed yet is tried again on the next passes. */
-  private async removeNetworks(appId: string): Promise<void> {
-    this.networks.delete(appId);
+    const mine = this.replicas.ofApp(appId);
+    for (const r of mine) {
+      r.draining = true;
+      const image = r.container.labels[LABELS.image];
+      if (image !== undefined) images.add(image);
+    }
     try {
-      for (const network of await this.options.runtime.networksOf(appId)) await this.options.runtime.removeNetwork(network);
-      this.unfinished.delete(appId);
+      const removed = await Promise.allSettled(
+        mine.map(async (r) => {
+          await runtime.remove(r.container.id, 0);
+          this.replicas.byId.delete(r.container.id);
+        }),
+      );
+      const refused = removed.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (refused) throw refused.reason;
+      for (const volume of await runtime.volumesOf(appId)) await runtime.removeVolume(volume);
+      for (const network of await runtime.networksOf(appId)) await runtime.removeNetwork(network);
+      const used = new Set([...this.replicas.byId.values()].map((r) => r.container.labels[LABELS.image]));
+      for (const image of images) if (!used.has(image)) await runtime.removeImage(image);
+      if (again) this.unfinished.delete(appId);
     } catch (error) {
-      if (!this.unfinished.has(appId)) this.options.logError(error, `the network of deleted application ${appId} could not be removed yet`);
-      this.unfinished.add(appId);
+      if (!again) this.options.logError(error, `deleted application ${appId} could not be removed whole yet; tried again on the next passes`);
     }
   }
 
