@@ -226,9 +226,10 @@ export const ConfigSchema = Type.Object({
     description: 'How long a container taken out of the balance (rolled or scaled away) keeps running for the requests in flight, in milliseconds.',
   }),
   containerScaleSampleMs: Type.Integer({
-    minimum: 50,
+    minimum: 500,
     default: 5000,
-    description: "How often the running containers' CPU is measured for autoscaling, in milliseconds (read from their control groups: no podman command).",
+    description:
+      "How often the running containers' CPU is measured for autoscaling, in milliseconds (read from their control groups: no podman command). At least 500: the kernel meters a CPU limit in 100 ms periods, so a shorter span measures where it falls among them more than the load.",
   }),
   containerScaleUpMs: Type.Integer({
     minimum: 0,

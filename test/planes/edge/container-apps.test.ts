@@ -69,14 +69,15 @@ describe.skipIf(unavailable !== undefined)(`container apps on podman${unavailabl
   beforeAll(async () => {
     // The image is compiled and pushed while the app starts.
     [t, registry] = await Promise.all([
-      // Autoscaling's windows short: up after 0.4 s above the span, down after 1 s below it.
+      // Autoscaling's windows short: a sample each 0.5 s (the shortest allowed), up after 1 s above
+      // the span, down after 1 s below it.
       createTestApp(
         {
           containerRuntime: 'podman',
           containerReconcileMs: 1000,
           containerDrainMs: 300,
-          containerScaleSampleMs: 150,
-          containerScaleUpMs: 400,
+          containerScaleSampleMs: 500,
+          containerScaleUpMs: 1000,
           containerScaleDownMs: 1000,
         },
         { clock: new RealTime() },
