@@ -4,7 +4,9 @@
  * cold start of a script's first request (publish to first answer, and the process's own start).
  * The answer is `no-store`, so every request runs the script. The ceiling of any edge in Node:
  * a bare node:http reverse proxy (bench/bare-proxy.ts: one keep-alive agent, nothing else) in
- * front of the same `deno serve`, same rounds. Run: `npx tsx bench/edge-script.ts`.
+ * front of the same `deno serve`, same rounds; and the ceiling of any HTTP server in Node: a bare
+ * node:http server answering the same text itself (no proxying at all), same rounds.
+ * Run: `npx tsx bench/edge-script.ts`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -178,6 +180,7 @@ async function main(): Promise<void> {
   const plainRps: number[] = [];
   const plainCpuUs: number[] = [];
   const proxyRps: number[] = [];
+  const nodeServerRps: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const profiling = PROFILE ? await startProfile() : undefined;
     const cpuBefore = process.cpuUsage();
@@ -196,6 +199,9 @@ async function main(): Promise<void> {
     const bare = await load(`${proxy.url}/`);
     if (bare.non2xx > 0 || bare.errors > 0) throw new Error(`bare proxy: ${bare.non2xx} non-2xx, ${bare.errors} errors`);
     proxyRps.push(bare.requests.average);
+    const server = await load(`${origin.url}/`);
+    if (server.non2xx > 0 || server.errors > 0) throw new Error(`bare node:http server: ${server.non2xx} non-2xx, ${server.errors} errors`);
+    nodeServerRps.push(server.requests.average);
     const plainCpuBefore = process.cpuUsage();
     const p = await load(edgeUrl, plainHost);
     const plainCpu = process.cpuUsage(plainCpuBefore);
@@ -225,6 +231,10 @@ async function main(): Promise<void> {
           rps: proxyRps.map(Math.round),
           ratioToDenoServe: Number((sum(proxyRps) / sum(denoRps)).toFixed(2)),
           edgeRatioToBareProxy: Number((sum(edgeRps) / sum(proxyRps)).toFixed(2)),
+        },
+        bareNodeServer: {
+          rps: nodeServerRps.map(Math.round),
+          ratioToDenoServe: Number((sum(nodeServerRps) / sum(denoRps)).toFixed(2)),
         },
         plainOriginThroughEdge: {
           rps: plainRps.map(Math.round),
