@@ -97,6 +97,11 @@ export const ConfigSchema = Type.Object({
     default: 128,
     description: "The heap of an edge script's process, in MB (the platform's limit per script).",
   }),
+  edgeScriptNetwork: Type.Union([Type.Literal('deny-list'), Type.Literal('namespace')], {
+    default: 'deny-list',
+    description:
+      "How an edge script's network is bounded: `deny-list` (Deno's own `--deny-net`: fetch, WebSocket and TCP/TLS sockets, but IPv6 ranges cannot be listed) or `namespace` (each script's process in a network namespace of its own, with only loopback; fetch and TCP sockets go through edgeplane's egress, which judges every address of both families; no WebSocket client, TLS socket or UDP). Needs `unshare` and root or user namespaces.",
+  }),
   edgeScriptCacheDir: Type.Optional(
     Type.String({
       minLength: 1,
@@ -369,6 +374,7 @@ export const ENV_VARS: Record<keyof Config, string> = {
   edgeScriptCpuMs: 'EDGEPLANE_EDGE_SCRIPT_CPU_MS',
   edgeScriptStartupMs: 'EDGEPLANE_EDGE_SCRIPT_STARTUP_MS',
   edgeScriptMemoryMb: 'EDGEPLANE_EDGE_SCRIPT_MEMORY_MB',
+  edgeScriptNetwork: 'EDGEPLANE_EDGE_SCRIPT_NETWORK',
   edgeScriptCacheDir: 'EDGEPLANE_EDGE_SCRIPT_CACHE_DIR',
   dnsPort: 'EDGEPLANE_DNS_PORT',
   databaseUrl: 'DATABASE_URL',

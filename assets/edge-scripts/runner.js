@@ -13,7 +13,14 @@ const socketPath = Deno.args[0];
 const SUBREQUESTS = Number(Deno.args[1] ?? 50);
 /** The request a fetch is made for: its subrequests are counted there; a DNS query's record variables are read there. */
 const requestScope = new AsyncLocalStorage();
-const platformFetch = globalThis.fetch;
+/**
+ * With `EDGEPLANE_EDGE_SCRIPT_NETWORK=namespace` the process has no network but its loopback:
+ * fetch and Deno.connect go through edgeplane's egress (its Unix socket, the third argument,
+ * egress.ts), which judges every destination and says why it refused one.
+ */
+const egressPath = Deno.args[2];
+const platformFetch = egressPath ? egressFetch(globalThis.fetch, egressPath) : globalThis.fetch;
+if (egressPath) Deno.connect = egressConnect(Deno.connect, egressPath);
 globalThis.fetch = function fetch(input, init) {
   const scope = requestScope.getStore();
   if (scope && ++scope.subrequests > SUBREQUESTS) {
@@ -21,6 +28,43 @@ globalThis.fetch = function fetch(input, init) {
   }
   return platformFetch(input, init);
 };
+
+function egressFetch(fetch, path) {
+  const client = Deno.createHttpClient({ proxy: { transport: 'unix', path } });
+  return async (input, init) => {
+    const response = await fetch(input, { ...init, client: init?.client ?? client });
+    const refused = response.headers.get('x-edgeplane-refused');
+    const failed = response.headers.get('x-edgeplane-egress-error');
+    if (refused === null && failed === null) return response;
+    await response.body?.cancel();
+    if (refused !== null) throw new Deno.errors.NotCapable(`Requires net access to ${refused}`);
+    throw new TypeError(`fetch failed: ${failed}`);
+  };
+}
+
+/** Deno.connect over TCP as a tunnel through the egress (`CONNECT host:port`); TLS sockets (connectTls, startTls) have no way out. */
+function egressConnect(connect, path) {
+  return async (options) => {
+    if (options?.transport !== undefined && options.transport !== 'tcp') return connect(options);
+    const host = options.hostname ?? '127.0.0.1';
+    const target = `${host.includes(':') ? `[${host}]` : host}:${options.port}`;
+    const conn = await connect({ transport: 'unix', path });
+    await conn.write(new TextEncoder().encode(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n`));
+    // The answer's head, read a byte at a time: what follows it is the tunnel's, left unread.
+    const head = [];
+    const byte = new Uint8Array(1);
+    while (!(head.length >= 4 && head.slice(-4).join() === '13,10,13,10')) {
+      if ((await conn.read(byte)) === null) break;
+      head.push(byte[0]);
+    }
+    const text = new TextDecoder().decode(new Uint8Array(head));
+    if (/^HTTP\/1\.1 200 /.test(text)) return conn;
+    conn.close();
+    const said = (name) => new RegExp(`^${name}: (.*)$`, 'im').exec(text)?.[1] ?? text.split('\r\n')[0];
+    if (/^HTTP\/1\.1 403 /.test(text)) throw new Deno.errors.NotCapable(`Requires net access to ${said('x-edgeplane-refused')}`);
+    throw new Deno.errors.ConnectionRefused(said('x-edgeplane-egress-error'));
+  };
+}
 // A Script record's variables (its EnviromentalVariables): environment variables of the query they
 // came with, over the script's own of the same name. node:process's `process.env` reads through
 // Deno.env.get, so both see them; outside a query (the module's top level) they do not exist.

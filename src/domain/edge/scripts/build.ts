@@ -36,6 +36,7 @@ export function buildEdgeScripts(ctx: EdgeScriptsContext) {
     statistics,
     addresses: ctx.originAddresses,
     limits: { cpuMs, startupMs, memoryMb },
+    network: ctx.config.edgeScriptNetwork,
     cacheDir: ctx.config.edgeScriptCacheDir ?? defaultScriptCacheDir(),
     log: ctx.log ?? (() => undefined),
   });

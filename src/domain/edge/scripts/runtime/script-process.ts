@@ -34,6 +34,11 @@ export interface ScriptProcessOptions {
   limits: ScriptLimits;
   /** `--deny-net` entries: the addresses the script may not reach (deny-net.ts). */
   deniedNet: string[];
+  /**
+   * The egress's socket (egress.ts), when the process runs in a network namespace of its own
+   * (`unshare --net`): its only way out. Undefined: the host's network, bounded by `deniedNet`.
+   */
+  egress?: Promise<string> | undefined;
   /** Where the script's own messages (console, uncaught errors) go. */
   log: (line: string) => void;
 }
@@ -88,6 +93,8 @@ export class ScriptProcess {
       return this.stopped;
     }
     const names = Object.keys(env);
+    const egress = await this.options.egress;
+    const socketsAllowed = egress ? `${this.socket},${egress}` : this.socket;
     const args = [
       'run',
       '--quiet',
@@ -100,15 +107,21 @@ export class ScriptProcess {
       `--v8-flags=--max-old-space-size=${limits.memoryMb}`,
       '--allow-net',
       ...(this.options.deniedNet.length > 0 ? [`--deny-net=${this.options.deniedNet.join(',')}`] : []),
-      `--allow-read=${this.socket}`,
-      `--allow-write=${this.socket}`,
+      `--allow-read=${socketsAllowed}`,
+      `--allow-write=${socketsAllowed}`,
       ...(names.length > 0 ? [`--allow-env=${names.join(',')}`] : []),
       modules.main,
       this.socket,
       String(limits.subrequests ?? PLATFORM_LIMITS.subrequests),
+      ...(egress ? [egress] : []),
     ];
+    // unshare (util-linux) makes the namespace and becomes Deno (exec: the same process id); without
+    // root, in a user namespace of its own where the user is mapped to root.
+    const [command, commandArgs] = egress
+      ? ['unshare', [...(process.getuid?.() === 0 ? [] : ['--user', '--map-root-user']), '--net', '--', denoBinary(), ...args]]
+      : [denoBinary(), args];
     const started = performance.now();
-    const child = spawn(denoBinary(), args, {
+    const child = spawn(command, commandArgs, {
       cwd: dir,
       env: { ...env, DENO_DIR: modules.denoDir, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],

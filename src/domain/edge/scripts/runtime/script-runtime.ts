@@ -18,6 +18,7 @@ import type { OriginAddresses } from '../../origin/addresses.js';
 import type { EdgeScriptService } from '../service.js';
 import type { EdgeScriptStatistics } from '../statistics.js';
 import { deniedNet } from './deny-net.js';
+import { ScriptEgress } from './egress.js';
 import { FAILURES, type ScriptFailure, type ScriptLimits } from './limits.js';
 import { pruneScriptModules, writeScriptModules } from './script-modules.js';
 import { type ScriptAnswer, ScriptProcess } from './script-process.js';
@@ -28,6 +29,8 @@ export interface ScriptRuntimeOptions {
   statistics: EdgeScriptStatistics;
   addresses: OriginAddresses;
   limits: ScriptLimits;
+  /** EDGEPLANE_EDGE_SCRIPT_NETWORK: Deno's deny list, or a network namespace per process with the egress as its way out (egress.ts). */
+  network?: 'deny-list' | 'namespace';
   /** Deno's cache and the published modules, kept across runs (script-modules.ts); unset: a temporary folder. */
   cacheDir?: string;
   /** Where the script's own messages and the runtime's failures are written. */
@@ -69,6 +72,8 @@ export class ScriptRuntime {
   private readonly changedAgain = new Set<number>();
   private readonly refreshing = new Set<number>();
   private workDir: string | undefined;
+  private egressServer: ScriptEgress | undefined;
+  private egressListening: Promise<string> | undefined;
   private cacheDir: Promise<string> | undefined;
   private serial = 0;
   private closed = false;
@@ -210,6 +215,7 @@ export class ScriptRuntime {
       env: release.env,
       limits,
       deniedNet: deniedNet(addresses),
+      egress: this.options.network === 'namespace' ? this.egress() : undefined,
       log: (line) => log({ scriptId: release.scriptId, releaseId: release.releaseId }, line),
     });
     const started = this.cache()
@@ -253,12 +259,24 @@ export class ScriptRuntime {
   }
 
   /** Stops every process and removes their folders. */
+  /** The egress the processes of this runtime reach the network through, listening once the first asks. */
+  private egress(): Promise<string> {
+    this.egressListening ??= (async () => {
+      this.workDir ??= mkdtempSync(join(tmpdir(), 'edgeplane-scripts-'));
+      this.egressServer = new ScriptEgress(join(this.workDir, 'egress.sock'), this.options.addresses);
+      await this.egressServer.listen();
+      return this.egressServer.path;
+    })();
+    return this.egressListening;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     const all = [...this.running.values()];
     this.running.clear();
     for (const r of all) r.process.stop();
     await Promise.all(all.map((r) => r.process.whenExited()));
+    await this.egressServer?.close();
     if (this.workDir) rmSync(this.workDir, { recursive: true, force: true });
   }
 }
