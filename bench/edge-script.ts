@@ -32,6 +32,8 @@ const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 2);
 /** A file name prefix: the edge's process is profiled while it is loaded (bench/profile.ts reads the files). */
 const PROFILE = process.env['BENCH_PROFILE'];
 const COLD_STARTS = Number(process.env['BENCH_COLD_STARTS'] ?? 3);
+/** EDGEPLANE_EDGE_SCRIPT_NETWORK of the run (`namespace`: each script's process in a network namespace of its own). */
+const NETWORK = process.env['BENCH_SCRIPT_NETWORK'] === 'namespace' ? 'namespace' : 'deny-list';
 
 const HANDLER = `(request) => new Response("hello from the edge", { headers: { "content-type": "text/plain", "cache-control": "no-store" } })`;
 const SCRIPT = `import * as BunnySDK from "https://esm.sh/@bunny.net/edgescript-sdk@0.11.2";\nBunnySDK.net.http.serve(${HANDLER});\n`;
@@ -101,7 +103,10 @@ async function startDenoServe(dir: string): Promise<{ url: string; child: ChildP
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'edgeplane-bench-scripts-'));
   // The startup bound raised: on a loaded machine Deno's start alone can pass the platform's 500 ms; the bench reports what it took.
-  const config = readConfig({}, { databaseUrl: `sqlite:${join(dir, 'bench.db')}`, edgeScriptStartupMs: 10_000, edgeScriptCacheDir: join(dir, 'deno-cache') });
+  const config = readConfig(
+    {},
+    { databaseUrl: `sqlite:${join(dir, 'bench.db')}`, edgeScriptStartupMs: 10_000, edgeScriptCacheDir: join(dir, 'deno-cache'), edgeScriptNetwork: NETWORK },
+  );
   const store = await openStore(config);
   const masterKey = randomBytes(32);
   const runtime = buildRuntime({ config, store, masterKey });
