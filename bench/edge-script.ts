@@ -36,7 +36,15 @@ const COLD_STARTS = Number(process.env['BENCH_COLD_STARTS'] ?? 3);
 const NETWORK = process.env['BENCH_SCRIPT_NETWORK'] === 'namespace' ? 'namespace' : 'deny-list';
 
 const HANDLER = `(request) => new Response("hello from the edge", { headers: { "content-type": "text/plain", "cache-control": "no-store" } })`;
-const SCRIPT = `import * as BunnySDK from "https://esm.sh/@bunny.net/edgescript-sdk@0.11.2";\nBunnySDK.net.http.serve(${HANDLER});\n`;
+/**
+ * `BENCH_SCRIPT_FETCH=1`: the script answers what it fetched from the plain origin (one subrequest
+ * a request), to measure a script's fetch (through the egress with `BENCH_SCRIPT_NETWORK=namespace`).
+ */
+const FETCHING = process.env['BENCH_SCRIPT_FETCH'] === '1';
+const scriptCode = (originUrl: string) =>
+  `import * as BunnySDK from "https://esm.sh/@bunny.net/edgescript-sdk@0.11.2";\nBunnySDK.net.http.serve(${
+    FETCHING ? `async () => new Response(await (await fetch(${JSON.stringify(originUrl)})).text(), { headers: { "cache-control": "no-store" } })` : HANDLER
+  });\n`;
 const DENO_SERVE = `export default { fetch: ${HANDLER} };\n`;
 
 /** autocannon in a process of its own (as `deno serve` is): in the edge's process it would take the edge's CPU. */
@@ -114,6 +122,8 @@ async function main(): Promise<void> {
   const account = await services.accounts.create('bench');
   const principal = { accountId: account.account.id, keyId: 0, keyKind: 'personal' as const, roles: ['FullAccess'] };
   const edge = await listenEdge(createEdgeCore(services, { cdnDomain: config.cdnDomain, cacheBytes: 1 << 26, logError: console.error }), '127.0.0.1', 0);
+  const origin = await startPlainOrigin();
+  const SCRIPT = scriptCode(origin.url);
   const script = await services.edgeScripts.scripts.create(principal, {
     Name: 'bench',
     Code: SCRIPT,
@@ -123,7 +133,6 @@ async function main(): Promise<void> {
   });
   const host = `bench-script.${config.cdnDomain}`;
   // The control: the same answer from a bare node:http origin, passed through the edge (a no-store miss).
-  const origin = await startPlainOrigin();
   await services.pullZones.create(principal, { Name: 'bench-plain', OriginUrl: origin.url } as Parameters<typeof services.pullZones.create>[1]);
   const plainHost = `bench-plain.${config.cdnDomain}`;
   const edgeUrl = `${edge.url}/`;
