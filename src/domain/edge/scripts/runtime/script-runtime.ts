@@ -258,18 +258,22 @@ export class ScriptRuntime {
     return this.cacheDir;
   }
 
-  /** Stops every process and removes their folders. */
   /** The egress the processes of this runtime reach the network through, listening once the first asks. */
   private egress(): Promise<string> {
-    this.egressListening ??= (async () => {
-      this.workDir ??= mkdtempSync(join(tmpdir(), 'edgeplane-scripts-'));
-      this.egressServer = new ScriptEgress(join(this.workDir, 'egress.sock'), this.options.addresses);
-      await this.egressServer.listen();
-      return this.egressServer.path;
-    })();
+    if (!this.egressListening) {
+      this.egressListening = (async () => {
+        this.workDir ??= mkdtempSync(join(tmpdir(), 'edgeplane-scripts-'));
+        this.egressServer = new ScriptEgress(join(this.workDir, 'egress.sock'), this.options.addresses);
+        await this.egressServer.listen();
+        return this.egressServer.path;
+      })();
+      // Each process's start awaits it (and fails with it); never a rejection left unhandled meanwhile.
+      this.egressListening.catch(() => undefined);
+    }
     return this.egressListening;
   }
 
+  /** Stops every process and removes their folders. */
   async close(): Promise<void> {
     this.closed = true;
     const all = [...this.running.values()];
