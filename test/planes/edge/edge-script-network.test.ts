@@ -5,7 +5,10 @@
  * no network of its own; and, with private addresses denied, IPv6 ranges Deno's deny list cannot
  * express are refused, where the deny list alone lets the attempt out.
  */
+import type { AddressInfo } from 'node:net';
+import { createServer as createHttpsServer } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CERTIFICATE_KEY_PEM, CERTIFICATE_PEM } from '../../http/pull-zones/fixtures.js';
 import { createTestApp, type TestContext } from '../../helpers/app.js';
 import { type EdgePlane, startEdgePlane, startOrigin, type TestOrigin } from '../../helpers/edge-plane.js';
 
@@ -74,6 +77,17 @@ describe('a namespace of its own, private addresses allowed', () => {
     });
     expect(origin.requests.map((r) => r.url)).toEqual(expect.arrayContaining(['/through-egress', '/tcp']));
     expect(origin.requests.map((r) => r.url)).not.toContain('/direct');
+  });
+  it("makes an https fetch's TLS connection itself, checking the certificate: a self-signed origin fails, saying why", async () => {
+    const server = createHttpsServer({ cert: CERTIFICATE_PEM, key: CERTIFICATE_KEY_PEM }, (_req, res) => res.end('secure'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      const answer = await run(`{ https: await attempt(async () => (await fetch("${url}")).status) }`);
+      expect(answer).toEqual({ https: { error: 'TypeError', message: expect.stringMatching(/^fetch failed: .*(self[- ]signed|certificate)/i) } });
+    } finally {
+      server.close();
+    }
   });
 });
 
