@@ -25,6 +25,7 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { connect, isIP, type Socket } from 'node:net';
+import { pipeline } from 'node:stream';
 import { ORIGIN_REFUSED, type OriginAddresses } from '../../origin/addresses.js';
 
 export const REFUSED_HEADER = 'x-edgeplane-refused';
@@ -40,6 +41,8 @@ function destination(host: string, port: number, addresses: OriginAddresses): st
 }
 
 const refusedBy = (error: unknown) => (error as NodeJS.ErrnoException).code === ORIGIN_REFUSED;
+/** A reason as a header value: one line of printable ASCII (Node refuses anything else in a head). */
+const headerValue = (text: string) => text.replace(/[^\x20-\x7e]+/g, ' ').slice(0, 500);
 
 export class ScriptEgress {
   private readonly server: Server;
@@ -85,7 +88,7 @@ export class ScriptEgress {
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const port = Number(url.port) || (secure ? 443 : 80);
     const why = destination(host, port, this.addresses);
-    if (why !== undefined) return void res.writeHead(403, { [REFUSED_HEADER]: `${url.host}: ${why}` }).end();
+    if (why !== undefined) return void res.writeHead(403, { [REFUSED_HEADER]: headerValue(`${url.host}: ${why}`) }).end();
     const headers: OutgoingHttpHeaders = {};
     for (const [name, value] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(name) && value !== undefined) headers[name] = value;
     const options = { host, port, path: `${url.pathname}${url.search}`, method: req.method, headers, lookup: this.addresses.lookupFor(port) };
@@ -99,12 +102,13 @@ export class ScriptEgress {
         if (!HOP_BY_HOP.has(name) && name !== REFUSED_HEADER && name !== EGRESS_ERROR_HEADER && value !== undefined) back[name] = value;
       }
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, back);
-      answer.pipe(res);
+      // An answer cut short cuts the script's short too (its fetch's body errors), never leaves it waiting.
+      pipeline(answer, res, () => undefined);
     });
     upstream.once('error', (error) => {
       if (res.headersSent) return void res.destroy();
-      if (refusedBy(error)) res.writeHead(403, { [REFUSED_HEADER]: error.message });
-      else res.writeHead(502, { [EGRESS_ERROR_HEADER]: error.message });
+      if (refusedBy(error)) res.writeHead(403, { [REFUSED_HEADER]: headerValue(error.message) });
+      else res.writeHead(502, { [EGRESS_ERROR_HEADER]: headerValue(error.message) });
       res.end();
     });
     // The script gave up (an abort, its process stopped): so does the request it made.
@@ -121,7 +125,7 @@ export class ScriptEgress {
     const host = target.slice(0, colon).replace(/^\[|\]$/g, '');
     const port = Number(target.slice(colon + 1));
     const answer = (status: string, header: string, message: string) =>
-      socket.end(`HTTP/1.1 ${status}\r\n${header}: ${message.replace(/[\r\n]+/g, ' ')}\r\nContent-Length: 0\r\n\r\n`);
+      socket.end(`HTTP/1.1 ${status}\r\n${header}: ${headerValue(message)}\r\nContent-Length: 0\r\n\r\n`);
     const why = colon <= 0 ? 'not host:port' : destination(host, port, this.addresses);
     if (why !== undefined) return void answer('403 Forbidden', REFUSED_HEADER, `${target}: ${why}`);
     const upstream = connect({ host, port, lookup: this.addresses.lookupFor(port) });
