@@ -5,7 +5,8 @@
  * no network of its own; and, with private addresses denied, IPv6 ranges Deno's deny list cannot
  * express are refused, where the deny list alone lets the attempt out.
  */
-import type { AddressInfo } from 'node:net';
+import { lookup as dnsLookup } from 'node:dns';
+import type { AddressInfo, LookupFunction } from 'node:net';
 import { createServer as createHttpsServer } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CERTIFICATE_KEY_PEM, CERTIFICATE_PEM } from '../../http/pull-zones/fixtures.js';
@@ -18,12 +19,19 @@ beforeAll(async () => {
 });
 afterAll(async () => origin?.close());
 
+/** Resolves `private.test` to fd12:3456::1; other names as the system does. */
+const privateTestLookup: LookupFunction = (name, options, callback) => {
+  if (name !== 'private.test') return (dnsLookup as LookupFunction)(name, options, callback);
+  if (options.all) callback(null, [{ address: 'fd12:3456::1', family: 6 }]);
+  else callback(null, 'fd12:3456::1', 6);
+};
+
 /** A test app and its edge with these settings; `run` publishes a standalone script and returns its JSON answer. */
-function withScripts(settings: Parameters<typeof createTestApp>[0]) {
+function withScripts(settings: Parameters<typeof createTestApp>[0], options: Parameters<typeof createTestApp>[1] = {}) {
   const ctx = {} as { t: TestContext; edge: EdgePlane };
   let seq = 0;
   beforeAll(async () => {
-    ctx.t = await createTestApp({ edgeScriptStartupMs: 10_000, ...settings });
+    ctx.t = await createTestApp({ edgeScriptStartupMs: 10_000, ...settings }, options);
     ctx.edge = await startEdgePlane(ctx.t);
   });
   afterAll(async () => {
@@ -103,7 +111,8 @@ const privateIpv6 = `await (async () => {
 })()`;
 
 describe('a namespace of its own, private addresses denied', () => {
-  const { run } = withScripts({ edgeScriptNetwork: 'namespace', originPrivateAddresses: 'deny' });
+  // `private.test` resolves, for the edge and its egress, to a unique-local IPv6 address.
+  const { run } = withScripts({ edgeScriptNetwork: 'namespace', originPrivateAddresses: 'deny' }, { originLookup: privateTestLookup });
 
   it('refuses IPv6 ranges by fetch and by TCP socket, saying why', async () => {
     const answer = await run(privateIpv6);
@@ -111,6 +120,17 @@ describe('a namespace of its own, private addresses denied', () => {
       ula: { error: 'NotCapable', message: expect.stringMatching(/private address/) },
       linkLocal: { error: 'NotCapable', message: expect.stringMatching(/link-local/) },
       ulaTcp: { error: 'NotCapable', message: expect.stringMatching(/private address/) },
+    });
+  });
+
+  it('refuses a name by the address the egress resolves it to (a name Deno cannot resolve in its namespace)', async () => {
+    const answer = await run(`{
+      byName: await attempt(async () => (await fetch("http://private.test:${origin.port}/by-name")).status),
+      tcpByName: await attempt(() => Deno.connect({ hostname: "private.test", port: ${origin.port} }).then((c) => c.close())),
+    }`);
+    expect(answer).toEqual({
+      byName: { error: 'NotCapable', message: expect.stringMatching(/private\.test resolves to fd12:3456::1, a loopback or private address/) },
+      tcpByName: { error: 'NotCapable', message: expect.stringMatching(/private\.test resolves to fd12:3456::1/) },
     });
   });
 });
