@@ -21,14 +21,9 @@ const RETRY = { minMs: 100, maxMs: 5000 };
 /** A container's line is queued already written as its message. */
 const WRITTEN: Framing<null> = { head: () => '', body: (_source, message) => message };
 
-interface Follow {
-  appId: string;
-  watch: RuntimeWatch;
-}
-
 export class OutputForwarding {
   private readonly senders = new Map<string, { key: string; target: ForwardingTarget; collector: Collector<null> }>();
-  private readonly follows = new Map<string, Follow>();
+  private readonly follows = new Map<string, RuntimeWatch>();
   /** The time of the last line sent of each container (a follow taken up again starts after it). */
   private readonly lastAt = new Map<string, number>();
   /** When this process saw each application's forwarding turned on. */
@@ -78,7 +73,7 @@ export class OutputForwarding {
     }
     for (const [id, follow] of this.follows) {
       if (wanted.has(id)) continue;
-      follow.watch.stop();
+      follow.stop();
       this.follows.delete(id);
     }
     for (const id of this.lastAt.keys()) if (!present.has(id)) this.lastAt.delete(id);
@@ -86,7 +81,7 @@ export class OutputForwarding {
   }
 
   close(): void {
-    for (const follow of this.follows.values()) follow.watch.stop();
+    for (const follow of this.follows.values()) follow.stop();
     this.follows.clear();
     for (const { collector } of this.senders.values()) collector.close();
     this.senders.clear();
@@ -97,23 +92,21 @@ export class OutputForwarding {
     const appId = replica.appId;
     const after = this.lastAt.get(id);
     const from = after ?? Math.max(replica.container.startedAt ?? 0, this.since.get(appId) ?? this.now());
-    const follow: Follow = {
-      appId,
-      watch: this.runtime.follow(
-        id,
-        from,
-        (at, line) => {
-          // podman's --since is to the second's start on some versions: what was sent, or came before, is left out.
-          if (after !== undefined ? at <= after : at < from) return;
-          this.lastAt.set(id, Math.max(at, this.lastAt.get(id) ?? 0));
-          const entry = this.senders.get(appId);
-          entry?.collector.add(null, containerSyslogMessage(entry.target, { at, line, container: name, appId }));
-        },
-        () => {
-          if (this.follows.get(id) === follow) this.follows.delete(id);
-        },
-      ),
-    };
+    const follow: RuntimeWatch = this.runtime.follow(
+      id,
+      from,
+      (at, line) => {
+        // podman's --since is to the second's start on some versions: what was sent, or came before, is left out.
+        if (after !== undefined ? at <= after : at < from) return;
+        this.lastAt.set(id, Math.max(at, this.lastAt.get(id) ?? 0));
+        const entry = this.senders.get(appId);
+        entry?.collector.add(null, containerSyslogMessage(entry.target, { at, line, container: name, appId }));
+      },
+      // Told later, never during this call (the follow's process ends): `follow` is set by then.
+      () => {
+        if (this.follows.get(id) === follow) this.follows.delete(id);
+      },
+    );
     this.follows.set(id, follow);
   }
 }

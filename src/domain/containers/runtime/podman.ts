@@ -232,10 +232,9 @@ export class PodmanRuntime implements ContainerRuntime {
    * runs. Tied to this process (tied-child.ts): it dies with edgeplane, even one killed.
    */
   watch(onEvent: (event: RuntimeEvent) => void, ended: (reason: string) => void): RuntimeWatch {
-    const tied = spawnTied(this.options.binary, ['events', '--format', 'json', '--filter', 'type=container', '--filter', this.mine]);
-    const child = tied.process;
     let said = '';
-    let stopped = false;
+    const args = ['events', '--format', 'json', '--filter', 'type=container', '--filter', this.mine];
+    const { child, watch } = this.tied(args, ended, () => said.trim().split('\n').at(-1) ?? '');
     child.stderr.on('data', (chunk: Buffer) => {
       said = `${said}${chunk.toString()}`.slice(-2000);
     });
@@ -243,20 +242,7 @@ export class PodmanRuntime implements ContainerRuntime {
       const event = eventOf(line);
       if (event) onEvent(event);
     });
-    child.once('error', (error) => {
-      if (!stopped) ended(`podman events: ${error.message}`);
-      stopped = true;
-    });
-    child.once('exit', (code) => {
-      if (!stopped) ended(`podman events exited (${code}): ${said.trim().split('\n').at(-1) ?? ''}`);
-      stopped = true;
-    });
-    return {
-      stop: () => {
-        stopped = true;
-        tied.stop();
-      },
-    };
+    return watch;
   }
 
   /** From each container's control group (cgroup-cpu.ts); those it cannot be read for, from one `podman stats`. */
@@ -283,9 +269,7 @@ export class PodmanRuntime implements ContainerRuntime {
 
   /** One `podman logs --follow` (tied to this process, tied-child.ts), each line with its time. */
   follow(id: string, since: number, onLine: (at: number, line: string) => void, ended: (reason: string) => void): RuntimeWatch {
-    const tied = spawnTied(this.options.binary, ['logs', '--follow', '--timestamps', '--since', new Date(since).toISOString(), id]);
-    const child = tied.process;
-    let stopped = false;
+    const { child, watch } = this.tied(['logs', '--follow', '--timestamps', '--since', new Date(since).toISOString(), id], ended);
     const read = (stream: NodeJS.ReadableStream) =>
       createInterface({ input: stream }).on('line', (text) => {
         const { at, line } = timestamped(text);
@@ -293,18 +277,29 @@ export class PodmanRuntime implements ContainerRuntime {
       });
     read(child.stdout);
     read(child.stderr);
+    return watch;
+  }
+
+  /**
+   * A long-lived podman command tied to this process (tied-child.ts): its end (it could not start,
+   * or exited, with `said()` after the code) is told through `ended` once, unless stopped first.
+   */
+  private tied(args: string[], ended: (reason: string) => void, said: () => string = () => '') {
+    const tied = spawnTied(this.options.binary, args);
+    let stopped = false;
     const end = (reason: string) => {
       if (!stopped) ended(reason);
       stopped = true;
     };
-    child.once('error', (error) => end(`podman logs: ${error.message}`));
-    child.once('exit', (code) => end(`podman logs exited (${code})`));
-    return {
+    tied.process.once('error', (error) => end(`podman ${args[0]}: ${error.message}`));
+    tied.process.once('exit', (code) => end(`podman ${args[0]} exited (${code})${said() ? `: ${said()}` : ''}`));
+    const watch: RuntimeWatch = {
       stop: () => {
         stopped = true;
         tied.stop();
       },
     };
+    return { child: tied.process, watch };
   }
 
   async logs(id: string, lines: number): Promise<{ at: number; line: string }[]> {

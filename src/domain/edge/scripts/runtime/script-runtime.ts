@@ -208,8 +208,7 @@ export class ScriptRuntime {
   private startProcess(accountId: number, release: ReleaseToRun): Running {
     const { log, limits, addresses } = this.options;
     if (this.closed) throw new Error('the script runtime is closed');
-    this.workDir ??= mkdtempSync(join(tmpdir(), 'edgeplane-scripts-'));
-    const dir = join(this.workDir, `${release.scriptId}-${release.releaseId}-${++this.serial}`);
+    const dir = join(this.work(), `${release.scriptId}-${release.releaseId}-${++this.serial}`);
     const process = new ScriptProcess({
       dir,
       env: release.env,
@@ -238,7 +237,7 @@ export class ScriptRuntime {
   /** The cache folder (made once): the configured one, or one in the temporary folder when it cannot be made. */
   private cache(): Promise<string> {
     const wanted = this.options.cacheDir;
-    const temporary = join(this.workDir!, '.deno');
+    const temporary = join(this.work(), '.deno');
     this.cacheDir ??= wanted
       ? // Its own user's only: it holds the scripts' code (mode applies to the folders made here).
         mkdir(wanted, { recursive: true, mode: 0o700 }).then(
@@ -258,12 +257,17 @@ export class ScriptRuntime {
     return this.cacheDir;
   }
 
+  /** This runtime's folder (made on first use, removed at close): the processes' folders and sockets, the egress's socket. */
+  private work(): string {
+    this.workDir ??= mkdtempSync(join(tmpdir(), 'edgeplane-scripts-'));
+    return this.workDir;
+  }
+
   /** The egress the processes of this runtime reach the network through, listening once the first asks. */
   private egress(): Promise<string> {
     if (!this.egressListening) {
       this.egressListening = (async () => {
-        this.workDir ??= mkdtempSync(join(tmpdir(), 'edgeplane-scripts-'));
-        this.egressServer = new ScriptEgress(join(this.workDir, 'egress.sock'), this.options.addresses);
+        this.egressServer = new ScriptEgress(join(this.work(), 'egress.sock'), this.options.addresses);
         await this.egressServer.listen();
         return this.egressServer.path;
       })();
