@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Config } from '../../src/config.js';
 import { loggerOptions } from '../../src/logging.js';
-import type { Store } from '../../src/store/types.js';
+import type { Store, StoreChange } from '../../src/store/types.js';
 import { buildApiOver, createTestApp, errorFields, expectErrorBody, type TestContext, type TestResponse } from '../helpers/app.js';
 import { createZone } from './pull-zones/support.js';
 
@@ -41,6 +41,8 @@ async function listening(t: TestContext, overrides: Partial<Config> = {}) {
   });
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
   const send = vi.spyOn(app.answers, 'send');
+  const heard: StoreChange[] = [];
+  store.changes.subscribe((change) => heard.push(change));
   const get = async (path: string, key: string | null, headers: Record<string, string> = {}): Promise<Wire> => {
     const res = await fetch(base + path, { headers: { ...(key === null ? {} : { accesskey: key }), ...headers } });
     return { status: res.status, headers: res.headers, text: await res.text() };
@@ -59,6 +61,24 @@ async function listening(t: TestContext, overrides: Partial<Config> = {}) {
     lines,
     /** Reads answered by the route's handler, i.e. not by the front door. */
     handled: () => send.mock.calls.length,
+    /**
+     * Runs `write` through another app on the store and waits until this app has heard of it: on
+     * PostgreSQL the announcement comes over its LISTEN connection, a round trip behind the write
+     * (a read in between is answered, and may fill the cache, before it is dropped); on SQLite the
+     * app hears it at its next look at the file's version.
+     */
+    hears: async <T>(write: () => Promise<T>): Promise<T> => {
+      const from = heard.length;
+      const written = await write();
+      await vi.waitFor(
+        () => {
+          store.changes.generation();
+          expect(heard.length, 'the app heard of the write').toBeGreaterThan(from);
+        },
+        { timeout: 5_000, interval: 5 },
+      );
+      return written;
+    },
     close: async () => {
       await app.close();
       await store.close();
@@ -81,7 +101,7 @@ afterEach(async () => {
 
 /** A new zone read twice with the test's key: the miss fills the cache, the front door answers the second read. */
 const readTwice = async (s: Awaited<ReturnType<typeof listening>>, name: string) => {
-  const zone = await createZone(t, name);
+  const zone = await s.hears(() => createZone(t, name));
   expect((await s.get(`/pullzone/${zone.Id}`, t.key)).status).toBe(200);
   expect((await s.get(`/pullzone/${zone.Id}`, t.key)).status).toBe(200);
   expect(s.handled()).toBe(1);
@@ -96,7 +116,7 @@ const start = async (overrides: Partial<Config> = {}) => {
 describe('the front door', { timeout: 60_000 }, () => {
   it("answers a cached read with the slow path's status, headers and bytes, counted and logged alike", async () => {
     const s = await start();
-    const zone = await createZone(t, 'front');
+    const zone = await s.hears(() => createZone(t, 'front'));
     const slow = await s.get(`/pullzone/${zone.Id}`, t.key);
     expect(s.handled()).toBe(1);
     const fast = await s.get(`/pullzone/${zone.Id}`, t.key, { 'x-request-id': 'client-chosen.id_1' });
@@ -130,7 +150,7 @@ describe('the front door', { timeout: 60_000 }, () => {
 
   it('answers a burst of concurrent reads, written together, each with its own zone and request id', async () => {
     const s = await start();
-    const zones = [await createZone(t, 'burst-a'), await createZone(t, 'burst-b')];
+    const zones = [await s.hears(() => createZone(t, 'burst-a')), await s.hears(() => createZone(t, 'burst-b'))];
     for (const zone of zones) expect((await s.get(`/pullzone/${zone.Id}`, t.key)).status).toBe(200);
     const reads = Array.from({ length: 40 }, (_, i) => ({ zone: zones[i % 2]!, id: `burst-${i}` }));
     const answers = await Promise.all(reads.map(({ zone, id }) => s.get(`/pullzone/${zone.Id}`, t.key, { 'x-request-id': id })));
@@ -145,7 +165,7 @@ describe('the front door', { timeout: 60_000 }, () => {
 
   it('serves each variant and spelling as the slow path does', async () => {
     const s = await start();
-    const zone = await createZone(t, 'variants');
+    const zone = await s.hears(() => createZone(t, 'variants'));
     const plain = (await s.get(`/pullzone/${zone.Id}`, t.key)).text;
     for (const path of [`/pullzone/${zone.Id}`, `/PullZone/${zone.Id}/`, `/pullzone/${zone.Id}?`, `/pullzone/${zone.Id}?includeCertificate=false`]) {
       const res = await s.get(path, t.key);
@@ -168,7 +188,7 @@ describe('the front door', { timeout: 60_000 }, () => {
 
   it('never serves another account, a revoked key, or an answer older than a change', async () => {
     const s = await start();
-    const zone = await createZone(t, 'changes');
+    const zone = await s.hears(() => createZone(t, 'changes'));
     const created = await t.post('/apikey', { Roles: ['FullAccess'] });
     const key = created.body.Key as string;
     expect((await s.get(`/pullzone/${zone.Id}`, key)).status).toBe(200);
@@ -188,16 +208,16 @@ describe('the front door', { timeout: 60_000 }, () => {
     expect(update.status).toBe(200);
     expect(JSON.parse((await s.get(`/pullzone/${zone.Id}`, key)).text).CacheControlMaxAgeOverride).toBe(120);
     expect(s.handled(), 'the change dropped the cached answer').toBe(4);
-    expect((await t.post(`/pullzone/${zone.Id}`, { CacheControlMaxAgeOverride: 240 })).status).toBe(200);
+    expect((await s.hears(() => t.post(`/pullzone/${zone.Id}`, { CacheControlMaxAgeOverride: 240 }))).status).toBe(200);
     expect(JSON.parse((await s.get(`/pullzone/${zone.Id}`, key)).text).CacheControlMaxAgeOverride).toBe(240);
 
-    expect((await t.del(`/apikey/${created.body.Id}`)).status).toBe(204);
+    expect((await s.hears(() => t.del(`/apikey/${created.body.Id}`))).status).toBe(204);
     expect((await s.get(`/pullzone/${zone.Id}`, key)).status).toBe(401);
   });
 
   it('lets the journal see cached reads', async () => {
     const s = await start({ journalSize: 10 });
-    const zone = await createZone(t, 'observed');
+    const zone = await s.hears(() => createZone(t, 'observed'));
     expect((await s.get(`/pullzone/${zone.Id}`, t.key)).status).toBe(200);
     expect((await s.get(`/pullzone/${zone.Id}`, t.key)).status).toBe(200);
     expect(s.handled(), 'with the journal on, every read takes the slow path').toBe(2);
