@@ -4,13 +4,13 @@
  * database that cannot be reached surfaces as a 503 with the part 7 body, never a hang; the pool
  * reconnects by itself when the database is back.
  */
-import { WIPED_TABLES } from '../wiped-tables.js';
 import pg from 'pg';
 import { StoreUnavailableError } from '../errors.js';
 import { loadMigrations } from '../migrations.js';
 import { wrapEachMethod } from '../each-method.js';
 import { eachRepository, type Repositories, StoreRepositories } from '../repositories.js';
 import type { CertificateAuthorityRecords, DumpRecord, HeldLock, IdempotencyKeys, Store, StoreStats, StoreTx } from '../types.js';
+import { WIPED_TABLES } from '../wiped-tables.js';
 import { PgAccessLog } from './access-log.js';
 import { PgOriginErrors } from './origin-errors.js';
 import { PgAccounts } from './accounts.js';

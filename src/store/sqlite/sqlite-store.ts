@@ -10,13 +10,13 @@
  * group-commit.ts, which also keeps every caller outside a transaction waiting while one runs. This
  * file assembles the store: the repositories, a file per table, served through that lock.
  */
-import { WIPED_TABLES } from '../wiped-tables.js';
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { loadMigrations } from '../migrations.js';
 import { eachRepository, type Repositories, StoreRepositories } from '../repositories.js';
 import type { CertificateAuthorityRecords, DumpRecord, Durability, HeldLock, IdempotencyKeys, Store, StoreTx } from '../types.js';
+import { WIPED_TABLES } from '../wiped-tables.js';
 import { SqliteAccessLog } from './access-log.js';
 import { SqliteOriginErrors } from './origin-errors.js';
 import { SqliteAccounts } from './accounts.js';

@@ -22,7 +22,7 @@ const RETRY = { minMs: 100, maxMs: 5000 };
 const WRITTEN: Framing<null> = { head: () => '', body: (_source, message) => message };
 
 export class OutputForwarding {
-  private readonly senders = new Map<string, { key: string; target: ForwardingTarget; collector: Collector<null> }>();
+  private readonly collectors = new Map<string, { key: string; target: ForwardingTarget; collector: Collector<null> }>();
   private readonly follows = new Map<string, RuntimeWatch>();
   /** The time of the last line sent of each container (a follow taken up again starts after it). */
   private readonly lastAt = new Map<string, number>();
@@ -38,16 +38,16 @@ export class OutputForwarding {
 
   /** Follows the running containers of the applications in `targets` (enabled configurations, by application id); stops the rest. */
   sync(targets: ReadonlyMap<string, ForwardingTarget>, replicas: Iterable<Replica>): void {
-    for (const [appId, entry] of this.senders) {
+    for (const [appId, entry] of this.collectors) {
       const target = targets.get(appId);
       if (target && JSON.stringify(target) === entry.key) continue;
       entry.collector.close();
-      this.senders.delete(appId);
+      this.collectors.delete(appId);
       if (!target) this.since.delete(appId);
     }
     for (const [appId, target] of targets) {
       if (!this.since.has(appId)) this.since.set(appId, this.now());
-      if (!this.senders.has(appId)) {
+      if (!this.collectors.has(appId)) {
         const collector = new Collector(
           { transport: target.type === 'SyslogTcp' ? 'tcp' : 'udp', host: target.endpoint, port: target.port },
           WRITTEN,
@@ -62,7 +62,7 @@ export class OutputForwarding {
           },
           (error) => this.logError(error, `log forwarding of application ${appId}`),
         );
-        this.senders.set(appId, { key: JSON.stringify(target), target, collector });
+        this.collectors.set(appId, { key: JSON.stringify(target), target, collector });
       }
     }
     const present = new Set<string>();
@@ -83,8 +83,8 @@ export class OutputForwarding {
   close(): void {
     for (const follow of this.follows.values()) follow.stop();
     this.follows.clear();
-    for (const { collector } of this.senders.values()) collector.close();
-    this.senders.clear();
+    for (const { collector } of this.collectors.values()) collector.close();
+    this.collectors.clear();
   }
 
   private follow(replica: Replica): void {
@@ -99,7 +99,7 @@ export class OutputForwarding {
         // podman's --since is to the second's start on some versions: what was sent, or came before, is left out.
         if (after !== undefined ? at <= after : at < from) return;
         this.lastAt.set(id, Math.max(at, this.lastAt.get(id) ?? 0));
-        const entry = this.senders.get(appId);
+        const entry = this.collectors.get(appId);
         entry?.collector.add(null, containerSyslogMessage(entry.target, { at, line, container: name, appId }));
       },
       // Told later, never during this call (the follow's process ends): `follow` is set by then.

@@ -146,7 +146,6 @@ function soaOf(zone: ServedZone, apex: string): Pick<ZoneIndex, 'soa' | 'negativ
   return { soa, negativeSoa: { ...soa, ttl: NEGATIVE_TTL }, soaKey: answerIdentity(soa) };
 }
 
-/** Makes a node's RRsets (and at the apex the zone's SOA, NS and DNSKEY) from its records. */
 /** A Script record's `EnviromentalVariables` as its script sees them: unnamed ones left out, a null value empty. */
 function scriptVariables(record: DnsRecordT): Record<string, string> {
   const variables: Record<string, string> = {};
@@ -154,6 +153,7 @@ function scriptVariables(record: DnsRecordT): Record<string, string> {
   return variables;
 }
 
+/** Makes a node's RRsets (and at the apex the zone's SOA, NS and DNSKEY) from its records. */
 export function renderNode(index: ZoneIndex, node: NameNode, options: IndexOptions): void {
   const atApex = node.name === index.apex;
   const zone = index.zone;

@@ -89,7 +89,16 @@ function keyedBy(zone: EdgeZone, name: string): boolean {
   return (zone.CacheKeyHeaders ?? '').split(',').some((h) => h.trim().toLowerCase() === name);
 }
 
-const ANSWER_HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+/** The connection's own headers (RFC 9110 §7.6.1), never passed on by a proxy; with those its `Connection` lists. */
+export const CONNECTION_HEADERS: ReadonlySet<string> = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 /** The origin's answer headers as the edge passes them on: hop-by-hop ones dropped, cookies with `DisableCookies`. */
 export function passedAnswerHeaders(headers: Record<string, string | string[] | undefined>, disableCookies: boolean): Record<string, string | string[]> {
@@ -97,14 +106,14 @@ export function passedAnswerHeaders(headers: Record<string, string | string[] | 
   const out: Record<string, string | string[]> = {};
   for (const name in headers) {
     const value = headers[name];
-    if (value === undefined || ANSWER_HOP_BY_HOP.has(name) || listed.has(name)) continue;
+    if (value === undefined || CONNECTION_HEADERS.has(name) || listed.has(name)) continue;
     if (name === 'set-cookie' && disableCookies) continue;
     out[name] = value;
   }
   return out;
 }
 
-function connectionTokens(value: string | string[] | undefined): Set<string> {
+export function connectionTokens(value: string | string[] | undefined): Set<string> {
   if (value === undefined) return new Set();
   const text = Array.isArray(value) ? value.join(',') : value;
   return new Set(

@@ -17,6 +17,7 @@ import { rmSync } from 'node:fs';
 import {
   Agent as HttpAgent,
   createServer,
+  type IncomingHttpHeaders,
   type IncomingMessage,
   type OutgoingHttpHeaders,
   request as httpRequest,
@@ -27,11 +28,24 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { connect, isIP, type Socket } from 'node:net';
 import { pipeline } from 'node:stream';
 import { ORIGIN_REFUSED, type OriginAddresses } from '../../origin/addresses.js';
+import { CONNECTION_HEADERS, connectionTokens } from '../../origin/headers.js';
 
 export const REFUSED_HEADER = 'x-edgeplane-refused';
 export const EGRESS_ERROR_HEADER = 'x-edgeplane-egress-error';
-/** The proxy's own headers, and the connection's: never passed on. */
-const HOP_BY_HOP = new Set(['proxy-connection', 'proxy-authorization', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'te', 'trailer']);
+/** What a script's request says to the proxy itself. */
+const TO_THE_PROXY: ReadonlySet<string> = new Set(['proxy-authorization']);
+/** The egress's own answer headers are its to set: an origin's are dropped, so a script can trust them. */
+const EGRESS_HEADERS: ReadonlySet<string> = new Set([REFUSED_HEADER, EGRESS_ERROR_HEADER]);
+
+/** Headers passed on through the egress: not the connection's own (origin/headers.ts), nor those in `dropped`. */
+function endToEnd(headers: IncomingHttpHeaders, dropped: ReadonlySet<string>): OutgoingHttpHeaders {
+  const listed = connectionTokens(headers['connection']);
+  const out: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined && !CONNECTION_HEADERS.has(name) && !listed.has(name) && !dropped.has(name)) out[name] = value;
+  }
+  return out;
+}
 
 /** Where a request may go: host (no brackets) and port, or why it may not. */
 function destination(host: string, port: number, addresses: OriginAddresses): string | undefined {
@@ -89,19 +103,13 @@ export class ScriptEgress {
     const port = Number(url.port) || (secure ? 443 : 80);
     const why = destination(host, port, this.addresses);
     if (why !== undefined) return void res.writeHead(403, { [REFUSED_HEADER]: headerValue(`${url.host}: ${why}`) }).end();
-    const headers: OutgoingHttpHeaders = {};
-    for (const [name, value] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(name) && value !== undefined) headers[name] = value;
+    const headers = endToEnd(req.headers, TO_THE_PROXY);
     const options = { host, port, path: `${url.pathname}${url.search}`, method: req.method, headers, lookup: this.addresses.lookupFor(port) };
     const upstream = secure
       ? httpsRequest({ ...options, servername: isIP(host) ? undefined : host, agent: this.https })
       : httpRequest({ ...options, agent: this.http });
     upstream.once('response', (answer) => {
-      const back: OutgoingHttpHeaders = {};
-      // The egress's own headers are its to set: an origin's are dropped, so a script can trust them.
-      for (const [name, value] of Object.entries(answer.headers)) {
-        if (!HOP_BY_HOP.has(name) && name !== REFUSED_HEADER && name !== EGRESS_ERROR_HEADER && value !== undefined) back[name] = value;
-      }
-      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, back);
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.headers, EGRESS_HEADERS));
       // An answer cut short cuts the script's short too (its fetch's body errors), never leaves it waiting.
       pipeline(answer, res, () => undefined);
     });

@@ -236,9 +236,10 @@ export class ScriptRuntime {
 
   /** The cache folder (made once): the configured one, or one in the temporary folder when it cannot be made. */
   private cache(): Promise<string> {
+    if (this.cacheDir) return this.cacheDir;
     const wanted = this.options.cacheDir;
     const temporary = join(this.work(), '.deno');
-    this.cacheDir ??= wanted
+    this.cacheDir = wanted
       ? // Its own user's only: it holds the scripts' code (mode applies to the folders made here).
         mkdir(wanted, { recursive: true, mode: 0o700 }).then(
           () => {
